@@ -1,0 +1,2 @@
+//! The `kairos` binary: UCI by default, subcommands for everything else.
+fn main() {}

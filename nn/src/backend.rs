@@ -1,0 +1,96 @@
+//! The batch evaluation API the search talks to (LC0-NOTES §6.1, §9.2): backends create computations,
+//! computations collect positions and evaluate them in one batch. Decorators (the NN cache) wrap a backend
+//! and expose the same API, so batching and caching compose without touching the search.
+
+use shakmaty::{Chess, Move};
+
+/// One position of a game's history, as the encoder needs it.
+#[derive(Clone, Debug)]
+pub struct HistoryEntry {
+    /// The position.
+    pub position: Chess,
+    /// How many times this position occurred before in the game (0 = first time), LC0-NOTES §4.7.
+    pub repetitions: u32,
+}
+
+/// A position to evaluate: its history and the moves whose priors are wanted.
+#[derive(Clone, Copy, Debug)]
+pub struct EvalRequest<'a> {
+    /// The game from its first known position (or at least its last 8 positions), oldest first; the last
+    /// entry is the position to evaluate. Fewer than 8 entries means the first one is the first known
+    /// position (lc0's `fen_only` history fill applies).
+    pub history: &'a [HistoryEntry],
+    /// The legal moves of the position to evaluate, in the order the priors are wanted.
+    pub moves: &'a [Move],
+}
+
+/// The network's verdict on one position, from the side to move's point of view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// Win − loss probability, in [−1, 1].
+    pub wl: f32,
+    /// Draw probability (0 for networks without a WDL head).
+    pub d: f32,
+    /// Expected plies left (0 for networks without a moves-left head).
+    pub m: f32,
+    /// Priors of the requested moves, in request order, after the softmax with the policy temperature.
+    pub policy: Vec<f32>,
+}
+
+/// What a backend can do, so the search can size its batches.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BackendAttributes {
+    /// The network has a WDL value head.
+    pub has_wdl: bool,
+    /// The network has a moves-left head.
+    pub has_moves_left: bool,
+    /// The backend computes on the CPU.
+    pub runs_on_cpu: bool,
+    /// The minibatch size the backend works best with.
+    pub recommended_batch_size: usize,
+    /// The largest batch the backend accepts.
+    pub maximum_batch_size: usize,
+    /// How many search threads suit the backend.
+    pub suggested_threads: usize,
+}
+
+/// Whether an added position is waiting for the batch or was answered at once (a cache hit).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Added {
+    /// Queued; its result comes from `compute` at this index of the returned vector.
+    Queued(usize),
+    /// Answered immediately; the search may back it up out of order.
+    Ready(Evaluation),
+}
+
+/// Why an evaluation failed; names the problem and what to do about it.
+#[derive(Debug, thiserror::Error)]
+pub enum BackendError {
+    /// The batch holds as many positions as the backend accepts.
+    #[error("batch is full: the backend accepts at most {0} positions per batch")]
+    BatchFull(usize),
+    /// The request cannot be encoded (no history, or a move the policy cannot express).
+    #[error("cannot encode the position: {0}")]
+    Encoding(String),
+    /// The computation itself failed (a libtorch or device error).
+    #[error("network evaluation failed: {0}")]
+    Compute(String),
+}
+
+/// Evaluates positions in batches; shared by all search threads.
+pub trait Backend: Send + Sync {
+    /// What this backend can do.
+    fn attributes(&self) -> BackendAttributes;
+    /// Starts an empty batch, owned by one search thread.
+    fn new_computation(&self) -> Box<dyn Computation + '_>;
+}
+
+/// One batch under construction.
+pub trait Computation: Send {
+    /// Adds a position: queued for the batch, or answered at once.
+    fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError>;
+    /// How many positions are queued for the network.
+    fn queued(&self) -> usize;
+    /// Evaluates every queued position in one batch; results in queueing order.
+    fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError>;
+}

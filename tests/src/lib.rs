@@ -1,0 +1,1 @@
+//! Shared helpers for the end-to-end tests (paths to the binary, the network and the reference data).

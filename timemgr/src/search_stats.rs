@@ -1,0 +1,144 @@
+//! The contract between the search and everything that decides when it stops (LC0-NOTES §3.1–3.3, §9.1).
+//!
+//! The search knows nothing of clocks: after each iteration it publishes [`IterationStats`] and obeys the
+//! answer of one [`Stopper`]. Stoppers talk back through [`Hints`].
+
+/// Why a stopper may want the search to run longer or shorter than planned (LC0-NOTES §1.6.2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum TimeUsageHint {
+    /// Nothing special.
+    #[default]
+    Normal,
+    /// The most-visited root move is not the one with the best Q (+ moves-left utility).
+    NeedMoreTime,
+    /// The search wants to move at once.
+    ImmediateMove,
+}
+
+/// Everything a stopper may base its decision on; filled by the search after each iteration.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct IterationStats {
+    /// Milliseconds since the move clock started (at `position`, or at `go`).
+    pub time_since_movestart_ms: i64,
+    /// Milliseconds since the first statistics collection that saw playouts; 0 before that.
+    pub time_since_first_batch_ms: i64,
+    /// Playouts of this search plus the visits of the reused root.
+    pub total_nodes: u64,
+    /// Playouts of this search.
+    pub nodes_since_movestart: u64,
+    /// Network batches of this search.
+    pub batches_since_movestart: u64,
+    /// Cumulative depth ÷ playouts (integer division).
+    pub average_depth: u32,
+    /// Shortest proven mate among the root moves in moves, if any.
+    pub mate_depth: Option<u32>,
+    /// Visits of each root child, in the root's edge order (sorted by prior).
+    pub edge_n: Vec<u32>,
+    /// Some visited root child is a proven win.
+    pub win_found: bool,
+    /// Number of visited root children that are proven losses.
+    pub num_losing_edges: u32,
+    /// No visited root child has Q > −0.98.
+    pub may_resign: bool,
+    /// The search's own request for more (or less) time.
+    pub time_usage_hint: TimeUsageHint,
+}
+
+/// Remaining playouts when nothing limits them (lc0's 4,000,000,000).
+pub const UNLIMITED_PLAYOUTS: u64 = 4_000_000_000;
+/// Remaining time when nothing limits it (lc0's 100,000,000,000 ms).
+pub const UNLIMITED_TIME_MS: i64 = 100_000_000_000;
+
+/// What stoppers tell the search back: merged by minimum for time and playouts, overwritten for NPS.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Hints {
+    remaining_time_ms: i64,
+    remaining_playouts: u64,
+    estimated_nps: Option<f32>,
+}
+
+impl Default for Hints {
+    fn default() -> Self {
+        Self { remaining_time_ms: UNLIMITED_TIME_MS, remaining_playouts: UNLIMITED_PLAYOUTS, estimated_nps: None }
+    }
+}
+
+impl Hints {
+    /// Resets every hint before a poll, seeding the NPS with a limit when one is set (lc0's `nps-limit`).
+    pub fn reset(&mut self, nps_limit: Option<f32>) {
+        *self = Self { estimated_nps: nps_limit, ..Self::default() };
+    }
+    /// Offers a remaining time; the smallest offer of a poll wins.
+    pub fn update_remaining_time(&mut self, ms: i64) {
+        self.remaining_time_ms = self.remaining_time_ms.min(ms);
+    }
+    /// Offers a number of remaining playouts; the smallest offer of a poll wins.
+    pub fn update_remaining_playouts(&mut self, playouts: u64) {
+        self.remaining_playouts = self.remaining_playouts.min(playouts);
+    }
+    /// Sets the estimated NPS; the last writer wins.
+    pub fn update_estimated_nps(&mut self, nps: f32) {
+        self.estimated_nps = Some(nps);
+    }
+    /// Remaining time in ms, for the watchdog's sleep.
+    pub fn remaining_time_ms(&self) -> i64 {
+        self.remaining_time_ms
+    }
+    /// Remaining playouts, never less than 1, for root pruning and the collision budget.
+    pub fn remaining_playouts(&self) -> u64 {
+        self.remaining_playouts.max(1)
+    }
+    /// The estimated NPS, if a stopper offered one.
+    pub fn estimated_nps(&self) -> Option<f32> {
+        self.estimated_nps
+    }
+}
+
+/// Decides when one search stops; polled by every search thread (behind a lock) and told once when it ends.
+pub trait Stopper: Send {
+    /// Answers whether the search should stop now; may offer hints.
+    fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool;
+    /// Called exactly once when the best move is sent, with the final statistics.
+    fn on_search_done(&mut self, _stats: &IterationStats) {}
+    /// A short reason for the last `true` of `should_stop`, for logs and traces.
+    fn stop_reason(&self) -> Option<String> {
+        None
+    }
+}
+
+/// The parameters of one UCI `go` command; times in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GoParams {
+    pub wtime: Option<i64>,
+    pub btime: Option<i64>,
+    pub winc: Option<i64>,
+    pub binc: Option<i64>,
+    pub movestogo: Option<i32>,
+    pub movetime: Option<i64>,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    pub mate: Option<u32>,
+    pub infinite: bool,
+    pub ponder: bool,
+}
+
+/// What a time manager knows about the position and the search when it budgets a move.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct MoveContext {
+    /// Whether white is to move (selects wtime/winc or btime/binc).
+    pub white_to_move: bool,
+    /// Half-moves since the game's start: 2·(fullmove − 1) + (1 if black to move) + moves applied since.
+    pub game_ply: u32,
+    /// Visits of the reused root (0 without tree reuse).
+    pub reused_visits: u64,
+    /// Move overhead in ms (UCI MoveOverheadMs, default 200).
+    pub move_overhead_ms: i64,
+    /// Number of legal moves at the root.
+    pub legal_moves: usize,
+    /// Pieces on the board, kings included, for table-based moves-left estimators.
+    pub piece_count: u32,
+    /// The network's moves-left estimate for the root in plies, when the network has that head.
+    pub network_moves_left_plies: Option<f32>,
+    /// Own moves played since the opening book was left, when known (Cray Blitz's out-of-book factor).
+    pub moves_out_of_book: Option<u32>,
+}

@@ -1,0 +1,1 @@
+//! Match running, statistics and tuning.

@@ -1,0 +1,1 @@
+//! `kairos bench` and `kairos benchmark`.

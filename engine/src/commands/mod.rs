@@ -1,0 +1,1 @@
+//! The command-line modes of the kairos binary.

@@ -1,0 +1,1 @@
+//! Game state on shakmaty: history, repetitions, draws by rule, the game ply.

@@ -1,0 +1,1 @@
+//! The PUCT Monte-Carlo tree search (LC0-NOTES §4).

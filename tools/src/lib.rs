@@ -1,1 +1,3 @@
 //! Match running, statistics and tuning.
+
+pub mod stats;

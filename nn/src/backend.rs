@@ -83,6 +83,8 @@ pub trait Backend: Send + Sync {
     fn attributes(&self) -> BackendAttributes;
     /// Starts an empty batch, owned by one search thread.
     fn new_computation(&self) -> Box<dyn Computation + '_>;
+    /// Forgets cached evaluations (on `ucinewgame`); a backend without a cache has nothing to forget.
+    fn clear_cache(&self) {}
 }
 
 /// One batch under construction.

@@ -2,5 +2,28 @@
 //! outputs to moves, running the network through libtorch, and the batched backends the search uses.
 
 pub mod backend;
+pub mod bench;
+pub mod cache;
+pub mod cuda;
+pub mod encoder;
+pub mod error;
+pub mod layer;
+pub mod loader;
+pub mod network;
+pub mod options;
+pub mod policy_map;
+pub mod proto;
+pub mod report;
+pub mod softmax;
+pub mod test_backend;
+pub mod torch_backend;
+pub mod torch_net;
 
 pub use backend::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation, HistoryEntry};
+pub use bench::{backend_bench, BenchRow};
+pub use cache::CachingBackend;
+pub use cuda::load_cuda_runtime;
+pub use error::{NetworkProblem, NnError};
+pub use loader::{load_network, parse_network};
+pub use options::{open_backend, BackendKind, BackendOptions, DeviceChoice, Precision};
+pub use report::{evaluate_position, game_history, EvalReport};

@@ -1,0 +1,80 @@
+//! `backendbench` as lc0 runs it (LC0-NOTES §6.6): warm up twice at the largest batch, then time a
+//! number of batches per size and report throughput statistics (the first batch excluded).
+
+use std::time::Instant;
+
+use shakmaty::{Chess, Move, Position};
+
+use crate::backend::{EvalRequest, HistoryEntry};
+use crate::error::NnError;
+use crate::options::{open_backend, BackendOptions};
+
+/// Throughput of one batch size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchRow {
+    /// Positions per batch.
+    pub batch_size: usize,
+    /// Mean evaluations per second over the timed batches.
+    pub mean_nps: f64,
+    /// Mean milliseconds per batch.
+    pub mean_ms: f64,
+    /// Standard deviation of the milliseconds per batch.
+    pub sdev_ms: f64,
+    /// Coefficient of variation (sdev / mean).
+    pub cv: f64,
+    /// Evaluations per second of the fastest batch.
+    pub max_nps: f64,
+    /// Evaluations per second of the median batch.
+    pub median_nps: f64,
+    /// Evaluations per second of the slowest batch.
+    pub min_nps: f64,
+    /// Milliseconds of the first (untimed) batch.
+    pub first_ms: f64,
+}
+
+/// Times `batches_per_size` batches (plus one excluded first batch) of the start position at each size.
+pub fn backend_bench(
+    options: &BackendOptions,
+    batch_sizes: &[usize],
+    batches_per_size: usize,
+) -> Result<Vec<BenchRow>, NnError> {
+    let backend = open_backend(&BackendOptions { cache_size: 0, ..options.clone() })?;
+    let history = [HistoryEntry { position: Chess::default(), repetitions: 0 }];
+    let moves: Vec<Move> = history[0].position.legal_moves().into_iter().collect();
+    let request = EvalRequest { history: &history, moves: &moves };
+    let run = |size: usize| -> Result<f64, NnError> {
+        let start = Instant::now();
+        let mut computation = backend.new_computation();
+        for _ in 0..size {
+            computation.add(&request)?;
+        }
+        computation.compute()?;
+        Ok(start.elapsed().as_secs_f64() * 1000.0)
+    };
+    if let Some(&largest) = batch_sizes.iter().max() {
+        run(largest)?;
+        run(largest)?;
+    }
+    let mut rows = Vec::with_capacity(batch_sizes.len());
+    for &size in batch_sizes {
+        let first_ms = run(size)?;
+        let mut times = (0..batches_per_size.max(1)).map(|_| run(size)).collect::<Result<Vec<f64>, _>>()?;
+        times.sort_by(f64::total_cmp);
+        let count = times.len() as f64;
+        let mean_ms = times.iter().sum::<f64>() / count;
+        let sdev_ms = (times.iter().map(|t| (t - mean_ms).powi(2)).sum::<f64>() / count).sqrt();
+        let nps = |ms: f64| size as f64 * 1000.0 / ms;
+        rows.push(BenchRow {
+            batch_size: size,
+            mean_nps: nps(mean_ms),
+            mean_ms,
+            sdev_ms,
+            cv: sdev_ms / mean_ms,
+            max_nps: nps(times[0]),
+            median_nps: nps(times[times.len() / 2]),
+            min_nps: nps(times[times.len() - 1]),
+            first_ms,
+        });
+    }
+    Ok(rows)
+}

@@ -1,0 +1,181 @@
+//! Backend configuration and the factory that builds a backend from it: network loading, device and
+//! precision choice with CPU fallback, and the NN cache decorator.
+
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use tch::{Device, Kind};
+
+use crate::backend::Backend;
+use crate::cache::{CachingBackend, DEFAULT_CACHE_SIZE};
+use crate::cuda::load_cuda_runtime;
+use crate::error::NnError;
+use crate::loader::load_network;
+use crate::softmax::DEFAULT_POLICY_TEMPERATURE;
+use crate::test_backend::{TestBackend, TestMode};
+use crate::torch_backend::TorchBackend;
+
+/// Which backend evaluates positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BackendKind {
+    /// The network through libtorch.
+    Torch,
+    /// Uniform priors, value 0 (no network).
+    Uniform,
+    /// Deterministic pseudo-random outputs (no network).
+    Random,
+}
+
+impl FromStr for BackendKind {
+    type Err = NnError;
+    fn from_str(s: &str) -> Result<Self, NnError> {
+        match s {
+            "torch" => Ok(Self::Torch),
+            "uniform" => Ok(Self::Uniform),
+            "random" => Ok(Self::Random),
+            _ => Err(NnError::InvalidOption { option: "backend", value: s.into(), expected: "torch, uniform or random" }),
+        }
+    }
+}
+
+/// Where the network runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviceChoice {
+    /// The CPU.
+    Cpu,
+    /// A CUDA device by ordinal; falls back to the CPU with a warning when CUDA is missing.
+    Cuda(usize),
+    /// CUDA device 0 if available, else the CPU.
+    Auto,
+}
+
+impl FromStr for DeviceChoice {
+    type Err = NnError;
+    fn from_str(s: &str) -> Result<Self, NnError> {
+        let invalid = || NnError::InvalidOption { option: "device", value: s.into(), expected: "cpu, cuda, cuda:N or auto" };
+        match s {
+            "cpu" => Ok(Self::Cpu),
+            "cuda" => Ok(Self::Cuda(0)),
+            "auto" => Ok(Self::Auto),
+            _ => s.strip_prefix("cuda:").and_then(|n| n.parse().ok()).map(Self::Cuda).ok_or_else(invalid),
+        }
+    }
+}
+
+/// The arithmetic precision of the network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// fp16 on CUDA, fp32 on the CPU.
+    Auto,
+    /// IEEE single precision.
+    Fp32,
+    /// bfloat16 (CPU; outputs within [`BF16_TOLERANCE`] of fp32 on Maia-1900).
+    Bf16,
+    /// IEEE half precision (CUDA only).
+    Fp16,
+}
+
+/// The largest difference of priors and W/D/L the bf16 CPU path shows against fp32 on the reference
+/// positions; the tests hold it to this bound.
+pub const BF16_TOLERANCE: f32 = 0.03;
+
+impl FromStr for Precision {
+    type Err = NnError;
+    fn from_str(s: &str) -> Result<Self, NnError> {
+        match s {
+            "auto" => Ok(Self::Auto),
+            "fp32" => Ok(Self::Fp32),
+            "bf16" => Ok(Self::Bf16),
+            "fp16" => Ok(Self::Fp16),
+            _ => Err(NnError::InvalidOption { option: "precision", value: s.into(), expected: "auto, fp32, bf16 or fp16" }),
+        }
+    }
+}
+
+/// Everything needed to build a backend.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BackendOptions {
+    /// The Lc0 weights file (used by the torch backend).
+    pub weights: PathBuf,
+    /// Which backend.
+    pub kind: BackendKind,
+    /// Where it runs.
+    pub device: DeviceChoice,
+    /// In which precision.
+    pub precision: Precision,
+    /// The policy softmax temperature.
+    pub policy_temperature: f32,
+    /// NN cache entries (0 disables the cache).
+    pub cache_size: usize,
+}
+
+impl Default for BackendOptions {
+    fn default() -> Self {
+        Self {
+            weights: PathBuf::from("weights/maia-1900.pb.gz"),
+            kind: BackendKind::Torch,
+            device: DeviceChoice::Auto,
+            precision: Precision::Auto,
+            policy_temperature: DEFAULT_POLICY_TEMPERATURE,
+            cache_size: DEFAULT_CACHE_SIZE,
+        }
+    }
+}
+
+/// Builds the backend the options describe, wrapped in the NN cache unless its size is 0.
+pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnError> {
+    if !(options.policy_temperature > 0.0 && options.policy_temperature.is_finite()) {
+        return Err(NnError::InvalidOption {
+            option: "policy_temperature",
+            value: options.policy_temperature.to_string(),
+            expected: "a positive finite number",
+        });
+    }
+    let backend: Arc<dyn Backend> = match options.kind {
+        BackendKind::Uniform => Arc::new(TestBackend::new(TestMode::Uniform)),
+        BackendKind::Random => Arc::new(TestBackend::new(TestMode::Random { seed: 0 })),
+        BackendKind::Torch => {
+            let network = load_network(&options.weights)?;
+            let (device, kind) = resolve_device(options.device, options.precision)?;
+            Arc::new(
+                TorchBackend::new(&network, device, kind, options.policy_temperature)
+                    .map_err(|e| NnError::Torch(e.to_string()))?,
+            )
+        }
+    };
+    Ok(if options.cache_size > 0 { Arc::new(CachingBackend::new(backend, options.cache_size)) } else { backend })
+}
+
+/// The device and tensor kind for a choice; CUDA falls back to the CPU with a warning on stderr.
+pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<(Device, Kind), NnError> {
+    let device = match choice {
+        DeviceChoice::Cpu => Device::Cpu,
+        DeviceChoice::Auto | DeviceChoice::Cuda(_) => {
+            let ordinal = if let DeviceChoice::Cuda(n) = choice { n } else { 0 };
+            load_cuda_runtime();
+            if tch::Cuda::is_available() && ordinal < tch::Cuda::device_count().max(0) as usize {
+                Device::Cuda(ordinal)
+            } else {
+                if choice != DeviceChoice::Auto {
+                    eprintln!("warning: CUDA device {ordinal} is not available; running the network on the CPU");
+                }
+                Device::Cpu
+            }
+        }
+    };
+    let kind = match (precision, device) {
+        (Precision::Auto, Device::Cpu) | (Precision::Fp32, _) => Kind::Float,
+        (Precision::Auto, _) => Kind::Half,
+        (Precision::Bf16, _) => Kind::BFloat16,
+        (Precision::Fp16, Device::Cpu) => {
+            return Err(NnError::InvalidOption {
+                option: "precision",
+                value: "fp16".into(),
+                expected: "fp32 or bf16 on the CPU (fp16 needs CUDA)",
+            })
+        }
+        (Precision::Fp16, _) => Kind::Half,
+    };
+    Ok((device, kind))
+}

@@ -1,0 +1,252 @@
+//! The network as libtorch tensors on a device and in a precision, and its batched forward pass
+//! (LC0-NOTES §5.5–5.7). Outputs come back to the host as f32.
+
+use tch::{Device, Kind, Tensor};
+
+use crate::network::{Activation, Conv, Dense, Network, PolicyHead, ValueKind};
+use crate::policy_map::{attention_policy_map, conv_policy_map, POLICY_SIZE};
+
+/// Raw outputs of one batch, on the host.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawOutputs {
+    /// `[batch][1858]` policy logits.
+    pub policy: Vec<f32>,
+    /// `[batch][3]` WDL logits, or `[batch][1]` pre-tanh values.
+    pub value: Vec<f32>,
+    /// `[batch]` moves left, when the network has the head.
+    pub moves_left: Option<Vec<f32>>,
+}
+
+struct ConvT {
+    weights: Tensor,
+    biases: Tensor,
+    padding: i64,
+}
+
+struct DenseT {
+    weights: Tensor,
+    biases: Tensor,
+}
+
+struct BlockT {
+    conv1: ConvT,
+    conv2: ConvT,
+    se: Option<(DenseT, DenseT)>,
+}
+
+enum PolicyT {
+    Classical { conv: ConvT, fc: DenseT },
+    Convolution { conv1: ConvT, conv2: ConvT },
+    Attention { embedding: DenseT, query: DenseT, key: DenseT, promotion: Tensor, key_width: usize },
+}
+
+struct HeadT {
+    conv: ConvT,
+    fc1: DenseT,
+    fc2: DenseT,
+}
+
+/// A network ready to run on one device in one precision.
+pub struct TorchNetwork {
+    device: Device,
+    kind: Kind,
+    activation: Activation,
+    filters: i64,
+    input: ConvT,
+    tower: Vec<BlockT>,
+    policy: PolicyT,
+    /// For each of the 1858 policy indices, its position in the head's flat output.
+    policy_gather: Option<Tensor>,
+    value: HeadT,
+    value_kind: ValueKind,
+    moves_left: Option<HeadT>,
+}
+
+fn tensor(values: &[f32], shape: &[i64], device: Device, kind: Kind) -> Result<Tensor, tch::TchError> {
+    Tensor::f_from_slice(values)?.f_reshape(shape)?.f_to_device(device)?.f_to_kind(kind)
+}
+
+/// For each policy index, the slot of `map` that holds it.
+fn gather_index(map: &[i16], device: Device) -> Result<Tensor, tch::TchError> {
+    let mut slots = vec![0i64; POLICY_SIZE];
+    for (slot, &index) in map.iter().enumerate() {
+        if let Ok(index) = usize::try_from(index) {
+            slots[index] = slot as i64;
+        }
+    }
+    Tensor::f_from_slice(&slots)?.f_to_device(device)
+}
+
+impl TorchNetwork {
+    /// Uploads the network's weights to `device` in precision `kind` (Float, Half or BFloat16).
+    pub fn new(network: &Network, device: Device, kind: Kind) -> Result<Self, tch::TchError> {
+        let conv = |c: &Conv| -> Result<ConvT, tch::TchError> {
+            let shape = [c.out_channels as i64, c.in_channels as i64, c.kernel as i64, c.kernel as i64];
+            Ok(ConvT {
+                weights: tensor(&c.weights, &shape, device, kind)?,
+                biases: tensor(&c.biases, &[c.out_channels as i64], device, kind)?,
+                padding: (c.kernel / 2) as i64,
+            })
+        };
+        let dense = |d: &Dense| -> Result<DenseT, tch::TchError> {
+            Ok(DenseT {
+                weights: tensor(&d.weights, &[d.outputs as i64, d.inputs as i64], device, kind)?,
+                biases: tensor(&d.biases, &[d.outputs as i64], device, kind)?,
+            })
+        };
+        let head = |c: &Conv, fc1: &Dense, fc2: &Dense| -> Result<HeadT, tch::TchError> {
+            Ok(HeadT { conv: conv(c)?, fc1: dense(fc1)?, fc2: dense(fc2)? })
+        };
+        let tower = network
+            .tower
+            .iter()
+            .map(|b| {
+                let se = match &b.se {
+                    Some(se) => Some((dense(&se.fc1)?, dense(&se.fc2)?)),
+                    None => None,
+                };
+                Ok(BlockT { conv1: conv(&b.conv1)?, conv2: conv(&b.conv2)?, se })
+            })
+            .collect::<Result<Vec<_>, tch::TchError>>()?;
+        let (policy, policy_gather) = match &network.policy {
+            PolicyHead::Classical { conv: c, fc } => (PolicyT::Classical { conv: conv(c)?, fc: dense(fc)? }, None),
+            PolicyHead::Convolution { conv1, conv2 } => (
+                PolicyT::Convolution { conv1: conv(conv1)?, conv2: conv(conv2)? },
+                Some(gather_index(conv_policy_map(), device)?),
+            ),
+            PolicyHead::Attention { embedding, query, key, promotion } => (
+                PolicyT::Attention {
+                    embedding: dense(embedding)?,
+                    query: dense(query)?,
+                    key: dense(key)?,
+                    promotion: tensor(promotion, &[4, key.outputs as i64], device, kind)?,
+                    key_width: key.outputs,
+                },
+                Some(gather_index(attention_policy_map(), device)?),
+            ),
+        };
+        let value = head(&network.value.conv, &network.value.fc1, &network.value.fc2)?;
+        let moves_left = match &network.moves_left {
+            Some(m) => Some(head(&m.conv, &m.fc1, &m.fc2)?),
+            None => None,
+        };
+        Ok(Self {
+            device,
+            kind,
+            activation: network.activation,
+            filters: network.filters() as i64,
+            input: conv(&network.input)?,
+            tower,
+            policy,
+            policy_gather,
+            value,
+            value_kind: network.value.kind,
+            moves_left,
+        })
+    }
+
+    /// The device the network runs on.
+    pub fn device(&self) -> Device {
+        self.device
+    }
+
+    /// Runs a batch; `input` is `[batch][112][64]` f32 values.
+    pub fn forward(&self, input: &[f32], batch: usize) -> Result<RawOutputs, tch::TchError> {
+        tch::no_grad(|| self.forward_inner(input, batch as i64))
+    }
+
+    fn act(&self, x: &Tensor) -> Result<Tensor, tch::TchError> {
+        match self.activation {
+            Activation::Relu => x.f_relu(),
+            Activation::Mish => x.f_mish(),
+        }
+    }
+
+    fn conv(x: &Tensor, c: &ConvT) -> Result<Tensor, tch::TchError> {
+        x.f_conv2d(&c.weights, Some(&c.biases), [1, 1], [c.padding, c.padding], [1, 1], 1)
+    }
+
+    fn dense(x: &Tensor, d: &DenseT) -> Result<Tensor, tch::TchError> {
+        x.f_linear(&d.weights, Some(&d.biases))
+    }
+
+    fn head(&self, x: &Tensor, h: &HeadT, batch: i64) -> Result<Tensor, tch::TchError> {
+        let v = self.act(&Self::conv(x, &h.conv)?)?.f_reshape([batch, -1])?;
+        let v = self.act(&Self::dense(&v, &h.fc1)?)?;
+        Self::dense(&v, &h.fc2)
+    }
+
+    fn to_host(t: &Tensor) -> Result<Vec<f32>, tch::TchError> {
+        let t = t.f_to_kind(Kind::Float)?.f_to_device(Device::Cpu)?.f_contiguous()?.f_reshape([-1])?;
+        Vec::<f32>::try_from(&t)
+    }
+
+    fn forward_inner(&self, input: &[f32], batch: i64) -> Result<RawOutputs, tch::TchError> {
+        let x = tensor(input, &[batch, 112, 8, 8], self.device, self.kind)?;
+        let mut x = self.act(&Self::conv(&x, &self.input)?)?;
+        for block in &self.tower {
+            let y = self.act(&Self::conv(&x, &block.conv1)?)?;
+            let mut z = Self::conv(&y, &block.conv2)?;
+            if let Some((fc1, fc2)) = &block.se {
+                let s = z.f_mean_dim([2i64, 3].as_slice(), false, None::<Kind>)?;
+                let s = self.act(&Self::dense(&s, fc1)?)?;
+                let s = Self::dense(&s, fc2)?;
+                let gamma = s.f_narrow(1, 0, self.filters)?.f_sigmoid()?.f_reshape([batch, self.filters, 1, 1])?;
+                let beta = s.f_narrow(1, self.filters, self.filters)?.f_reshape([batch, self.filters, 1, 1])?;
+                z = z.f_mul(&gamma)?.f_add(&beta)?;
+            }
+            x = self.act(&z.f_add(&x)?)?;
+        }
+        let policy = self.policy(&x, batch)?;
+        let value = Self::dense(
+            &self.act(&Self::dense(
+                &self.act(&Self::conv(&x, &self.value.conv)?)?.f_reshape([batch, -1])?,
+                &self.value.fc1,
+            )?)?,
+            &self.value.fc2,
+        )?;
+        let moves_left = match &self.moves_left {
+            Some(head) => Some(Self::to_host(&self.head(&x, head, batch)?.f_relu()?)?),
+            None => None,
+        };
+        let value_outputs = if self.value_kind == ValueKind::Wdl { 3 } else { 1 };
+        Ok(RawOutputs {
+            policy: Self::to_host(&policy)?,
+            value: Self::to_host(&value.f_reshape([batch, value_outputs])?)?,
+            moves_left,
+        })
+    }
+
+    fn policy(&self, x: &Tensor, batch: i64) -> Result<Tensor, tch::TchError> {
+        let flat = match &self.policy {
+            PolicyT::Classical { conv, fc } => {
+                let p = self.act(&Self::conv(x, conv)?)?.f_reshape([batch, -1])?;
+                return Self::dense(&p, fc);
+            }
+            PolicyT::Convolution { conv1, conv2 } => {
+                let p = self.act(&Self::conv(x, conv1)?)?;
+                Self::conv(&p, conv2)?.f_reshape([batch, -1])?
+            }
+            PolicyT::Attention { embedding, query, key, promotion, key_width } => {
+                let h = x.f_reshape([batch, self.filters, 64])?.f_transpose(1, 2)?;
+                let h = Self::dense(&h, embedding)?.f_selu()?;
+                let q = Self::dense(&h, query)?;
+                let k = Self::dense(&h, key)?;
+                let logits = q.f_matmul(&k.f_transpose(1, 2)?)?.f_divide_scalar((*key_width as f64).sqrt())?;
+                let offsets = k.f_narrow(1, 56, 8)?.f_matmul(&promotion.f_transpose(0, 1)?)?;
+                let bonus = offsets.f_narrow(2, 0, 3)?.f_add(&offsets.f_narrow(2, 3, 1)?)?;
+                let promotions = logits
+                    .f_narrow(1, 48, 8)?
+                    .f_narrow(2, 56, 8)?
+                    .f_unsqueeze(-1)?
+                    .f_add(&bonus.f_unsqueeze(1)?)?
+                    .f_reshape([batch, 192])?;
+                Tensor::f_cat(&[logits.f_reshape([batch, 4096])?, promotions], 1)?
+            }
+        };
+        match &self.policy_gather {
+            Some(gather) => flat.f_index_select(1, gather),
+            None => Ok(flat),
+        }
+    }
+}

@@ -1,3 +1,4 @@
 //! Match running, statistics and tuning.
 
+pub mod runner;
 pub mod stats;

@@ -1,0 +1,323 @@
+//! Plays one game between two engine slots, enforcing the rules, the clocks and the adjudication settings.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, Color, EnPassantMode, Position};
+
+use super::adjudication::{Adjudicator, DrawAdjudication, ResignAdjudication, Verdict};
+use super::engine_config::EngineConfig;
+use super::openings::Opening;
+use super::record::{GameRecord, GameResult, MoveRecord, Termination};
+use super::time_control::{GoLimits, SideClock};
+use super::uci_process::{EngineFailure, UciProcess};
+
+/// Settings shared by every game of a match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSettings {
+    /// Draw when the game reaches this many plies after the opening.
+    pub max_plies: Option<u32>,
+    /// Optional draw adjudication.
+    pub draw_adjudication: Option<DrawAdjudication>,
+    /// Optional resign adjudication.
+    pub resign_adjudication: Option<ResignAdjudication>,
+    /// Time a move may exceed the clock by before it is a time loss (pipe and scheduling latency).
+    pub latency_margin_ms: u64,
+    /// Extra wall time after the clock runs out before a silent engine counts as hung and is killed.
+    pub hang_grace_ms: u64,
+    /// Wall time a fixed-node or virtual-clock search may take before the engine counts as hung.
+    pub stall_timeout_ms: u64,
+    /// Wall time for the `uci` and `isready` handshakes.
+    pub startup_timeout_ms: u64,
+    /// Charge the time engines report (`info ... time`) instead of wall time (Kairos's virtual clock).
+    pub virtual_clock: bool,
+}
+
+impl Default for GameSettings {
+    fn default() -> Self {
+        GameSettings {
+            max_plies: None,
+            draw_adjudication: None,
+            resign_adjudication: None,
+            latency_margin_ms: 50,
+            hang_grace_ms: 5000,
+            stall_timeout_ms: 60_000,
+            startup_timeout_ms: 60_000,
+            virtual_clock: false,
+        }
+    }
+}
+
+/// An engine configuration and, once started, its process; restarted after a failure.
+pub struct EngineSlot {
+    config: EngineConfig,
+    process: Option<UciProcess>,
+}
+
+impl EngineSlot {
+    /// A slot that starts its engine on first use.
+    pub fn new(config: EngineConfig) -> Self {
+        EngineSlot { config, process: None }
+    }
+
+    /// The configuration this slot runs.
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    fn prepare(&mut self, settings: &GameSettings) -> Result<&mut UciProcess, EngineFailure> {
+        let timeout = Duration::from_millis(settings.startup_timeout_ms);
+        let reused = self.process.take().and_then(|mut process| {
+            let fresh_game = process.send("ucinewgame").and_then(|()| process.sync(timeout));
+            fresh_game.is_ok().then_some(process)
+        });
+        let process = match reused {
+            Some(process) => process,
+            None => {
+                let extra = if settings.virtual_clock && self.config.speaks_virtual_clock {
+                    vec![("VirtualClock".to_owned(), "true".to_owned())]
+                } else {
+                    Vec::new()
+                };
+                let mut process = UciProcess::start(&self.config, &extra, timeout)?;
+                process.send("ucinewgame")?;
+                process.sync(timeout)?;
+                process
+            }
+        };
+        Ok(self.process.insert(process))
+    }
+
+    /// Kills the engine so that the next game starts a fresh one.
+    pub fn discard(&mut self) {
+        self.process = None;
+    }
+
+    /// Sends `quit` and lets the engine exit.
+    pub fn shut_down(&mut self) {
+        if let Some(process) = self.process.take() {
+            process.quit();
+        }
+    }
+}
+
+/// The game's identity in the match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameJob {
+    /// Position in the schedule.
+    pub game_id: u64,
+    /// The pair this game belongs to.
+    pub pair_id: u64,
+    /// Index of the white engine in the plan.
+    pub white: usize,
+    /// Index of the black engine in the plan.
+    pub black: usize,
+    /// The opening.
+    pub opening: Opening,
+}
+
+struct Ending {
+    result: GameResult,
+    termination: Termination,
+    reason: String,
+    /// Whether white (true) or black (false) misbehaved and must be restarted.
+    culprit: Option<bool>,
+}
+
+impl Ending {
+    fn loss(white_lost: bool, termination: Termination, reason: String) -> Self {
+        Ending { result: GameResult::win_for(!white_lost), termination, reason, culprit: Some(white_lost) }
+    }
+
+    fn draw(termination: Termination, reason: &str) -> Self {
+        Ending { result: GameResult::Draw, termination, reason: reason.to_owned(), culprit: None }
+    }
+}
+
+/// Plays one game; engine failures become losses for the failing side and never abort the match.
+pub fn play_game(job: &GameJob, white: &mut EngineSlot, black: &mut EngineSlot, settings: &GameSettings) -> GameRecord {
+    let mut moves = Vec::new();
+    let ending = run_game(job, [&mut *white, &mut *black], settings, &mut moves);
+    if let Some(white_failed) = ending.culprit.filter(|_| ending.termination.needs_restart()) {
+        if white_failed { white.discard() } else { black.discard() }
+    }
+    GameRecord {
+        game_id: job.game_id,
+        pair_id: job.pair_id,
+        white: white.config.name.clone(),
+        black: black.config.name.clone(),
+        white_time_control: white.config.time_control.to_string(),
+        black_time_control: black.config.time_control.to_string(),
+        opening: job.opening.clone(),
+        result: ending.result,
+        termination: ending.termination,
+        reason: ending.reason,
+        moves,
+    }
+}
+
+fn failure_ending(white: bool, name: &str, failure: EngineFailure) -> Ending {
+    let termination = match failure {
+        EngineFailure::StartFailed { .. } => Termination::EngineStartFailed,
+        EngineFailure::Hung { .. } => Termination::EngineHung,
+        EngineFailure::Crashed(_) | EngineFailure::WriteFailed(_) => Termination::EngineCrashed,
+    };
+    Ending::loss(white, termination, format!("{name}: {failure}"))
+}
+
+fn run_game(job: &GameJob, mut slots: [&mut EngineSlot; 2], settings: &GameSettings, moves: &mut Vec<MoveRecord>) -> Ending {
+    for (index, slot) in slots.iter_mut().enumerate() {
+        if let Err(failure) = slot.prepare(settings) {
+            let ending = failure_ending(index == 0, &slot.config.name, failure);
+            return Ending { termination: Termination::EngineStartFailed, ..ending };
+        }
+    }
+    let (mut position, mut history) = match replay_opening(&job.opening) {
+        Ok(start) => start,
+        Err(reason) => return Ending::draw(Termination::InvalidOpening, &reason),
+    };
+    let start_command = if job.opening.fen == Opening::startpos().fen {
+        "position startpos".to_owned()
+    } else {
+        format!("position fen {}", job.opening.fen)
+    };
+    let mut played: Vec<String> = job.opening.moves.clone();
+    let mut clocks = [SideClock::new(slots[0].config.time_control), SideClock::new(slots[1].config.time_control)];
+    let mut adjudicator = Adjudicator::new(settings.draw_adjudication, settings.resign_adjudication);
+    loop {
+        if let Some(ending) = rules_ending(&position, &history) {
+            return ending;
+        }
+        if settings.max_plies.is_some_and(|max| moves.len() as u32 >= max) {
+            return Ending::draw(Termination::MaxPlies, "maximum plies reached");
+        }
+        let white_to_move = position.turn() == Color::White;
+        let side = usize::from(!white_to_move);
+        let name = slots[side].config.name.clone();
+        let command = if played.is_empty() { start_command.clone() } else { format!("{start_command} moves {}", played.join(" ")) };
+        let go = go_command(&clocks, side);
+        let timeout = Duration::from_millis(move_timeout(&clocks[side], settings));
+        let search = match slots[side].process.as_mut() {
+            Some(process) => process.search(&command, &go, timeout),
+            None => Err(EngineFailure::Crashed(" before the move".into())),
+        };
+        let report = match search {
+            Ok(report) => report,
+            Err(failure) => return failure_ending(white_to_move, &name, failure),
+        };
+        if matches!(report.best_move.as_str(), "" | "(none)" | "0000") {
+            let text = format!("{name}: bestmove '{}' with legal moves available", report.best_move);
+            return Ending::loss(white_to_move, Termination::NoBestMove, text);
+        }
+        let chess_move = match report.best_move.parse::<UciMove>().ok().and_then(|m| m.to_move(&position).ok()) {
+            Some(m) => m,
+            None => {
+                let text = format!("{name}: illegal move '{}'", report.best_move);
+                return Ending::loss(white_to_move, Termination::IllegalMove, text);
+            }
+        };
+        let used_ms = if settings.virtual_clock { report.reported_time_ms.unwrap_or(0) } else { report.wall_ms };
+        let left_before = clocks[side].remaining_ms();
+        if !clocks[side].charge(used_ms, settings.latency_margin_ms) {
+            let text = format!("{name} used {used_ms} ms with {left_before} ms left");
+            let winner = if white_to_move { Color::Black } else { Color::White };
+            if position.has_insufficient_material(winner) {
+                return Ending::draw(Termination::TimeForfeit, &format!("{text}; the opponent cannot mate"));
+            }
+            return Ending::loss(white_to_move, Termination::TimeForfeit, text);
+        }
+        moves.push(MoveRecord {
+            uci: report.best_move.clone(),
+            time_used_ms: used_ms,
+            wall_ms: (!settings.virtual_clock).then_some(report.wall_ms),
+            clock_left_ms: clocks[side].is_timed().then(|| clocks[side].remaining_ms()),
+            nodes: report.nodes,
+            depth: report.depth,
+            seldepth: report.seldepth,
+            score: report.score,
+        });
+        played.push(report.best_move.clone());
+        position.play_unchecked(chess_move);
+        *history.entry(position_key(&position)).or_insert(0) += 1;
+        if let Some(verdict) = adjudicator.after_move(white_to_move, report.score, position.fullmoves().get()) {
+            return match verdict {
+                Verdict::Draw => Ending::draw(Termination::DrawAdjudication, "both engines report a level score"),
+                Verdict::Resign { white_lost } => {
+                    let loser = slots[usize::from(!white_lost)].config.name.clone();
+                    Ending { culprit: None, ..Ending::loss(white_lost, Termination::ResignAdjudication, format!("{loser} resigns")) }
+                }
+            };
+        }
+    }
+}
+
+fn position_key(position: &Chess) -> u64 {
+    position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+}
+
+fn replay_opening(opening: &Opening) -> Result<(Chess, HashMap<u64, u32>), String> {
+    let mut position = opening.start_position()?;
+    let mut history = HashMap::new();
+    history.insert(position_key(&position), 1);
+    for text in &opening.moves {
+        let m = text
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|m| m.to_move(&position).ok())
+            .ok_or_else(|| format!("opening move '{text}' is illegal in {}", opening.fen))?;
+        position.play_unchecked(m);
+        *history.entry(position_key(&position)).or_insert(0) += 1;
+    }
+    Ok((position, history))
+}
+
+fn rules_ending(position: &Chess, history: &HashMap<u64, u32>) -> Option<Ending> {
+    if position.legal_moves().is_empty() {
+        return Some(if position.is_check() {
+            let white_mated = position.turn() == Color::White;
+            Ending { culprit: None, ..Ending::loss(white_mated, Termination::Checkmate, "checkmate".into()) }
+        } else {
+            Ending::draw(Termination::Stalemate, "stalemate")
+        });
+    }
+    if position.is_insufficient_material() {
+        return Some(Ending::draw(Termination::InsufficientMaterial, "insufficient material"));
+    }
+    if position.halfmoves() >= 100 {
+        return Some(Ending::draw(Termination::FiftyMoveRule, "fifty-move rule"));
+    }
+    if history.get(&position_key(position)).is_some_and(|&n| n >= 3) {
+        return Some(Ending::draw(Termination::ThreefoldRepetition, "threefold repetition"));
+    }
+    None
+}
+
+fn go_command(clocks: &[SideClock; 2], side: usize) -> String {
+    match clocks[side].go_limits() {
+        GoLimits::MoveTime(ms) => format!("go movetime {ms}"),
+        GoLimits::Nodes(n) => format!("go nodes {n}"),
+        GoLimits::Clock { moves_to_go, .. } => {
+            let mut go = String::from("go");
+            for (colour, clock) in ["w", "b"].iter().zip(clocks) {
+                if let GoLimits::Clock { remaining_ms, increment_ms, .. } = clock.go_limits() {
+                    go.push_str(&format!(" {colour}time {remaining_ms} {colour}inc {increment_ms}"));
+                }
+            }
+            if let Some(m) = moves_to_go {
+                go.push_str(&format!(" movestogo {m}"));
+            }
+            go
+        }
+    }
+}
+
+fn move_timeout(clock: &SideClock, settings: &GameSettings) -> u64 {
+    if settings.virtual_clock || !clock.is_timed() {
+        settings.stall_timeout_ms
+    } else {
+        clock.remaining_ms().max(0) as u64 + settings.latency_margin_ms + settings.hang_grace_ms
+    }
+}

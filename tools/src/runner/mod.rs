@@ -1,0 +1,25 @@
+//! The match runner: UCI engines as subprocesses, clocks, openings, game records, PGN and results files.
+
+mod adjudication;
+mod engine_config;
+mod game;
+mod openings;
+mod pgn;
+mod play;
+mod record;
+mod results_log;
+mod schedule;
+mod time_control;
+mod uci_process;
+
+pub use adjudication::{DrawAdjudication, ResignAdjudication};
+pub use engine_config::{EngineConfig, EngineConfigError, KAIROS_COMMAND};
+pub use game::{play_game, EngineSlot, GameJob, GameSettings};
+pub use openings::{load_openings, parse_epd, parse_pgn, Opening, OpeningError, OpeningOrder};
+pub use pgn::{clock_text, game_to_pgn, PgnLog};
+pub use play::{play_games, Flow};
+pub use record::{GameRecord, GameResult, MoveRecord, Termination};
+pub use results_log::{read_results, ResultsError, ResultsLog};
+pub use schedule::{MatchPlan, PlanError, Tournament};
+pub use time_control::{GoLimits, SideClock, TimeControl, TimeControlError};
+pub use uci_process::{EngineFailure, Score, SearchReport, UciProcess};

@@ -1,0 +1,172 @@
+//! PGN output: SAN moves with `%clk`, `%emt` and the engine's score, depth and nodes on every move.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{Color, Position};
+
+use super::openings::Opening;
+use super::record::{GameRecord, MoveRecord};
+use super::uci_process::Score;
+
+/// Formats milliseconds as `H:MM:SS.mmm` for `%clk` and `%emt`.
+pub fn clock_text(ms: i64) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    let ms = ms.unsigned_abs();
+    format!("{sign}{}:{:02}:{:02}.{:03}", ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000)
+}
+
+fn score_text(score: Score) -> String {
+    match score {
+        Score::Centipawns(cp) => format!("{:+.2}", cp as f64 / 100.0),
+        Score::Mate(moves) if moves < 0 => format!("-M{}", -moves),
+        Score::Mate(moves) => format!("+M{moves}"),
+    }
+}
+
+fn move_comment(record: &MoveRecord) -> String {
+    let mut parts = Vec::new();
+    if let Some(left) = record.clock_left_ms {
+        parts.push(format!("[%clk {}]", clock_text(left)));
+    }
+    parts.push(format!("[%emt {}]", clock_text(record.time_used_ms as i64)));
+    if let Some(score) = record.score {
+        let depth = record.depth.map(|d| format!("/{d}")).unwrap_or_default();
+        parts.push(format!("{}{depth}", score_text(score)));
+    }
+    if let Some(nodes) = record.nodes {
+        parts.push(format!("nodes={nodes}"));
+    }
+    parts.join(" ")
+}
+
+/// Renders a game as PGN text; fails only if the record's moves are not legal from its opening.
+pub fn game_to_pgn(game: &GameRecord, round: u64) -> Result<String, String> {
+    let mut position = game.opening.start_position()?;
+    let mut out = String::new();
+    let mut tag = |name: &str, value: &str| out.push_str(&format!("[{name} \"{}\"]\n", value.replace('"', "'")));
+    tag("Event", "Kairos match");
+    tag("Site", "?");
+    tag("Date", "????.??.??");
+    tag("Round", &round.to_string());
+    tag("White", &game.white);
+    tag("Black", &game.black);
+    tag("Result", game.result.pgn());
+    if game.white_time_control == game.black_time_control {
+        tag("TimeControl", &game.white_time_control);
+    } else {
+        tag("WhiteTimeControl", &game.white_time_control);
+        tag("BlackTimeControl", &game.black_time_control);
+    }
+    if game.opening.fen != Opening::startpos().fen {
+        tag("SetUp", "1");
+        tag("FEN", &game.opening.fen);
+    }
+    tag("Termination", game.termination.pgn_tag());
+    tag("PlyCount", &(game.opening.moves.len() + game.moves.len()).to_string());
+    out.push('\n');
+    let book = game.opening.moves.iter().map(|m| (m, None));
+    let engine = game.moves.iter().map(|m| (&m.uci, Some(m)));
+    let mut words = Vec::new();
+    for (index, (uci, record)) in book.chain(engine).enumerate() {
+        let m = uci
+            .parse::<UciMove>()
+            .ok()
+            .and_then(|m| m.to_move(&position).ok())
+            .ok_or_else(|| format!("game {}: move '{uci}' is illegal", game.game_id))?;
+        let number = position.fullmoves().get();
+        if position.turn() == Color::White {
+            words.push(format!("{number}."));
+        } else if index == 0 {
+            words.push(format!("{number}..."));
+        }
+        words.push(SanPlus::from_move_and_play_unchecked(&mut position, m).to_string());
+        match record {
+            Some(record) => words.push(format!("{{{}}}", move_comment(record))),
+            None => words.push("{book}".into()),
+        }
+    }
+    words.push(format!("{{{}}}", game.reason.replace(['{', '}'], "")));
+    words.push(game.result.pgn().to_owned());
+    let mut line_length = 0;
+    for word in words {
+        if line_length > 0 && line_length + word.len() + 1 > 79 {
+            out.push('\n');
+            line_length = 0;
+        } else if line_length > 0 {
+            out.push(' ');
+            line_length += 1;
+        }
+        line_length += word.len();
+        out.push_str(&word);
+    }
+    out.push_str("\n\n");
+    Ok(out)
+}
+
+/// A PGN file that finished games are appended to, flushed after each.
+pub struct PgnLog {
+    path: PathBuf,
+    file: File,
+}
+
+impl PgnLog {
+    /// Opens (creating or appending).
+    pub fn open(path: &Path) -> std::io::Result<Self> {
+        Ok(PgnLog { path: path.to_owned(), file: OpenOptions::new().create(true).append(true).open(path)? })
+    }
+
+    /// Appends one game.
+    pub fn append(&mut self, game: &GameRecord) -> anyhow::Result<()> {
+        let text = game_to_pgn(game, game.game_id + 1).map_err(anyhow::Error::msg)?;
+        self.file.write_all(text.as_bytes())?;
+        self.file.flush().map_err(|e| anyhow::anyhow!("writing {}: {e}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::record::{GameResult, Termination};
+
+    #[test]
+    fn clock_text_shows_hours_minutes_seconds_and_milliseconds() {
+        assert_eq!(clock_text(3_723_045), "1:02:03.045");
+        assert_eq!(clock_text(-250), "-0:00:00.250");
+    }
+
+    #[test]
+    fn pgn_has_san_clock_and_engine_data() {
+        let mv = |uci: &str, left: i64| MoveRecord {
+            uci: uci.into(),
+            time_used_ms: 120,
+            wall_ms: Some(121),
+            clock_left_ms: Some(left),
+            nodes: Some(800),
+            depth: Some(6),
+            seldepth: None,
+            score: Some(Score::Centipawns(-35)),
+        };
+        let game = GameRecord {
+            game_id: 0,
+            pair_id: 0,
+            white: "a".into(),
+            black: "b".into(),
+            white_time_control: "10+0.1".into(),
+            black_time_control: "10+0.1".into(),
+            opening: Opening { fen: Opening::startpos().fen, moves: vec!["f2f3".into(), "e7e5".into()] },
+            result: GameResult::BlackWins,
+            termination: Termination::Checkmate,
+            reason: "checkmate".into(),
+            moves: vec![mv("g2g4", 9980), mv("d8h4", 9870)],
+        };
+        let pgn = game_to_pgn(&game, 1).unwrap().replace('\n', " ");
+        assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
+        assert!(pgn.contains("1. f3 {book} e5 {book} 2. g4 {[%clk 0:00:09.980] [%emt 0:00:00.120] -0.35/6 nodes=800}"), "{pgn}");
+        assert!(pgn.contains("Qh4# {[%clk 0:00:09.870]"), "{pgn}");
+        assert!(pgn.trim_end().ends_with("{checkmate} 0-1"), "{pgn}");
+    }
+}

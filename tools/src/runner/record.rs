@@ -1,0 +1,163 @@
+//! What a finished game leaves behind: per-move data, the result and why the game ended.
+
+use serde::{Deserialize, Serialize};
+
+use super::openings::Opening;
+use super::uci_process::Score;
+use crate::stats::Outcome;
+
+/// The game result in PGN terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameResult {
+    /// 1-0.
+    WhiteWins,
+    /// 0-1.
+    BlackWins,
+    /// 1/2-1/2.
+    Draw,
+}
+
+impl GameResult {
+    /// The PGN result token.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// A win for the given side (`true` = white).
+    pub fn win_for(white: bool) -> Self {
+        if white {
+            GameResult::WhiteWins
+        } else {
+            GameResult::BlackWins
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Termination {
+    /// The side to move is mated.
+    Checkmate,
+    /// The side to move has no legal move and is not in check.
+    Stalemate,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// 100 plies without capture or pawn move.
+    FiftyMoveRule,
+    /// The same position occurred three times.
+    ThreefoldRepetition,
+    /// A side used more than its clock plus the latency margin.
+    TimeForfeit,
+    /// An engine exited or closed its output.
+    EngineCrashed,
+    /// An engine did not answer in time and was killed.
+    EngineHung,
+    /// An engine sent an illegal or unparsable move.
+    IllegalMove,
+    /// An engine answered `bestmove (none)` or `0000` with legal moves available.
+    NoBestMove,
+    /// An engine could not be started or did not finish its handshake.
+    EngineStartFailed,
+    /// The opening's position or moves are invalid, so the game was not played.
+    InvalidOpening,
+    /// The game reached the maximum number of plies.
+    MaxPlies,
+    /// Both engines agreed the game is level for long enough.
+    DrawAdjudication,
+    /// One engine's score stayed hopeless for long enough.
+    ResignAdjudication,
+}
+
+impl Termination {
+    /// Whether the engine that caused this ending must be restarted before its next game.
+    pub fn needs_restart(self) -> bool {
+        matches!(
+            self,
+            Termination::EngineCrashed | Termination::EngineHung | Termination::IllegalMove | Termination::NoBestMove
+        )
+    }
+
+    /// The PGN `Termination` tag value.
+    pub fn pgn_tag(self) -> &'static str {
+        match self {
+            Termination::TimeForfeit => "time forfeit",
+            Termination::EngineCrashed
+            | Termination::EngineHung
+            | Termination::EngineStartFailed
+            | Termination::InvalidOpening => "abandoned",
+            Termination::IllegalMove | Termination::NoBestMove => "rules infraction",
+            Termination::MaxPlies | Termination::DrawAdjudication | Termination::ResignAdjudication => "adjudication",
+            _ => "normal",
+        }
+    }
+}
+
+/// One engine move with what the runner measured and the engine reported.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// The move in UCI notation.
+    pub uci: String,
+    /// Time charged to the clock in ms (virtual time in virtual-clock mode).
+    pub time_used_ms: u64,
+    /// Wall time from `go` to `bestmove`; absent in virtual-clock mode so that records replay exactly.
+    pub wall_ms: Option<u64>,
+    /// Clock left after the move, increment included; absent for fixed-node moves.
+    pub clock_left_ms: Option<i64>,
+    /// Nodes the engine reported.
+    pub nodes: Option<u64>,
+    /// Depth the engine reported.
+    pub depth: Option<u32>,
+    /// Selective depth the engine reported.
+    pub seldepth: Option<u32>,
+    /// Score the engine reported, from its own view.
+    pub score: Option<Score>,
+}
+
+/// One finished game, as written to the results file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Position of the game in the match schedule; stable across `--resume`.
+    pub game_id: u64,
+    /// The pair (same opening, colours reversed) this game belongs to.
+    pub pair_id: u64,
+    /// White engine's name.
+    pub white: String,
+    /// Black engine's name.
+    pub black: String,
+    /// White's time control as text.
+    pub white_time_control: String,
+    /// Black's time control as text.
+    pub black_time_control: String,
+    /// The opening played.
+    pub opening: Opening,
+    /// The result.
+    pub result: GameResult,
+    /// Why the game ended.
+    pub termination: Termination,
+    /// Human-readable details, such as the failing engine and what it did.
+    pub reason: String,
+    /// Engine moves after the book moves.
+    pub moves: Vec<MoveRecord>,
+}
+
+impl GameRecord {
+    /// The outcome for the named engine, `None` if it did not play.
+    pub fn outcome_for(&self, engine: &str) -> Option<Outcome> {
+        let white_view = match self.result {
+            GameResult::WhiteWins => Outcome::Win,
+            GameResult::BlackWins => Outcome::Loss,
+            GameResult::Draw => Outcome::Draw,
+        };
+        if self.white == engine {
+            Some(white_view)
+        } else if self.black == engine {
+            Some(white_view.reversed())
+        } else {
+            None
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! The match plan: who plays whom, with which openings, in a fixed order that `--resume` can rely on.
+
+use serde::{Deserialize, Serialize};
+
+use super::engine_config::EngineConfig;
+use super::game::{GameJob, GameSettings};
+use super::openings::Opening;
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Tournament {
+    /// The first engine against each of the others.
+    Gauntlet,
+    /// Every engine against every other.
+    RoundRobin,
+}
+
+/// Everything needed to play a match.
+#[derive(Clone, Debug)]
+pub struct MatchPlan {
+    /// The engines; names must be unique.
+    pub engines: Vec<EngineConfig>,
+    /// Who plays whom.
+    pub tournament: Tournament,
+    /// Openings in the order they are used; each is played twice with colours reversed.
+    pub openings: Vec<Opening>,
+    /// Game pairs per pairing of engines.
+    pub pairs_per_pairing: u64,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    /// Rules, clocks and adjudication.
+    pub settings: GameSettings,
+}
+
+/// A plan that cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// Fewer than two engines.
+    #[error("a match needs at least two engines: give --engine twice or more")]
+    TooFewEngines,
+    /// Two engines share a name.
+    #[error("two engines are named '{0}': give each a distinct name=")]
+    DuplicateName(String),
+    /// No openings.
+    #[error("the opening list is empty: give --openings FILE with at least one position, or none for the start position")]
+    NoOpenings,
+    /// An opening is invalid.
+    #[error("opening {index} is invalid: {reason}")]
+    BadOpening {
+        /// 1-based index in the ordered list.
+        index: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Virtual clock with an engine that does not report virtual time.
+    #[error("--virtual-clock needs engines that report virtual time; '{0}' does not (use cmd=kairos or virtualclock=yes)")]
+    NoVirtualClock(String),
+    /// Zero concurrency or zero games.
+    #[error("concurrency and the number of game pairs must both be at least 1")]
+    NothingToRun,
+}
+
+impl MatchPlan {
+    /// The pairings `(first, second)` as engine indices; statistics are from the first's view.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        let n = self.engines.len();
+        match self.tournament {
+            Tournament::Gauntlet => (1..n).map(|i| (0, i)).collect(),
+            Tournament::RoundRobin => (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect(),
+        }
+    }
+
+    /// Checks the plan before any engine is started.
+    pub fn validate(&self) -> Result<(), PlanError> {
+        if self.engines.len() < 2 {
+            return Err(PlanError::TooFewEngines);
+        }
+        for (i, engine) in self.engines.iter().enumerate() {
+            if self.engines[..i].iter().any(|other| other.name == engine.name) {
+                return Err(PlanError::DuplicateName(engine.name.clone()));
+            }
+            if self.settings.virtual_clock && !engine.speaks_virtual_clock {
+                return Err(PlanError::NoVirtualClock(engine.name.clone()));
+            }
+        }
+        if self.openings.is_empty() {
+            return Err(PlanError::NoOpenings);
+        }
+        if self.concurrency == 0 || self.pairs_per_pairing == 0 {
+            return Err(PlanError::NothingToRun);
+        }
+        for (index, opening) in self.openings.iter().enumerate() {
+            let opening_error = |reason| PlanError::BadOpening { index: index + 1, reason };
+            let mut position = opening.start_position().map_err(opening_error)?;
+            for text in &opening.moves {
+                use shakmaty::Position;
+                let m = text
+                    .parse::<shakmaty::uci::UciMove>()
+                    .ok()
+                    .and_then(|m| m.to_move(&position).ok())
+                    .ok_or_else(|| opening_error(format!("move '{text}' is illegal")))?;
+                position.play_unchecked(m);
+            }
+        }
+        Ok(())
+    }
+
+    /// Every game in schedule order: pair by pair, each pairing in turn, first engine white in the pair's first game.
+    pub fn schedule(&self) -> Vec<GameJob> {
+        let pairings = self.pairings();
+        let mut jobs = Vec::new();
+        for pair in 0..self.pairs_per_pairing {
+            let opening = &self.openings[(pair % self.openings.len() as u64) as usize];
+            for (p, &(first, second)) in pairings.iter().enumerate() {
+                let pair_id = pair * pairings.len() as u64 + p as u64;
+                for (white, black) in [(first, second), (second, first)] {
+                    let game_id = jobs.len() as u64;
+                    jobs.push(GameJob { game_id, pair_id, white, black, opening: opening.clone() });
+                }
+            }
+        }
+        jobs
+    }
+}

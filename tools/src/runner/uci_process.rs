@@ -1,0 +1,232 @@
+//! One UCI engine run as a subprocess: a reader thread per engine, deadlines on every wait, killed on drop.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, RecvTimeoutError};
+
+use super::engine_config::EngineConfig;
+
+/// What went wrong while talking to an engine.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineFailure {
+    /// The process could not be started.
+    #[error("could not start '{command}': {reason} (check cmd= and that the file is executable)")]
+    StartFailed {
+        /// The command that failed.
+        command: String,
+        /// The operating system's reason.
+        reason: String,
+    },
+    /// The engine closed its output or exited.
+    #[error("engine exited or closed its output{0}")]
+    Crashed(String),
+    /// The engine did not answer before the deadline and was killed.
+    #[error("engine sent no '{awaited}' within {waited_ms} ms and was killed")]
+    Hung {
+        /// The line the runner waited for.
+        awaited: String,
+        /// How long the runner waited.
+        waited_ms: u64,
+    },
+    /// Writing to the engine failed.
+    #[error("could not write to the engine: {0}")]
+    WriteFailed(String),
+}
+
+/// Everything an engine said about one search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchReport {
+    /// The move text after `bestmove`.
+    pub best_move: String,
+    /// Wall time from `go` to `bestmove` in ms.
+    pub wall_ms: u64,
+    /// `time` of the last `info` line that had one (the engine's own, possibly virtual, time).
+    pub reported_time_ms: Option<u64>,
+    /// `depth` of the last `info` line that had one.
+    pub depth: Option<u32>,
+    /// `seldepth` of the last `info` line that had one.
+    pub seldepth: Option<u32>,
+    /// `nodes` of the last `info` line that had one.
+    pub nodes: Option<u64>,
+    /// Last `score`, from the mover's view.
+    pub score: Option<Score>,
+}
+
+/// A UCI score from the side to move's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Score {
+    /// Centipawns.
+    Centipawns(i32),
+    /// Mate in this many moves (negative: being mated).
+    Mate(i32),
+}
+
+impl SearchReport {
+    fn absorb_info(&mut self, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let mut i = 1;
+        while i < words.len() {
+            let next = words.get(i + 1).copied().unwrap_or("");
+            match words[i] {
+                "depth" => self.depth = next.parse().ok().or(self.depth),
+                "seldepth" => self.seldepth = next.parse().ok().or(self.seldepth),
+                "nodes" => self.nodes = next.parse().ok().or(self.nodes),
+                "time" => self.reported_time_ms = next.parse().ok().or(self.reported_time_ms),
+                "score" => {
+                    let value = words.get(i + 2).and_then(|v| v.parse().ok());
+                    self.score = match (next, value) {
+                        ("cp", Some(v)) => Some(Score::Centipawns(v)),
+                        ("mate", Some(v)) => Some(Score::Mate(v)),
+                        _ => self.score,
+                    };
+                    i += 1;
+                }
+                "pv" | "string" => break,
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+}
+
+/// A running engine process.
+pub struct UciProcess {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl UciProcess {
+    /// Starts the engine, completes `uci`/`uciok`, sets its options and waits for `readyok`.
+    pub fn start(config: &EngineConfig, extra_options: &[(String, String)], timeout: Duration) -> Result<Self, EngineFailure> {
+        let mut child = Command::new(&config.command)
+            .args(&config.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| EngineFailure::StartFailed { command: config.command.display().to_string(), reason: e.to_string() })?;
+        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
+            (Some(stdin), Some(stdout)) => (stdin, stdout),
+            _ => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(EngineFailure::StartFailed {
+                    command: config.command.display().to_string(),
+                    reason: "no pipes to the process".into(),
+                });
+            }
+        };
+        let (sender, lines) = crossbeam_channel::unbounded();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut process = UciProcess { child, stdin, lines };
+        process.send("uci")?;
+        process.wait_for(|l| l.trim() == "uciok", "uciok", timeout)?;
+        for (name, value) in config.options.iter().chain(extra_options) {
+            process.send(&format!("setoption name {name} value {value}"))?;
+        }
+        process.sync(timeout)?;
+        Ok(process)
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineFailure> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| EngineFailure::WriteFailed(e.to_string()))
+    }
+
+    /// `isready` and wait for `readyok`.
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineFailure> {
+        self.send("isready")?;
+        self.wait_for(|l| l.trim() == "readyok", "readyok", timeout).map(|_| ())
+    }
+
+    /// Sends `position` and `go`, then collects `info` lines until `bestmove` or the deadline.
+    pub fn search(&mut self, position: &str, go: &str, timeout: Duration) -> Result<SearchReport, EngineFailure> {
+        self.send(position)?;
+        let start = Instant::now();
+        self.send(go)?;
+        let mut report = SearchReport::default();
+        let deadline = start + timeout;
+        loop {
+            let line = self.next_line(deadline, "bestmove", timeout)?;
+            if line.starts_with("info") {
+                report.absorb_info(&line);
+            } else if let Some(rest) = line.strip_prefix("bestmove") {
+                report.wall_ms = start.elapsed().as_millis() as u64;
+                report.best_move = rest.split_whitespace().next().unwrap_or("").to_owned();
+                return Ok(report);
+            }
+        }
+    }
+
+    fn wait_for(&mut self, accept: impl Fn(&str) -> bool, awaited: &str, timeout: Duration) -> Result<String, EngineFailure> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = self.next_line(deadline, awaited, timeout)?;
+            if accept(&line) {
+                return Ok(line);
+            }
+        }
+    }
+
+    fn next_line(&mut self, deadline: Instant, awaited: &str, timeout: Duration) -> Result<String, EngineFailure> {
+        match self.lines.recv_deadline(deadline) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => {
+                Err(EngineFailure::Hung { awaited: awaited.to_owned(), waited_ms: timeout.as_millis() as u64 })
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self.child.try_wait().ok().flatten().map(|s| format!(" ({s})")).unwrap_or_default();
+                Err(EngineFailure::Crashed(status))
+            }
+        }
+    }
+
+    /// Asks the engine to quit, then kills it if it is still running.
+    pub fn quit(mut self) {
+        let _ = self.send("quit");
+        let grace = Instant::now() + Duration::from_millis(200);
+        while Instant::now() < grace {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+}
+
+impl Drop for UciProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_fields_keep_the_last_value_seen() {
+        let mut report = SearchReport::default();
+        report.absorb_info("info depth 3 seldepth 5 nodes 120 score cp -15 time 40 pv e2e4 e7e5");
+        report.absorb_info("info depth 4 nodes 300 score mate 3 nps 1000");
+        report.absorb_info("info string time 99 is not a field");
+        assert_eq!(report.depth, Some(4));
+        assert_eq!(report.seldepth, Some(5));
+        assert_eq!(report.nodes, Some(300));
+        assert_eq!(report.score, Some(Score::Mate(3)));
+        assert_eq!(report.reported_time_ms, Some(40));
+    }
+}

@@ -19,7 +19,7 @@ pub fn fast_exp2(x: f32) -> f32 {
 
 /// lc0's `FastExp(x) = FastExp2(log2(e)·x)`.
 pub fn fast_exp(x: f32) -> f32 {
-    fast_exp2(1.442_695_f32 * x)
+    fast_exp2(std::f32::consts::LOG2_E * x)
 }
 
 /// Priors of the moves with logits `logits`, at `temperature`, computed as lc0 does (f32, FastExp,

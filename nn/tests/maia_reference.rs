@@ -1,0 +1,189 @@
+//! Maia-1900 against lc0's own numbers (reference/maia1900-reference.json): input planes identical,
+//! policy indices identical, logits within 1e-4, W/D/L and priors within 1e-5, and the bf16 CPU path
+//! within its stated tolerance of fp32.
+
+use std::path::PathBuf;
+
+use nn::encoder::{encode_position, write_dense};
+use nn::network::Network;
+use nn::options::BF16_TOLERANCE;
+use nn::policy_map::move_policy_index;
+use nn::softmax::{fast_exp, policy_softmax};
+use nn::torch_backend::wdl_softmax;
+use nn::torch_net::{RawOutputs, TorchNetwork};
+use nn::{game_history, load_network, BackendKind, BackendOptions, DeviceChoice, EvalRequest, Precision};
+use serde_json::Value;
+use shakmaty::{CastlingMode, Move, Position};
+
+const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../reference/maia1900-reference.json");
+const WEIGHTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
+
+struct Case {
+    name: String,
+    history: Vec<nn::HistoryEntry>,
+    json: Value,
+}
+
+fn cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(REFERENCE).expect("reference/maia1900-reference.json is vendored in the repo");
+    let root: Value = serde_json::from_str(&text).expect("valid JSON");
+    root["positions"]
+        .as_object()
+        .expect("positions object")
+        .iter()
+        .map(|(name, json)| {
+            let moves: Vec<String> =
+                json["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+            let history = game_history(json["fen"].as_str().unwrap(), &moves).expect("reference positions are legal");
+            Case { name: name.clone(), history, json: json.clone() }
+        })
+        .collect()
+}
+
+fn maia() -> Network {
+    load_network(&PathBuf::from(WEIGHTS)).unwrap_or_else(|e| panic!("Maia-1900 is required for this test: {e}"))
+}
+
+fn dense_input(network: &Network, cases: &[Case]) -> Vec<f32> {
+    let mut input = vec![0.0; cases.len() * 112 * 64];
+    for (case, chunk) in cases.iter().zip(input.chunks_exact_mut(112 * 64)) {
+        write_dense(&encode_position(&case.history, network.input_format).unwrap(), chunk);
+    }
+    input
+}
+
+fn run(network: &Network, cases: &[Case], kind: tch::Kind) -> RawOutputs {
+    let torch = TorchNetwork::new(network, tch::Device::Cpu, kind).unwrap();
+    torch.forward(&dense_input(network, cases), cases.len()).unwrap()
+}
+
+fn legal_moves(case: &Case) -> Vec<Move> {
+    case.history.last().unwrap().position.legal_moves().into_iter().collect()
+}
+
+fn uci(m: &Move) -> String {
+    m.to_uci(CastlingMode::Standard).to_string()
+}
+
+#[test]
+fn input_planes_match_lc0() {
+    for case in cases() {
+        let planes = encode_position(&case.history, nn::network::InputFormat::Classical).unwrap();
+        let expected = case.json["input_planes"].as_array().unwrap();
+        assert_eq!(expected.len(), 112);
+        for (i, (plane, reference)) in planes.iter().zip(expected).enumerate() {
+            let mask: u64 = reference[0].as_str().unwrap().parse().unwrap();
+            let value = reference[1].as_f64().unwrap() as f32;
+            for square in 0..64 {
+                let ours = if plane.mask >> square & 1 == 1 { plane.value } else { 0.0 };
+                let theirs = if mask >> square & 1 == 1 { value } else { 0.0 };
+                assert_eq!(ours, theirs, "{}: plane {i}, square {square}", case.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn policy_indices_match_lc0() {
+    for case in cases() {
+        let turn = case.history.last().unwrap().position.turn();
+        let expected = case.json["policy_nn_index"].as_object().unwrap();
+        let moves = legal_moves(&case);
+        assert_eq!(moves.len(), expected.len(), "{}", case.name);
+        for m in &moves {
+            let index = move_policy_index(m, turn).unwrap();
+            assert_eq!(Some(index as u64), expected[&uci(m)].as_u64(), "{}: {}", case.name, uci(m));
+        }
+    }
+}
+
+#[test]
+fn fp32_outputs_match_lc0() {
+    let network = maia();
+    let cases = cases();
+    let raw = run(&network, &cases, tch::Kind::Float);
+    for (i, case) in cases.iter().enumerate() {
+        let logits = &raw.policy[i * 1858..(i + 1) * 1858];
+        for (j, reference) in case.json["logits_1858"].as_array().unwrap().iter().enumerate() {
+            let diff = (logits[j] - reference.as_f64().unwrap() as f32).abs();
+            assert!(diff < 1e-4, "{}: logit {j} differs by {diff}", case.name);
+        }
+        let wdl = wdl_softmax([raw.value[3 * i], raw.value[3 * i + 1], raw.value[3 * i + 2]]);
+        for (ours, reference) in wdl.iter().zip(case.json["wdl"].as_array().unwrap()) {
+            assert!((ours - reference.as_f64().unwrap() as f32).abs() < 1e-5, "{}: wdl {wdl:?}", case.name);
+        }
+        let turn = case.history.last().unwrap().position.turn();
+        let moves = legal_moves(case);
+        let move_logits: Vec<f64> = moves.iter().map(|m| f64::from(logits[move_policy_index(m, turn).unwrap()])).collect();
+        let max = move_logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let sum: f64 = move_logits.iter().map(|x| (x - max).exp()).sum();
+        for (m, x) in moves.iter().zip(&move_logits) {
+            let prior = (x - max).exp() / sum;
+            let reference = case.json["policy"][uci(m)].as_f64().unwrap();
+            assert!((prior - reference).abs() < 1e-5, "{}: {} prior {prior} vs {reference}", case.name, uci(m));
+        }
+        assert!(raw.moves_left.is_none());
+    }
+}
+
+#[test]
+fn backend_priors_use_fast_exp_like_lc0() {
+    let options = BackendOptions {
+        weights: PathBuf::from(WEIGHTS),
+        kind: BackendKind::Torch,
+        device: DeviceChoice::Cpu,
+        precision: Precision::Fp32,
+        policy_temperature: 1.359,
+        cache_size: 0,
+    };
+    let backend = nn::open_backend(&options).unwrap_or_else(|e| panic!("{e}"));
+    assert!(backend.attributes().has_wdl && !backend.attributes().has_moves_left);
+    for case in cases() {
+        let moves = legal_moves(&case);
+        let mut computation = backend.new_computation();
+        computation.add(&EvalRequest { history: &case.history, moves: &moves }).unwrap();
+        let evaluation = computation.compute().unwrap().remove(0);
+        let turn = case.history.last().unwrap().position.turn();
+        let logits = case.json["logits_1858"].as_array().unwrap();
+        let reference_logits: Vec<f32> =
+            moves.iter().map(|m| logits[move_policy_index(m, turn).unwrap()].as_f64().unwrap() as f32).collect();
+        let expected = policy_softmax(&reference_logits, 1.359);
+        for (ours, reference) in evaluation.policy.iter().zip(&expected) {
+            assert!((ours - reference).abs() < 1e-5, "{}: {ours} vs {reference}", case.name);
+        }
+        let q = case.json["q"].as_f64().unwrap() as f32;
+        assert!((evaluation.wl - q).abs() < 1e-5, "{}: q {} vs {q}", case.name, evaluation.wl);
+    }
+}
+
+#[test]
+fn fast_exp_matches_lc0_values() {
+    for (x, expected) in [(-0.5f32, 0.605178833f32), (-1.0, 0.368369788), (-2.3, 0.10050562), (1.0, 2.71773839), (-20.0, 2.05582351e-9), (-100.0, 0.0)] {
+        let got = fast_exp(x);
+        assert!((got - expected).abs() <= expected * 1e-6, "FastExp({x}) = {got}, lc0 {expected}");
+    }
+}
+
+#[test]
+fn bf16_stays_within_its_stated_tolerance_of_fp32() {
+    let network = maia();
+    let cases = cases();
+    let full = run(&network, &cases, tch::Kind::Float);
+    let bf16 = run(&network, &cases, tch::Kind::BFloat16);
+    for (i, case) in cases.iter().enumerate() {
+        let turn = case.history.last().unwrap().position.turn();
+        let moves = legal_moves(case);
+        let priors = |raw: &RawOutputs| {
+            let logits: Vec<f32> =
+                moves.iter().map(|m| raw.policy[i * 1858 + move_policy_index(m, turn).unwrap()]).collect();
+            policy_softmax(&logits, 1.359)
+        };
+        for (a, b) in priors(&full).iter().zip(&priors(&bf16)) {
+            assert!((a - b).abs() <= BF16_TOLERANCE, "{}: prior {a} (fp32) vs {b} (bf16)", case.name);
+        }
+        let wdl = |raw: &RawOutputs| wdl_softmax([raw.value[3 * i], raw.value[3 * i + 1], raw.value[3 * i + 2]]);
+        for (a, b) in wdl(&full).iter().zip(&wdl(&bf16)) {
+            assert!((a - b).abs() <= BF16_TOLERANCE, "{}: wdl {a} (fp32) vs {b} (bf16)", case.name);
+        }
+    }
+}

@@ -1,0 +1,532 @@
+//! `smooth`: PR 1195's manager and lc0's later additions (LC0-NOTES §1), in f32 where lc0 computes in f32.
+//!
+//! Budget (§1.5): moves left → remaining game time → remaining game nodes at the smoothed NPS → average new
+//! nodes per move → target tree size `n_avg/(1 − tree_reuse)` → new nodes = target − reused (never negative)
+//! → time = new nodes / NPS → allocation = time / time-use, capped at `max-move-budget·T` and `T − O`.
+//! NPS, tree reuse and time use are learned (§1.7) with updates weighted by the move's length in average moves.
+//!
+//! Deliberate departures from lc0, switched off by `lc0-compat=true` (which `preset=lc0` sets):
+//! * the piggybank is charged only for the allowance it granted and never goes negative, and a negative
+//!   allowance is clamped to 0 (lc0 charges every ms past the deadline: −56 ms in the scenario, §1.10);
+//! * the visits-trend watcher rotates its snapshots once `period` has passed, so the visit rates are measured
+//!   over at least the stated window (lc0 rotates on every poll *within* the period, §1.6.3).
+//!
+//! Always fixed (lc0's own later fixes, also applied to the PR 1195 presets): NPS smoothing in the right
+//! direction (#1243), new nodes clamped at 0 (#1476), no division by a zero allocation (#1527), allocation ≤
+//! `T − O` (#1528), allowance ≤ `T − O − A` (#1530).
+//!
+//! `theta` < 1 implements lc0 #1529: the target is kept on `θ·N_total + (1−θ)·N_best`. With `s` the best
+//! move's share of the root visits at the end of the previous move, every new node adds `w = θ + (1−θ)s` to
+//! that measure and the reused tree `w·R`, so `n_new = max(0, n_target − w·R)/w`; θ = 1 is lc0.
+
+use std::sync::{Arc, Mutex};
+
+use super::{lock, new_trace, Adjustments, ClockView, TimeManager};
+use crate::decay::{exponential_decay, linear_decay};
+use crate::estimator::MovesLeftEstimator;
+use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext, Stopper, TimeUsageHint};
+use crate::trace::{MoveTrace, TraceBook, TraceValue};
+
+/// The keys of `smooth(...)`, typed as lc0 stores them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SmoothParams {
+    /// Initial tree-reuse estimate.
+    pub init_tree_reuse: f32,
+    /// Cap on the tree-reuse estimate.
+    pub max_tree_reuse: f32,
+    /// Half-life of tree reuse in average moves.
+    pub tree_reuse_update_rate: f32,
+    /// Initial NPS estimate.
+    pub init_nps: f32,
+    /// Half-life of NPS in seconds (exponential decay, used when `nps_update_period` is 0).
+    pub nps_update_rate: f32,
+    /// Seconds over which NPS falls linearly to the move's NPS (#1596); 0 selects exponential decay.
+    pub nps_update_period: f32,
+    /// Initial time-use estimate.
+    pub init_timeuse: f32,
+    /// Lower clamp of time use.
+    pub min_timeuse: f32,
+    /// Half-life of time use in average moves.
+    pub timeuse_update_rate: f32,
+    /// Cap of one allocation as a fraction of the clock.
+    pub max_move_budget: f32,
+    /// Fraction of the first clock reading put in the piggybank.
+    pub init_piggybank: f32,
+    /// Fraction of each expected move time paid into the piggybank.
+    pub per_move_piggybank: f32,
+    /// Fraction of the piggybank one move may spend.
+    pub max_piggybank_use: f32,
+    /// Piggybank cap in average move times.
+    pub max_piggybank_moves: f32,
+    /// Trend-watcher period in ms; 0 switches the watcher off.
+    pub trend_period_ms: i64,
+    /// Assumed future visit rate of the best move relative to now.
+    pub bestmove_optimism: f32,
+    /// Assumed future visit rate of the other moves relative to now.
+    pub overtaker_optimism: f32,
+    /// Piggybank use is forced while the time since the first batch is at most this; negative = off.
+    pub force_piggybank_ms: i64,
+    /// Spend the piggybank when the search asks for more time.
+    pub need_more_time: bool,
+    /// Reproduce lc0's negative piggybank and trend-watcher rotation.
+    pub lc0_compat: bool,
+    /// Weight of total N against best-move N in the tree-size target (#1529); 1 = lc0.
+    pub theta: f32,
+    /// Moves-left estimator.
+    pub estimator: MovesLeftEstimator,
+    /// Common adjustments (applied to the deadline).
+    pub adjustments: Adjustments,
+}
+
+/// The learned state (LC0-NOTES §1.4) plus the best-move share for `theta`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SmoothState {
+    /// Tree-reuse estimate.
+    pub tree_reuse: f32,
+    /// NPS estimate.
+    pub nps: f32,
+    /// Whether a move has ended (linear NPS decay only then).
+    pub nps_is_reliable: bool,
+    /// Time-use estimate.
+    pub timeuse: f32,
+    /// Planned average move time of the latest budget (weighting unit of the updates).
+    pub avg_ms_per_move: f32,
+    /// The latest allocation A.
+    pub move_allocated_time: f32,
+    /// Root visits when the previous move was made.
+    pub last_move_final_nodes: i64,
+    /// Time since the first batch at the latest NPS update.
+    pub last_time: i64,
+    /// The piggybank in ms.
+    pub piggybank: i64,
+    /// Whether no budget was computed yet.
+    pub is_first_move: bool,
+    /// Best move's share of the root visits at the end of the previous move.
+    pub best_share: f32,
+}
+
+impl SmoothState {
+    fn snapshot(&self) -> Vec<TraceValue> {
+        let v = |name: &str, value: f64| TraceValue { name: name.to_owned(), value };
+        vec![
+            v("nps", f64::from(self.nps)),
+            v("nps_is_reliable", f64::from(u8::from(self.nps_is_reliable))),
+            v("tree_reuse", f64::from(self.tree_reuse)),
+            v("timeuse", f64::from(self.timeuse)),
+            v("avg_ms_per_move", f64::from(self.avg_ms_per_move)),
+            v("move_allocated_time_ms", f64::from(self.move_allocated_time)),
+            v("last_move_final_nodes", self.last_move_final_nodes as f64),
+            v("last_time", self.last_time as f64),
+            v("piggybank_time", self.piggybank as f64),
+        ]
+    }
+}
+
+struct Shared {
+    params: SmoothParams,
+    name: String,
+    state: SmoothState,
+    traces: TraceBook,
+}
+
+impl Shared {
+    /// §1.7.4 (linear, since #1596) or the original exponential decay; records `last_time`.
+    fn update_nps(&mut self, since_first_batch_ms: i64, nodes: u64) -> f32 {
+        let s = &mut self.state;
+        if since_first_batch_ms <= 0 {
+            return s.nps;
+        }
+        let elapsed = since_first_batch_ms as f32;
+        let current = 1000.0 * nodes as f32 / elapsed;
+        let step = (since_first_batch_ms - s.last_time) as f32;
+        if self.params.nps_update_period > 0.0 {
+            s.nps = if s.nps_is_reliable && since_first_batch_ms > s.last_time {
+                linear_decay(s.nps, current, elapsed, step, 1000.0 * self.params.nps_update_period)
+            } else {
+                current
+            };
+        } else if since_first_batch_ms > s.last_time {
+            s.nps = exponential_decay(s.nps, current, self.params.nps_update_rate, step / 1000.0);
+        }
+        s.last_time = since_first_batch_ms;
+        s.nps
+    }
+
+    /// §1.7.2.
+    fn end_of_move(&mut self, report: EndOfMoveReport) {
+        let p = &self.params;
+        let s = &mut self.state;
+        s.nps_is_reliable = true;
+        let x = if s.avg_ms_per_move <= 0.0 { 0.0 } else { report.move_time_ms as f32 / s.avg_ms_per_move };
+        let used_share =
+            if s.move_allocated_time <= 0.0 { 1.0 } else { report.move_time_ms as f32 / s.move_allocated_time };
+        if report.piggybank_used {
+            let overrun = (report.move_time_ms - report.deadline_ms).max(0);
+            if p.lc0_compat {
+                s.piggybank -= overrun;
+            } else {
+                s.piggybank = (s.piggybank - overrun.min(report.allowance_ms.max(0))).max(0);
+            }
+        }
+        let target = if report.piggybank_used { 1.0 } else { used_share };
+        s.timeuse = exponential_decay(s.timeuse, target, p.timeuse_update_rate, x).max(p.min_timeuse);
+        s.last_move_final_nodes = report.total_nodes as i64;
+        let total: u64 = report.edge_n.iter().map(|&n| u64::from(n)).sum();
+        if let (Some(&best), true) = (report.edge_n.iter().max(), total > 0) {
+            s.best_share = best as f32 / total as f32;
+        }
+        let snapshot = s.snapshot();
+        self.traces.close(report.move_time_ms, report.total_nodes, report.reason, snapshot);
+    }
+}
+
+struct EndOfMoveReport {
+    move_time_ms: i64,
+    deadline_ms: i64,
+    allowance_ms: i64,
+    piggybank_used: bool,
+    total_nodes: u64,
+    edge_n: Vec<u32>,
+    reason: String,
+}
+
+/// Every intermediate of one budget (§1.5), named as in the test-vector file.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct SmoothBudget {
+    /// Piggybank before the cap (after the initial deposit on the first move).
+    pub piggybank_before_ms: i64,
+    /// M.
+    pub remaining_moves: f32,
+    /// P_max.
+    pub max_piggybank_time_ms: f32,
+    /// Piggybank after the cap.
+    pub piggybank_after_cap_ms: i64,
+    /// B.
+    pub total_remaining_ms: f32,
+    /// G.
+    pub remaining_game_nodes: f32,
+    /// n_avg.
+    pub avg_nodes_per_move: f32,
+    /// B / M.
+    pub avg_ms_per_move: f32,
+    /// n_target.
+    pub nodes_per_move_including_reuse: f32,
+    /// n_new.
+    pub move_estimate_nodes: f32,
+    /// t_brutto.
+    pub expected_movetime_brutto_ms: f32,
+    /// t_piggy.
+    pub time_to_piggybank_ms: f32,
+    /// t_netto.
+    pub expected_movetime_netto_ms: f32,
+    /// A_p before the cap.
+    pub allowed_piggybank_before_cap_ms: i64,
+    /// A before the caps.
+    pub allocated_before_caps_ms: f32,
+    /// A.
+    pub allocated_ms: f32,
+    /// A_p.
+    pub allowed_piggybank_ms: i64,
+    /// D = trunc(A) (after the adjustments, if any are on).
+    pub deadline_ms: i64,
+    /// Piggybank after the deposit.
+    pub piggybank_after_ms: i64,
+}
+
+impl SmoothBudget {
+    fn record(&self, trace: &mut MoveTrace) {
+        if let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(self) {
+            for (name, value) in fields {
+                trace.step(&name, value.as_f64().unwrap_or(f64::NAN));
+            }
+        }
+    }
+}
+
+/// The smooth manager; its stopper reports NPS samples on every poll and the move's outcome at the end.
+pub struct SmoothManager {
+    shared: Arc<Mutex<Shared>>,
+}
+
+impl SmoothManager {
+    /// A fresh manager for one game; `name` is the canonical option string shown in traces.
+    pub fn new(params: SmoothParams, name: String) -> Self {
+        let state = SmoothState {
+            tree_reuse: params.init_tree_reuse,
+            nps: params.init_nps,
+            nps_is_reliable: false,
+            timeuse: params.init_timeuse,
+            avg_ms_per_move: 0.0,
+            move_allocated_time: 0.0,
+            last_move_final_nodes: 0,
+            last_time: 0,
+            piggybank: 0,
+            is_first_move: true,
+            best_share: 1.0,
+        };
+        Self { shared: Arc::new(Mutex::new(Shared { params, name, state, traces: TraceBook::default() })) }
+    }
+
+    /// A copy of the learned state, for tests and diagnostics.
+    pub fn state(&self) -> SmoothState {
+        lock(&self.shared).state.clone()
+    }
+}
+
+/// Steps 1–18 of §1.5 on the shared state.
+fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: &mut MoveTrace) -> SmoothBudget {
+    let p = sh.params.clone();
+    let s = &mut sh.state;
+    let mut b = SmoothBudget::default();
+    let time = clock.time_ms;
+    if s.is_first_move {
+        s.piggybank = (time as f32 * p.init_piggybank) as i64;
+        if !p.lc0_compat {
+            s.piggybank = s.piggybank.max(0);
+        }
+        s.is_first_move = false;
+    }
+    b.piggybank_before_ms = s.piggybank;
+    let reused = ctx.reused_visits;
+    if s.last_move_final_nodes != 0 && s.last_time != 0 && s.avg_ms_per_move >= 0.0 {
+        let x = if s.avg_ms_per_move <= 0.0 { 0.0 } else { s.last_time as f32 / s.avg_ms_per_move };
+        let sample = reused as f32 / s.last_move_final_nodes as f32;
+        trace.step("tree_reuse_sample", f64::from(sample));
+        s.tree_reuse = exponential_decay(s.tree_reuse, sample, p.tree_reuse_update_rate, x).min(p.max_tree_reuse);
+    }
+    s.last_time = 0;
+    let estimate = p.estimator.moves_left(ctx);
+    trace.estimator = Some(match &estimate.fallback {
+        Some(why) => format!("{} ({why})", p.estimator.name()),
+        None => p.estimator.name().to_owned(),
+    });
+    let mut moves = estimate.moves;
+    if let Some(mtg) = clock.movestogo.filter(|&mtg| (mtg as f32) < moves) {
+        moves = mtg as f32;
+    }
+    b.remaining_moves = moves;
+    let increment = clock.increment_ms as f32;
+    let overhead = clock.overhead_ms as f32;
+    let game_time = (time as f32 + increment * (moves - 1.0) - overhead).max(0.0);
+    b.max_piggybank_time_ms = p.max_piggybank_moves * game_time / moves;
+    if s.piggybank as f32 > b.max_piggybank_time_ms {
+        s.piggybank = b.max_piggybank_time_ms as i64;
+    }
+    b.piggybank_after_cap_ms = s.piggybank;
+    b.total_remaining_ms = ((time - s.piggybank) as f32 + increment * (moves - 1.0) - overhead).max(0.0);
+    b.remaining_game_nodes = b.total_remaining_ms * s.nps / 1000.0;
+    b.avg_nodes_per_move = b.remaining_game_nodes / moves;
+    s.avg_ms_per_move = b.total_remaining_ms / moves;
+    b.avg_ms_per_move = s.avg_ms_per_move;
+    b.nodes_per_move_including_reuse = b.avg_nodes_per_move / (1.0 - s.tree_reuse);
+    let weight = p.theta + (1.0 - p.theta) * s.best_share;
+    b.move_estimate_nodes = if weight < 1.0 && weight > 0.0 {
+        (b.nodes_per_move_including_reuse - weight * reused as f32).max(0.0) / weight
+    } else {
+        (b.nodes_per_move_including_reuse - reused as f32).max(0.0)
+    };
+    b.expected_movetime_brutto_ms = b.move_estimate_nodes / s.nps * 1000.0;
+    b.time_to_piggybank_ms =
+        (b.max_piggybank_time_ms - s.piggybank as f32).min(b.expected_movetime_brutto_ms * p.per_move_piggybank);
+    b.expected_movetime_netto_ms = b.expected_movetime_brutto_ms - b.time_to_piggybank_ms;
+    let mut allowance = (s.piggybank as f32 * p.max_piggybank_use) as i64;
+    b.allowed_piggybank_before_cap_ms = allowance;
+    let mut allocated = b.expected_movetime_netto_ms / s.timeuse;
+    b.allocated_before_caps_ms = allocated;
+    let cap = time as f32 * p.max_move_budget;
+    if allocated > cap {
+        allocated = cap;
+    }
+    let hard_cap = (time - clock.overhead_ms) as f32;
+    if allocated > hard_cap {
+        allocated = hard_cap.max(0.0);
+    }
+    if allowance as f32 > hard_cap - allocated {
+        allowance = (hard_cap - allocated) as i64;
+    }
+    if !p.lc0_compat {
+        allowance = allowance.max(0);
+    }
+    s.move_allocated_time = allocated;
+    b.allocated_ms = allocated;
+    b.allowed_piggybank_ms = allowance;
+    s.piggybank = (s.piggybank as f32 + b.time_to_piggybank_ms) as i64;
+    b.piggybank_after_ms = s.piggybank;
+    let (adjusted, why) = p.adjustments.apply(f64::from(allocated), ctx);
+    b.deadline_ms = adjusted.max(0.0) as i64;
+    if let Some(why) = why {
+        trace.step(&format!("adjusted_ms ({why})"), adjusted);
+        b.deadline_ms = b.deadline_ms.min(clock.hard_cap_ms());
+        b.allowed_piggybank_ms = b.allowed_piggybank_ms.min(clock.hard_cap_ms() - b.deadline_ms);
+    }
+    b
+}
+
+impl TimeManager for SmoothManager {
+    fn stopper(&mut self, go: &GoParams, ctx: &MoveContext) -> Option<Box<dyn Stopper>> {
+        let clock = ClockView::from_go(go, ctx)?;
+        let mut sh = lock(&self.shared);
+        let mut trace = new_trace(sh.name.clone(), &clock, go, ctx);
+        trace.state_before = sh.state.snapshot();
+        let budget = compute_budget(&mut sh, &clock, ctx, &mut trace);
+        budget.record(&mut trace);
+        trace.deadline_ms = budget.deadline_ms;
+        trace.state_after_budget = sh.state.snapshot();
+        sh.traces.open(trace);
+        let p = &sh.params;
+        let trend = (p.trend_period_ms > 0).then(|| TrendWatcher {
+            period_ms: p.trend_period_ms,
+            lc0_rotation: p.lc0_compat,
+            bestmove_optimism: f64::from(p.bestmove_optimism),
+            overtaker_optimism: f64::from(p.overtaker_optimism),
+            snapshots: None,
+        });
+        let stopper = SmoothStopper {
+            shared: Arc::clone(&self.shared),
+            deadline_ms: budget.deadline_ms,
+            allowance_ms: budget.allowed_piggybank_ms,
+            force_piggybank_ms: p.force_piggybank_ms,
+            need_more_time: p.need_more_time,
+            trend,
+            piggybank_used: false,
+            piggybank_reason: None,
+            stopped: None,
+        };
+        Some(Box::new(stopper))
+    }
+
+    fn drain_trace(&mut self) -> Vec<MoveTrace> {
+        lock(&self.shared).traces.drain()
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Snapshot {
+    time_ms: i64,
+    visits: Vec<u32>,
+}
+
+/// The visits-trend watcher (§1.6.3): may a move other than the best overtake it before `by`?
+#[derive(Clone, Debug)]
+struct TrendWatcher {
+    period_ms: i64,
+    lc0_rotation: bool,
+    bestmove_optimism: f64,
+    overtaker_optimism: f64,
+    /// (prev, cur, last)
+    snapshots: Option<(Snapshot, Snapshot, Snapshot)>,
+}
+
+impl TrendWatcher {
+    fn update(&mut self, time_ms: i64, visits: &[u32]) {
+        let snapshot = Snapshot { time_ms, visits: visits.to_vec() };
+        let (prev, cur, last) = match self.snapshots.take() {
+            None => (snapshot.clone(), snapshot.clone(), snapshot),
+            Some((prev, cur, last)) if time_ms <= last.time_ms => {
+                self.snapshots = Some((prev, cur, last));
+                return;
+            }
+            Some((prev, cur, _)) => (prev, cur, snapshot),
+        };
+        let rotate = if self.lc0_rotation {
+            cur.time_ms + self.period_ms >= time_ms
+        } else {
+            time_ms - cur.time_ms >= self.period_ms
+        };
+        self.snapshots = Some(if rotate { (cur, last.clone(), last) } else { (prev, cur, last) });
+    }
+
+    fn best_move_may_be_overtaken(&self, by_ms: i64) -> bool {
+        let Some((prev, _, last)) = &self.snapshots else {
+            return false;
+        };
+        if prev.time_ms >= last.time_ms || by_ms <= last.time_ms {
+            return false;
+        }
+        let span = (last.time_ms - prev.time_ms) as f64;
+        let rate = |i: usize| {
+            let before = prev.visits.get(i).copied().unwrap_or(0);
+            (f64::from(last.visits[i]) - f64::from(before)) / span
+        };
+        let Some(best) = (0..last.visits.len()).reduce(|b, i| if last.visits[i] > last.visits[b] { i } else { b }) else {
+            return false;
+        };
+        let horizon = (by_ms - last.time_ms) as f64;
+        let best_future = f64::from(last.visits[best]) + self.bestmove_optimism * rate(best) * horizon;
+        (0..last.visits.len())
+            .filter(|&i| i != best)
+            .any(|i| f64::from(last.visits[i]) + self.overtaker_optimism * rate(i) * horizon > best_future)
+    }
+}
+
+/// The per-move smooth stopper (§1.6.1): a deadline D, extended to D + A_p while the piggybank is in use.
+struct SmoothStopper {
+    shared: Arc<Mutex<Shared>>,
+    deadline_ms: i64,
+    allowance_ms: i64,
+    force_piggybank_ms: i64,
+    need_more_time: bool,
+    trend: Option<TrendWatcher>,
+    piggybank_used: bool,
+    piggybank_reason: Option<&'static str>,
+    stopped: Option<String>,
+}
+
+impl Stopper for SmoothStopper {
+    fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
+        let nps = lock(&self.shared).update_nps(stats.time_since_first_batch_ms, stats.nodes_since_movestart);
+        if stats.time_usage_hint == TimeUsageHint::ImmediateMove {
+            self.stopped = Some("the search asked to move at once".to_owned());
+            return true;
+        }
+        let now = stats.time_since_movestart_ms;
+        if let Some(trend) = self.trend.as_mut() {
+            trend.update(now, &stats.edge_n);
+        }
+        let extended = self.deadline_ms + self.allowance_ms;
+        let reason = if self.need_more_time && stats.time_usage_hint == TimeUsageHint::NeedMoreTime {
+            Some("requested by search")
+        } else if self.force_piggybank_ms >= 0 && stats.time_since_first_batch_ms <= self.force_piggybank_ms {
+            Some("forced used in the beginning of the move")
+        } else if self.trend.as_ref().is_some_and(|t| t.best_move_may_be_overtaken(extended)) {
+            Some("bestmove can be overtaken")
+        } else {
+            None
+        };
+        let limit = if reason.is_some() { extended } else { self.deadline_ms };
+        hints.update_estimated_nps(nps);
+        hints.update_remaining_time(limit - now);
+        if reason.is_some() && now >= self.deadline_ms && !self.piggybank_used {
+            self.piggybank_used = true;
+            self.piggybank_reason = reason;
+        }
+        let stop = now >= limit;
+        if stop {
+            self.stopped = Some(format!(
+                "ran out of time: elapsed={now} limit={limit} piggy={}",
+                u8::from(self.piggybank_used)
+            ));
+        }
+        stop
+    }
+
+    fn on_search_done(&mut self, stats: &IterationStats) {
+        let mut reason = self.stopped.clone().unwrap_or_else(|| "stopped before the deadline (another stopper or the GUI)".to_owned());
+        if let Some(why) = self.piggybank_reason {
+            reason.push_str(&format!("; entered piggybank: {why}"));
+        }
+        lock(&self.shared).end_of_move(EndOfMoveReport {
+            move_time_ms: stats.time_since_movestart_ms,
+            deadline_ms: self.deadline_ms,
+            allowance_ms: self.allowance_ms,
+            piggybank_used: self.piggybank_used,
+            total_nodes: stats.total_nodes,
+            edge_n: stats.edge_n.clone(),
+            reason,
+        });
+    }
+
+    fn stop_reason(&self) -> Option<String> {
+        self.stopped.clone()
+    }
+}

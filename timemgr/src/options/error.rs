@@ -1,0 +1,156 @@
+//! Typed errors for option strings: each names the problem and the way out.
+
+use std::fmt;
+
+/// Why an option string was rejected.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum OptionError {
+    /// The text does not follow the grammar.
+    #[error("unable to parse config at offset {offset}: {input} ({reason})")]
+    Parse {
+        /// Byte offset of the offending character.
+        offset: usize,
+        /// The whole input.
+        input: String,
+        /// What was expected there.
+        reason: String,
+    },
+    /// Not exactly one manager named at the top level.
+    #[error("exactly one time manager should be specified, {count} specified instead; valid managers: {valid}")]
+    ManagerCount {
+        /// How many were given.
+        count: usize,
+        /// The valid manager names.
+        valid: Names,
+    },
+    /// A manager or estimator name that does not exist.
+    #[error("unknown {what} '{name}'{suggestion}; valid {what}s: {valid}")]
+    UnknownComponent {
+        /// "time manager" or "moves-left estimator".
+        what: &'static str,
+        /// The name given.
+        name: String,
+        /// The closest valid name, formatted.
+        suggestion: Suggestion,
+        /// The valid names.
+        valid: Names,
+    },
+    /// A key that the component does not have.
+    #[error("unknown key '{key}' in {component}{suggestion}; valid keys: {valid}")]
+    UnknownKey {
+        /// The component (manager or estimator) being configured.
+        component: String,
+        /// The key given.
+        key: String,
+        /// The closest valid key, formatted.
+        suggestion: Suggestion,
+        /// The valid keys.
+        valid: Names,
+    },
+    /// A value of the wrong type.
+    #[error("{component}.{key} expects {expected}, got {found}")]
+    WrongType {
+        /// The component being configured.
+        component: String,
+        /// The key.
+        key: String,
+        /// What the key takes (with a hint how to write it).
+        expected: String,
+        /// What was written.
+        found: String,
+    },
+    /// A value outside the key's range.
+    #[error("{component}.{key} = {value} is out of range; allowed {range}")]
+    OutOfRange {
+        /// The component being configured.
+        component: String,
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// The allowed range, formatted.
+        range: String,
+    },
+    /// The same key or sub-dictionary given twice.
+    #[error("'{key}' is given twice in {component}; give it once")]
+    Duplicate {
+        /// The component being configured.
+        component: String,
+        /// The repeated key.
+        key: String,
+    },
+    /// Values that are valid one by one but not together.
+    #[error("{component}: {reason}")]
+    Inconsistent {
+        /// The component being configured.
+        component: String,
+        /// What is wrong and how to fix it.
+        reason: String,
+    },
+}
+
+/// A list of valid names, printed comma-separated.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Names(pub Vec<String>);
+
+impl fmt::Display for Names {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.join(", "))
+    }
+}
+
+/// The closest valid name to a misspelt one, printed as "; did you mean 'x'?" (or nothing).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Suggestion(pub Option<String>);
+
+impl fmt::Display for Suggestion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Some(name) => write!(f, "; did you mean '{name}'?"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Suggestion {
+    /// The candidate with the smallest edit distance to `given` (ties: first in order); none if there are no
+    /// candidates.
+    pub fn closest<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str>) -> Self {
+        Self(candidates.into_iter().min_by_key(|c| edit_distance(given, c)).map(str::to_owned))
+    }
+}
+
+/// Levenshtein distance over characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edit_distance_counts_single_edits() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("max-move-budget", "max-move-budget"), 0);
+        assert_eq!(edit_distance("max-move-budgte", "max-move-budget"), 2);
+    }
+
+    #[test]
+    fn suggestion_picks_the_nearest_name() {
+        let s = Suggestion::closest("init-timuse", ["init-tree-reuse", "init-timeuse", "min-timeuse"]);
+        assert_eq!(s.0.as_deref(), Some("init-timeuse"));
+    }
+}

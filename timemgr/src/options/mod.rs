@@ -1,0 +1,16 @@
+//! Option strings (`NAME(key=value,…,estimator(key=value))`): lc0's grammar, one declarative registry per
+//! manager and estimator, typed validation with suggestions, help text and canonical printing.
+
+pub mod config;
+pub mod dict;
+pub mod error;
+pub mod help;
+pub mod registry;
+
+pub use config::{ComponentConfig, ParamValue, TimeManagerConfig};
+pub use dict::{parse_dict, Dict, Value};
+pub use error::OptionError;
+pub use help::render_help;
+pub use registry::{
+    component, estimators, managers, numeric_params, ComponentKind, ComponentSpec, ParamKind, ParamSpec, Preset,
+};

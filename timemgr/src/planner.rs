@@ -1,0 +1,314 @@
+//! `kairos tm-plan`: plays a synthetic game against a model search and reports every move's budget.
+//!
+//! The model: only our side's moves are searched (white, plies 0, 2, 4, …). Each move's NPS is the nominal NPS
+//! times `1 + noise·u`, u uniform in [−1, 1] from a seeded ChaCha8 generator. The first batch arrives 10 ms
+//! after the move starts; the chain (time manager + visits stopper, no smart pruning) is polled every
+//! `poll_ms`, or every 1/200 of the announced time left when that is longer (bounded work for long clocks); the search also stops on its own once `t ≥ timeuse·(t + remaining time)` (how smart pruning
+//! shortens moves). Root visits split 60/30/10 over three moves; the reused tree is `reuse ×` the previous
+//! final root visits; pieces fall linearly from 32 to 6 over the planned plies. The clock loses the move time
+//! and gains the increment; `flagged` is set when a move takes longer than the clock had.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::chain::{build_stopper_chain, CommonStopperOptions};
+use crate::factory::time_manager_from_str;
+use crate::options::OptionError;
+use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext};
+use crate::trace::{MoveTrace, TraceValue};
+
+/// Why a plan could not be made.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    /// The time control is not `BASE+INC` or `MOVES/BASE+INC` in seconds.
+    #[error("bad time control '{0}': write BASE+INC or MOVES/BASE+INC in seconds, e.g. 60+0.6 or 40/60+0")]
+    TimeControl(String),
+    /// The time-manager option string was rejected.
+    #[error(transparent)]
+    Option(#[from] OptionError),
+    /// A model parameter is outside its range.
+    #[error("{0}")]
+    Model(String),
+}
+
+/// A time control: base and increment in ms, optionally repeating every `moves` own moves.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct TimeControl {
+    /// Moves per period (`40/…`), if the control repeats.
+    pub moves: Option<u32>,
+    /// Base time per period in ms.
+    pub base_ms: i64,
+    /// Increment per move in ms.
+    pub increment_ms: i64,
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = PlanError;
+
+    /// Parses `60+0.6` or `40/60+0` (seconds).
+    fn from_str(text: &str) -> Result<Self, PlanError> {
+        let bad = || PlanError::TimeControl(text.to_owned());
+        let (moves, rest) = match text.split_once('/') {
+            Some((moves, rest)) => (Some(moves.trim().parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(bad)?), rest),
+            None => (None, text),
+        };
+        let (base, increment) = rest.split_once('+').unwrap_or((rest, "0"));
+        let seconds = |s: &str| {
+            s.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0 && *x < 1e9).map(|x| (x * 1000.0).round() as i64)
+        };
+        Ok(Self { moves, base_ms: seconds(base).ok_or_else(bad)?, increment_ms: seconds(increment).ok_or_else(bad)? })
+    }
+}
+
+/// What `kairos tm-plan` passes in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanConfig {
+    /// The time-manager option string.
+    pub time_manager: String,
+    /// The time control.
+    pub time_control: TimeControl,
+    /// `movestogo` sent with every `go` (overrides the control's own count).
+    pub moves_to_go: Option<u32>,
+    /// Length of the synthetic game in plies (both sides).
+    pub plies: u32,
+    /// Nominal nodes per second.
+    pub nps: f64,
+    /// Relative NPS noise per move (0..1).
+    pub nps_noise: f64,
+    /// Fraction of the previous final root visits reused (0..1).
+    pub reuse: f64,
+    /// Fraction of the time limit the model search uses before stopping on its own (0..1].
+    pub timeuse: f64,
+    /// Seed of the noise.
+    pub seed: u64,
+    /// Move overhead in ms.
+    pub move_overhead_ms: i64,
+    /// Poll interval of the model search in ms.
+    pub poll_ms: i64,
+}
+
+impl PlanConfig {
+    /// The CLI's defaults for a manager and a time control.
+    pub fn new(time_manager: &str, time_control: TimeControl) -> Self {
+        Self {
+            time_manager: time_manager.to_owned(),
+            time_control,
+            moves_to_go: None,
+            plies: 160,
+            nps: 2000.0,
+            nps_noise: 0.1,
+            reuse: 0.5,
+            timeuse: 0.7,
+            seed: 0,
+            move_overhead_ms: 200,
+            poll_ms: 10,
+        }
+    }
+}
+
+/// One planned move.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PlannedMove {
+    /// Own move number, from 1.
+    pub move_number: u32,
+    /// Game ply.
+    pub ply: u32,
+    /// Clock at `go` in ms.
+    pub clock_ms: i64,
+    /// `movestogo` sent.
+    pub movestogo: Option<u32>,
+    /// The largest time limit the stopper chain announced (deadline plus any allowance), in ms.
+    pub allocated_ms: i64,
+    /// The manager's tree-size target, when it plans in nodes (smooth).
+    pub node_target: Option<f64>,
+    /// Reused root visits at `go`.
+    pub reused_visits: u64,
+    /// Model NPS of this move.
+    pub nps: f64,
+    /// Time the move took.
+    pub move_time_ms: i64,
+    /// Root visits at the end.
+    pub final_nodes: u64,
+    /// Learned state after the move.
+    pub estimator_state: Vec<TraceValue>,
+    /// Clock after the move and the increment.
+    pub clock_after_ms: i64,
+    /// The manager's one-line summary.
+    pub summary: String,
+}
+
+/// The whole plan and its outcome.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PlanReport {
+    /// The manager's option string.
+    pub time_manager: String,
+    /// Every own move, in order.
+    pub moves: Vec<PlannedMove>,
+    /// Sum of the move times.
+    pub total_time_used_ms: i64,
+    /// Clock at the end.
+    pub final_clock_ms: i64,
+    /// Whether some move took longer than the clock had.
+    pub flagged: bool,
+}
+
+/// Plays the synthetic game.
+pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
+    let in_unit = |x: f64| (0.0..=1.0).contains(&x);
+    if !(config.nps > 0.0 && config.nps.is_finite()) || !in_unit(config.nps_noise) || !in_unit(config.reuse) {
+        return Err(PlanError::Model("nps must be > 0; nps-noise and reuse in [0, 1]".to_owned()));
+    }
+    if !(config.timeuse > 0.0 && config.timeuse <= 1.0) || config.poll_ms <= 0 {
+        return Err(PlanError::Model("timeuse must be in (0, 1] and the poll interval > 0".to_owned()));
+    }
+    let mut manager = time_manager_from_str(&config.time_manager)?;
+    let no_pruning = CommonStopperOptions { smart_pruning_factor: 0.0, ..CommonStopperOptions::default() };
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let tc = config.time_control;
+    let mut clock = tc.base_ms;
+    let mut previous_nodes = 0u64;
+    let mut report = PlanReport {
+        time_manager: config.time_manager.clone(),
+        moves: Vec::new(),
+        total_time_used_ms: 0,
+        final_clock_ms: clock,
+        flagged: false,
+    };
+    for (index, ply) in (0..config.plies).step_by(2).enumerate() {
+        let move_number = index as u32 + 1;
+        let period_left = tc.moves.map(|m| m - index as u32 % m);
+        let movestogo = config.moves_to_go.or(period_left);
+        let go = GoParams {
+            wtime: Some(clock),
+            btime: Some(clock),
+            winc: Some(tc.increment_ms),
+            binc: Some(tc.increment_ms),
+            movestogo: movestogo.map(|m| m as i32),
+            ..GoParams::default()
+        };
+        let reused = (previous_nodes as f64 * config.reuse).round() as u64;
+        let ctx = MoveContext {
+            white_to_move: true,
+            game_ply: ply,
+            reused_visits: reused,
+            move_overhead_ms: config.move_overhead_ms,
+            legal_moves: 30,
+            piece_count: 32 - 26 * ply / config.plies.max(1),
+            network_moves_left_plies: None,
+            moves_out_of_book: Some(move_number),
+        };
+        let nps = config.nps * (1.0 + config.nps_noise * rng.random_range(-1.0..=1.0));
+        let mut chain = build_stopper_chain(Some(manager.as_mut()), &go, &ctx, &no_pruning);
+        let (mut t, mut allocated) = (0i64, 0i64);
+        let stats = loop {
+            let stats = model_stats(t, nps, reused);
+            let mut hints = Hints::default();
+            let stop = chain.should_stop(&stats, &mut hints);
+            let limit = t.saturating_add(hints.remaining_time_ms());
+            allocated = allocated.max(limit.min(crate::search_stats::UNLIMITED_TIME_MS));
+            let satisfied = t as f64 >= config.timeuse * limit as f64;
+            if stop || satisfied || t >= clock.max(0) + config.poll_ms {
+                break stats;
+            }
+            t += config.poll_ms.max((limit - t) / 200);
+        };
+        chain.on_search_done(&stats);
+        let trace: Option<MoveTrace> = manager.drain_trace().pop();
+        if stats.time_since_movestart_ms > clock {
+            report.flagged = true;
+        }
+        clock = clock - stats.time_since_movestart_ms + tc.increment_ms;
+        if tc.moves.is_some_and(|m| move_number % m == 0) {
+            clock += tc.base_ms;
+        }
+        report.total_time_used_ms += stats.time_since_movestart_ms;
+        previous_nodes = stats.total_nodes;
+        report.moves.push(PlannedMove {
+            move_number,
+            ply,
+            clock_ms: go.wtime.unwrap_or(0),
+            movestogo,
+            allocated_ms: allocated,
+            node_target: trace.as_ref().and_then(|t| t.step_value("nodes_per_move_including_reuse")),
+            reused_visits: reused,
+            nps,
+            move_time_ms: stats.time_since_movestart_ms,
+            final_nodes: stats.total_nodes,
+            estimator_state: trace.as_ref().map(|t| t.state_after_move.clone()).unwrap_or_default(),
+            clock_after_ms: clock,
+            summary: trace.as_ref().map(MoveTrace::summary).unwrap_or_default(),
+        });
+        if report.flagged {
+            break;
+        }
+    }
+    report.final_clock_ms = clock;
+    Ok(report)
+}
+
+/// The model search's statistics at `t` ms into the move.
+fn model_stats(t: i64, nps: f64, reused: u64) -> IterationStats {
+    const FIRST_BATCH_MS: i64 = 10;
+    let since_first_batch = (t - FIRST_BATCH_MS).max(0);
+    let playouts = (nps * since_first_batch as f64 / 1000.0) as u64;
+    let total = playouts + reused;
+    let share = |s: f64| (s * total as f64) as u32;
+    IterationStats {
+        time_since_movestart_ms: t,
+        time_since_first_batch_ms: since_first_batch,
+        total_nodes: total,
+        nodes_since_movestart: playouts,
+        batches_since_movestart: playouts / 32,
+        average_depth: 1 + (total as f64).max(1.0).log2() as u32,
+        edge_n: vec![share(0.6), share(0.3), share(0.1)],
+        may_resign: false,
+        ..IterationStats::default()
+    }
+}
+
+impl PlanReport {
+    /// JSON Lines: one object per move, then a summary object with `"flagged"`.
+    pub fn to_json_lines(&self) -> String {
+        let mut out = String::new();
+        for planned in &self.moves {
+            out.push_str(&serde_json::to_string(planned).unwrap_or_default());
+            out.push('\n');
+        }
+        let summary = serde_json::json!({
+            "summary": true,
+            "time_manager": self.time_manager,
+            "moves": self.moves.len(),
+            "total_time_used_ms": self.total_time_used_ms,
+            "final_clock_ms": self.final_clock_ms,
+            "flagged": self.flagged,
+        });
+        out.push_str(&summary.to_string());
+        out.push('\n');
+        out
+    }
+
+    /// A table for humans: one row per move, then the totals.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("time manager: {}\n", self.time_manager);
+        out.push_str("move  ply    clock_ms  mtg  alloc_ms  used_ms  node_target  final_nodes  clock_after\n");
+        for m in &self.moves {
+            out.push_str(&format!(
+                "{:>4} {:>4} {:>11} {:>4} {:>9} {:>8} {:>12} {:>12} {:>12}\n",
+                m.move_number,
+                m.ply,
+                m.clock_ms,
+                m.movestogo.map_or("-".to_owned(), |v| v.to_string()),
+                m.allocated_ms,
+                m.move_time_ms,
+                m.node_target.map_or("-".to_owned(), |v| format!("{v:.0}")),
+                m.final_nodes,
+                m.clock_after_ms,
+            ));
+        }
+        out.push_str(&format!(
+            "total time used {} ms, final clock {} ms, flagged: {}\n",
+            self.total_time_used_ms, self.final_clock_ms, self.flagged
+        ));
+        out
+    }
+}

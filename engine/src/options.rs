@@ -1,1 +1,554 @@
 //! The engine options registry: one declaration feeds UCI options, command-line flags and help.
+//!
+//! Each option is declared once (UCI name, lc0-style flag, type, default, range, help) in the
+//! `declare_options!` table below. From that table come the typed [`EngineOptions`] struct, the UCI
+//! `option name …` lines, the `--flag=value` parser and the help listing (LC0-NOTES §9.4).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Why an option could not be set, or a command line not understood; names the problem and the way out.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum OptionsError {
+    /// No option has this UCI name.
+    #[error("unknown option '{name}'; send 'uci' (or run 'kairos --help') to list the options")]
+    UnknownOption {
+        /// The name that was given.
+        name: String,
+    },
+    /// No option has this command-line flag.
+    #[error("unknown flag '--{flag}'; run 'kairos --help' to list the flags")]
+    UnknownFlag {
+        /// The flag without its leading dashes.
+        flag: String,
+    },
+    /// A command-line argument is not of the form `--flag`, `--flag=value` or `--flag value`.
+    #[error("unexpected argument '{argument}'; flags are written --flag=value or --flag value")]
+    NotAFlag {
+        /// The argument.
+        argument: String,
+    },
+    /// A flag that needs a value was last on the command line.
+    #[error("flag '--{flag}' needs a value: write --{flag}=VALUE")]
+    MissingValue {
+        /// The flag without its leading dashes.
+        flag: String,
+    },
+    /// The value does not fit the option's type or range.
+    #[error("invalid value '{value}' for option {option}: expected {allowed}")]
+    BadValue {
+        /// The option's UCI name.
+        option: &'static str,
+        /// The value that was given.
+        value: String,
+        /// What the option accepts.
+        allowed: String,
+    },
+    /// `--help` was asked for; the message is the help listing.
+    #[error("{0}")]
+    HelpRequested(String),
+    /// The weights file was found nowhere.
+    #[error(
+        "weights file '{given}' not found (tried: {}); run scripts/setup to install the default network, \
+         or set WeightsFile / --weights to the path of an Lc0 .pb.gz network",
+        tried.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    WeightsNotFound {
+        /// The configured path.
+        given: String,
+        /// Every path that was looked at, in order.
+        tried: Vec<PathBuf>,
+    },
+}
+
+/// The type and range of an option, as UCI knows it (floats are sent as `type string`, like lc0).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OptionKind {
+    /// A boolean (`type check`).
+    Check,
+    /// An integer in `min..=max` (`type spin`).
+    Spin {
+        /// Smallest accepted value.
+        min: i64,
+        /// Largest accepted value.
+        max: i64,
+    },
+    /// A finite float in `min..=max` (`type string` on the UCI wire).
+    Float {
+        /// Smallest accepted value.
+        min: f64,
+        /// Largest accepted value.
+        max: f64,
+    },
+    /// Free text (`type string`).
+    Text,
+    /// One of a fixed list of words, matched case-insensitively (`type combo`).
+    Combo(&'static [&'static str]),
+}
+
+impl OptionKind {
+    /// What this kind accepts, for error messages and help.
+    fn allowed(&self) -> String {
+        match self {
+            OptionKind::Check => "true or false".to_string(),
+            OptionKind::Spin { min, max } => format!("an integer from {min} to {max}"),
+            OptionKind::Float { min, max } => format!("a number from {min} to {max}"),
+            OptionKind::Text => "any text".to_string(),
+            OptionKind::Combo(choices) => format!("one of {}", choices.join(", ")),
+        }
+    }
+}
+
+/// One declared option: its names, type and help.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct OptionSpec {
+    /// The UCI name (`setoption name <uci_name>`).
+    pub uci_name: &'static str,
+    /// The command-line flag without dashes (`--<flag>=value`).
+    pub flag: &'static str,
+    /// Type and range.
+    pub kind: OptionKind,
+    /// One line of help.
+    pub help: &'static str,
+}
+
+impl OptionSpec {
+    fn bad_value(&self, raw: &str) -> OptionsError {
+        OptionsError::BadValue { option: self.uci_name, value: raw.to_string(), allowed: self.kind.allowed() }
+    }
+}
+
+/// A value type an option can hold: parsed and validated against its spec, and printed back for UCI.
+trait OptionField: Sized {
+    /// Parses and range-checks `raw` for `spec`.
+    fn from_raw(spec: &OptionSpec, raw: &str) -> Result<Self, OptionsError>;
+    /// The value as UCI and the help listing print it.
+    fn to_uci(&self) -> String;
+}
+
+impl OptionField for bool {
+    fn from_raw(spec: &OptionSpec, raw: &str) -> Result<Self, OptionsError> {
+        match raw.trim().to_ascii_lowercase().as_str() {
+            "true" | "on" | "yes" | "1" => Ok(true),
+            "false" | "off" | "no" | "0" => Ok(false),
+            _ => Err(spec.bad_value(raw)),
+        }
+    }
+    fn to_uci(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl OptionField for i64 {
+    fn from_raw(spec: &OptionSpec, raw: &str) -> Result<Self, OptionsError> {
+        let value: i64 = raw.trim().parse().map_err(|_| spec.bad_value(raw))?;
+        match spec.kind {
+            OptionKind::Spin { min, max } if !(min..=max).contains(&value) => Err(spec.bad_value(raw)),
+            _ => Ok(value),
+        }
+    }
+    fn to_uci(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl OptionField for f64 {
+    fn from_raw(spec: &OptionSpec, raw: &str) -> Result<Self, OptionsError> {
+        let value: f64 = raw.trim().parse().map_err(|_| spec.bad_value(raw))?;
+        let in_range = match spec.kind {
+            OptionKind::Float { min, max } => (min..=max).contains(&value),
+            _ => value.is_finite(),
+        };
+        if in_range {
+            Ok(value)
+        } else {
+            Err(spec.bad_value(raw))
+        }
+    }
+    fn to_uci(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl OptionField for String {
+    fn from_raw(spec: &OptionSpec, raw: &str) -> Result<Self, OptionsError> {
+        match spec.kind {
+            OptionKind::Combo(choices) => choices
+                .iter()
+                .find(|choice| choice.eq_ignore_ascii_case(raw.trim()))
+                .map(|choice| choice.to_string())
+                .ok_or_else(|| spec.bad_value(raw)),
+            _ => Ok(raw.to_string()),
+        }
+    }
+    fn to_uci(&self) -> String {
+        self.clone()
+    }
+}
+
+/// Declares every option once; generates [`EngineOptions`], its `Default`, [`OPTIONS`] and the setters.
+macro_rules! declare_options {
+    ($( $field:ident : $ty:ty = $default:expr, $kind:expr, $uci:literal, $flag:literal, $help:literal; )*) => {
+        /// The value of every engine option; built from defaults, command-line flags and `setoption`.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct EngineOptions {
+            $( #[doc = $help] pub $field: $ty, )*
+        }
+
+        impl Default for EngineOptions {
+            fn default() -> Self {
+                Self { $( $field: <$ty>::from($default), )* }
+            }
+        }
+
+        /// The registry: every option in declaration order, as UCI and the help listing show them.
+        pub const OPTIONS: &[OptionSpec] = &[
+            $( OptionSpec { uci_name: $uci, flag: $flag, kind: $kind, help: $help }, )*
+        ];
+
+        impl EngineOptions {
+            /// Sets the option whose UCI name is `name` (case-insensitive) from its textual value.
+            pub fn set(&mut self, name: &str, raw: &str) -> Result<(), OptionsError> {
+                let name = name.trim();
+                $(
+                    if name.eq_ignore_ascii_case($uci) {
+                        let spec = OptionSpec { uci_name: $uci, flag: $flag, kind: $kind, help: $help };
+                        self.$field = <$ty as OptionField>::from_raw(&spec, raw)?;
+                        return Ok(());
+                    }
+                )*
+                Err(OptionsError::UnknownOption { name: name.to_string() })
+            }
+
+            /// The current values as text, in the order of [`OPTIONS`].
+            fn values_as_text(&self) -> Vec<String> {
+                vec![ $( self.$field.to_uci(), )* ]
+            }
+        }
+    };
+}
+
+const FPU_STRATEGIES: &[&str] = &["reduction", "absolute"];
+const BACKENDS: &[&str] = &["torch", "uniform", "random"];
+const DEVICES: &[&str] = &["auto", "cpu", "cuda"];
+const PRECISIONS: &[&str] = &["fp32", "fp16", "bf16"];
+
+/// The default network, relative to the repository root or the working directory.
+pub const DEFAULT_WEIGHTS: &str = "weights/maia-1900.pb.gz";
+
+declare_options! {
+    threads: i64 = 0, OptionKind::Spin { min: 0, max: 128 }, "Threads", "threads",
+        "Search threads; 0 = the backend's suggestion (lc0's default).";
+    minibatch_size: i64 = 0, OptionKind::Spin { min: 0, max: 1024 }, "MinibatchSize", "minibatch-size",
+        "Positions per network batch; 0 = the backend's recommendation.";
+    max_prefetch: i64 = 32, OptionKind::Spin { min: 0, max: 1024 }, "MaxPrefetch", "max-prefetch",
+        "Extra positions evaluated to fill a batch when too few are gathered.";
+    nn_cache_size: i64 = 2_000_000, OptionKind::Spin { min: 0, max: 999_999_999 }, "NNCacheSize", "nncache",
+        "Network evaluations kept in the cache.";
+    cpuct: f64 = 1.745, OptionKind::Float { min: 0.0, max: 100.0 }, "CPuct", "cpuct",
+        "Exploration constant of PUCT.";
+    cpuct_base: f64 = 38739.0, OptionKind::Float { min: 1.0, max: 1e9 }, "CPuctBase", "cpuct-base",
+        "Visit count scale at which the exploration constant grows.";
+    cpuct_factor: f64 = 3.894, OptionKind::Float { min: 0.0, max: 1000.0 }, "CPuctFactor", "cpuct-factor",
+        "How much the exploration constant grows with visits.";
+    fpu_strategy: String = "reduction", OptionKind::Combo(FPU_STRATEGIES), "FpuStrategy", "fpu-strategy",
+        "How the value of unvisited moves is set: parent Q minus a reduction, or an absolute value.";
+    fpu_value: f64 = 0.33, OptionKind::Float { min: -100.0, max: 100.0 }, "FpuValue", "fpu-value",
+        "The FPU reduction (or absolute value).";
+    policy_temperature: f64 = 1.359, OptionKind::Float { min: 0.1, max: 10.0 }, "PolicyTemperature",
+        "policy-softmax-temp", "Softmax temperature applied to the network's policy.";
+    smart_pruning_factor: f64 = 1.33, OptionKind::Float { min: 0.0, max: 10.0 }, "SmartPruningFactor",
+        "smart-pruning-factor", "Stop early when the best move cannot change; 0 disables.";
+    smart_pruning_minimum_batches: i64 = 0, OptionKind::Spin { min: 0, max: 10_000 },
+        "SmartPruningMinimumBatches", "smart-pruning-minimum-batches",
+        "Batches to evaluate before smart pruning may stop the search.";
+    move_overhead_ms: i64 = 200, OptionKind::Spin { min: 0, max: 100_000_000 }, "MoveOverheadMs",
+        "move-overhead", "Milliseconds reserved per move for communication lag.";
+    time_manager: String = "legacy", OptionKind::Text, "TimeManager", "time-manager",
+        "Time manager and its parameters, e.g. legacy or smooth(max-move-budget=0.5).";
+    weights_file: String = DEFAULT_WEIGHTS, OptionKind::Text, "WeightsFile", "weights",
+        "Path of the Lc0 network (.pb.gz); relative paths are looked up from the working directory and the repository.";
+    backend: String = "torch", OptionKind::Combo(BACKENDS), "Backend", "backend",
+        "Evaluator: the network through libtorch, or uniform/random priors for tests.";
+    backend_device: String = "auto", OptionKind::Combo(DEVICES), "BackendDevice", "backend-device",
+        "Device for the torch backend; auto picks CUDA when present.";
+    precision: String = "fp32", OptionKind::Combo(PRECISIONS), "Precision", "precision",
+        "Floating-point precision of the torch backend.";
+    show_wdl: bool = false, OptionKind::Check, "UCI_ShowWDL", "show-wdl",
+        "Adds win/draw/loss permille to info lines.";
+    verbose_move_stats: bool = false, OptionKind::Check, "VerboseMoveStats", "verbose-move-stats",
+        "Sends the statistics of every root move as info string lines.";
+    ram_limit_mb: i64 = 0, OptionKind::Spin { min: 0, max: 100_000_000 }, "RamLimitMb", "ram-limit-mb",
+        "Stops the search before the tree and cache exceed this many MB; 0 disables.";
+    nodes_as_playouts: bool = false, OptionKind::Check, "NodesAsPlayouts", "nodes-as-playouts",
+        "go nodes counts playouts of this search instead of visits including the reused tree.";
+    out_of_order_eval: bool = true, OptionKind::Check, "OutOfOrderEval", "out-of-order-eval",
+        "Backs up cache hits and terminals before the rest of the batch.";
+    sticky_endgames: bool = true, OptionKind::Check, "StickyEndgames", "sticky-endgames",
+        "Propagates proven results up the tree.";
+    two_fold_draws: bool = true, OptionKind::Check, "TwoFoldDraws", "two-fold-draws",
+        "Scores a position repeated once inside the tree as a draw.";
+    ponder: bool = true, OptionKind::Check, "Ponder", "ponder",
+        "Lets the GUI send go ponder; tells the GUI that pondering is supported.";
+    virtual_clock: bool = false, OptionKind::Check, "VirtualClock", "virtual-clock",
+        "Measures time on a deterministic virtual clock (VirtualNps, VirtualBatchCostMs) instead of the wall.";
+    virtual_nps: i64 = 2000, OptionKind::Spin { min: 1, max: 1_000_000_000 }, "VirtualNps", "virtual-nps",
+        "Playouts per virtual second.";
+    virtual_batch_cost_ms: f64 = 0.0, OptionKind::Float { min: 0.0, max: 100_000.0 }, "VirtualBatchCostMs",
+        "virtual-batch-cost-ms", "Virtual milliseconds charged per network batch on top of the playouts.";
+    tm_trace_file: String = "", OptionKind::Text, "TmTraceFile", "tm-trace-file",
+        "Appends one JSON line per move with the time manager's trace to this file; empty disables.";
+}
+
+impl EngineOptions {
+    /// Builds options from defaults and lc0-style flags (`--threads=2`, `--weights PATH`, `--ponder`,
+    /// `--no-ponder`); any other argument is an error.
+    pub fn from_cli_flags(args: &[String]) -> Result<EngineOptions, OptionsError> {
+        let (options, rest) = Self::from_cli_flags_allowing(args, &[])?;
+        match rest.into_iter().next() {
+            Some((flag, _)) => Err(OptionsError::UnknownFlag { flag }),
+            None => Ok(options),
+        }
+    }
+
+    /// Like [`from_cli_flags`](Self::from_cli_flags), but flags named in `extra_flags` (without dashes)
+    /// are returned as `(flag, value)` pairs for the caller's own parsing, in command-line order.
+    pub fn from_cli_flags_allowing(
+        args: &[String],
+        extra_flags: &[&str],
+    ) -> Result<(EngineOptions, Vec<(String, String)>), OptionsError> {
+        let mut options = EngineOptions::default();
+        let mut extras = Vec::new();
+        let mut index = 0;
+        while index < args.len() {
+            let argument = &args[index];
+            index += 1;
+            let Some(body) = argument.strip_prefix("--") else {
+                return Err(OptionsError::NotAFlag { argument: argument.clone() });
+            };
+            if body == "help" {
+                return Err(OptionsError::HelpRequested(help_text()));
+            }
+            let (flag, inline_value) = match body.split_once('=') {
+                Some((flag, value)) => (flag, Some(value.to_string())),
+                None => (body, None),
+            };
+            let spec = OPTIONS.iter().find(|spec| spec.flag == flag);
+            let negated = flag
+                .strip_prefix("no-")
+                .and_then(|positive| OPTIONS.iter().find(|spec| spec.flag == positive))
+                .filter(|spec| spec.kind == OptionKind::Check);
+            let is_switch = matches!(spec, Some(spec) if spec.kind == OptionKind::Check);
+            let value = match (inline_value, negated) {
+                (Some(value), _) => value,
+                (None, _) if is_switch || negated.is_some() => "true".to_string(),
+                (None, None) => {
+                    let next = args.get(index).filter(|next| !next.starts_with("--"));
+                    let value = next.ok_or_else(|| OptionsError::MissingValue { flag: flag.to_string() })?;
+                    index += 1;
+                    value.clone()
+                }
+            };
+            match (spec.or(negated), negated.is_some()) {
+                (Some(spec), false) => options.set(spec.uci_name, &value)?,
+                (Some(spec), true) => {
+                    let value = !<bool as OptionField>::from_raw(spec, &value)?;
+                    options.set(spec.uci_name, &value.to_string())?;
+                }
+                (None, _) if extra_flags.contains(&flag) => extras.push((flag.to_string(), value)),
+                (None, _) => return Err(OptionsError::UnknownFlag { flag: flag.to_string() }),
+            }
+        }
+        Ok((options, extras))
+    }
+
+    /// The `option name …` lines answering the UCI `uci` command, showing the current values as defaults.
+    pub fn uci_option_lines(&self) -> Vec<String> {
+        OPTIONS
+            .iter()
+            .zip(self.values_as_text())
+            .map(|(spec, value)| match spec.kind {
+                OptionKind::Check => format!("option name {} type check default {value}", spec.uci_name),
+                OptionKind::Spin { min, max } => {
+                    format!("option name {} type spin default {value} min {min} max {max}", spec.uci_name)
+                }
+                OptionKind::Float { .. } | OptionKind::Text => {
+                    format!("option name {} type string default {value}", spec.uci_name).trim_end().to_string()
+                }
+                OptionKind::Combo(choices) => {
+                    let vars: String = choices.iter().map(|choice| format!(" var {choice}")).collect();
+                    format!("option name {} type combo default {value}{vars}", spec.uci_name)
+                }
+            })
+            .collect()
+    }
+
+    /// The weights file to load: the configured path if it exists as given, otherwise the same relative
+    /// path under the repository this binary was built from or under an ancestor of the executable.
+    pub fn resolve_weights_path(&self) -> Result<PathBuf, OptionsError> {
+        let given = Path::new(&self.weights_file);
+        let mut tried = vec![given.to_path_buf()];
+        if given.is_relative() {
+            tried.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(given));
+            if let Ok(exe) = std::env::current_exe() {
+                tried.extend(exe.ancestors().skip(1).map(|dir| dir.join(given)));
+            }
+        }
+        match tried.iter().find(|path| path.is_file()) {
+            Some(path) => Ok(path.clone()),
+            None => Err(OptionsError::WeightsNotFound { given: self.weights_file.clone(), tried }),
+        }
+    }
+}
+
+/// The help listing of every flag with its type, default and help line.
+pub fn help_text() -> String {
+    let defaults = EngineOptions::default().values_as_text();
+    let mut text = String::from("Options (command-line flag, UCI name, allowed values, default):\n");
+    for (spec, default) in OPTIONS.iter().zip(defaults) {
+        let _ = writeln!(
+            text,
+            "  --{:<30} {}\n      {}; {}; default: {}",
+            spec.flag,
+            spec.uci_name,
+            spec.help,
+            spec.kind.allowed(),
+            if default.is_empty() { "(empty)" } else { &default }
+        );
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|arg| arg.to_string()).collect()
+    }
+
+    #[test]
+    fn defaults_match_lc0_uci_defaults() {
+        let options = EngineOptions::default();
+        assert_eq!(options.cpuct, 1.745);
+        assert_eq!(options.cpuct_base, 38739.0);
+        assert_eq!(options.cpuct_factor, 3.894);
+        assert_eq!(options.fpu_strategy, "reduction");
+        assert_eq!(options.fpu_value, 0.33);
+        assert_eq!(options.policy_temperature, 1.359);
+        assert_eq!(options.smart_pruning_factor, 1.33);
+        assert_eq!(options.move_overhead_ms, 200);
+        assert_eq!(options.time_manager, "legacy");
+        assert_eq!(options.nn_cache_size, 2_000_000);
+        assert_eq!(options.max_prefetch, 32);
+        assert!(options.out_of_order_eval && options.sticky_endgames && options.two_fold_draws);
+        assert!(!options.show_wdl && !options.nodes_as_playouts);
+        assert_eq!(options.virtual_nps, 2000);
+    }
+
+    #[test]
+    fn every_option_has_distinct_names_and_its_default_passes_its_own_validation() {
+        let defaults = EngineOptions::default();
+        for (spec, value) in OPTIONS.iter().zip(defaults.values_as_text()) {
+            let mut options = EngineOptions::default();
+            options.set(spec.uci_name, &value).unwrap_or_else(|e| panic!("{}: {e}", spec.uci_name));
+            assert_eq!(options, defaults, "{}", spec.uci_name);
+            let same_uci = OPTIONS.iter().filter(|other| other.uci_name.eq_ignore_ascii_case(spec.uci_name));
+            let same_flag = OPTIONS.iter().filter(|other| other.flag == spec.flag);
+            assert_eq!((same_uci.count(), same_flag.count()), (1, 1), "{}", spec.uci_name);
+        }
+    }
+
+    #[test]
+    fn setoption_names_are_case_insensitive_and_combos_canonical() {
+        let mut options = EngineOptions::default();
+        options.set("threads", "3").unwrap();
+        options.set("FPUSTRATEGY", "Absolute").unwrap();
+        options.set("uci_showwdl", "true").unwrap();
+        assert_eq!((options.threads, options.fpu_strategy.as_str(), options.show_wdl), (3, "absolute", true));
+    }
+
+    #[test]
+    fn bad_values_name_the_option_value_and_range() {
+        let mut options = EngineOptions::default();
+        let error = options.set("Threads", "129").unwrap_err();
+        assert_eq!(error.to_string(), "invalid value '129' for option Threads: expected an integer from 0 to 128");
+        let error = options.set("CPuct", "nan").unwrap_err();
+        assert_eq!(error.to_string(), "invalid value 'nan' for option CPuct: expected a number from 0 to 100");
+        let error = options.set("Backend", "cudnn").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid value 'cudnn' for option Backend: expected one of torch, uniform, random"
+        );
+        assert!(matches!(options.set("Ponder", "maybe"), Err(OptionsError::BadValue { option: "Ponder", .. })));
+        assert!(matches!(options.set("Hash", "16"), Err(OptionsError::UnknownOption { .. })));
+        assert_eq!(options, EngineOptions::default(), "failed sets change nothing");
+    }
+
+    #[test]
+    fn cli_flags_accept_equals_separate_value_switches_and_negations() {
+        let options = EngineOptions::from_cli_flags(&args(&[
+            "--threads=2",
+            "--weights",
+            "/tmp/net.pb.gz",
+            "--show-wdl",
+            "--no-ponder",
+            "--cpuct=2.5",
+            "--two-fold-draws=false",
+        ]))
+        .unwrap();
+        assert_eq!(options.threads, 2);
+        assert_eq!(options.weights_file, "/tmp/net.pb.gz");
+        assert!(options.show_wdl && !options.ponder && !options.two_fold_draws);
+        assert_eq!(options.cpuct, 2.5);
+    }
+
+    #[test]
+    fn cli_errors_are_typed() {
+        let parse = |list: &[&str]| EngineOptions::from_cli_flags(&args(list)).unwrap_err();
+        assert_eq!(parse(&["--hash=16"]), OptionsError::UnknownFlag { flag: "hash".into() });
+        assert_eq!(parse(&["threads=2"]), OptionsError::NotAFlag { argument: "threads=2".into() });
+        assert_eq!(parse(&["--weights"]), OptionsError::MissingValue { flag: "weights".into() });
+        assert_eq!(parse(&["--threads", "--ponder"]), OptionsError::MissingValue { flag: "threads".into() });
+        assert!(matches!(parse(&["--nncache=-1"]), OptionsError::BadValue { option: "NNCacheSize", .. }));
+        assert!(matches!(parse(&["--help"]), OptionsError::HelpRequested(text) if text.contains("--virtual-nps")));
+    }
+
+    #[test]
+    fn extra_flags_are_handed_back_in_order() {
+        let (options, extras) = EngineOptions::from_cli_flags_allowing(
+            &args(&["--nodes=100", "--threads=1", "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]),
+            &["nodes", "fen"],
+        )
+        .unwrap();
+        assert_eq!(options.threads, 1);
+        assert_eq!(
+            extras,
+            vec![("nodes".into(), "100".into()), ("fen".into(), "8/8/8/8/8/8/8/K1k5 w - - 0 1".into())]
+        );
+    }
+
+    #[test]
+    fn uci_lines_follow_the_uci_grammar() {
+        let lines = EngineOptions::default().uci_option_lines();
+        assert_eq!(lines.len(), OPTIONS.len());
+        assert!(lines.contains(&"option name Threads type spin default 0 min 0 max 128".to_string()));
+        assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
+        assert!(lines.contains(&"option name CPuct type string default 1.745".to_string()));
+        assert!(lines.contains(&"option name TmTraceFile type string default".to_string()));
+        assert!(lines
+            .contains(&"option name FpuStrategy type combo default reduction var reduction var absolute".to_string()));
+    }
+
+    #[test]
+    fn missing_weights_report_every_path_tried() {
+        let options = EngineOptions { weights_file: "no/such/net.pb.gz".into(), ..EngineOptions::default() };
+        match options.resolve_weights_path() {
+            Err(OptionsError::WeightsNotFound { given, tried }) => {
+                assert_eq!(given, "no/such/net.pb.gz");
+                assert!(tried.len() >= 2 && tried[0] == Path::new("no/such/net.pb.gz"));
+            }
+            other => panic!("expected WeightsNotFound, got {other:?}"),
+        }
+    }
+}

@@ -339,10 +339,10 @@ impl EngineOptions {
                 .and_then(|positive| OPTIONS.iter().find(|spec| spec.flag == positive))
                 .filter(|spec| spec.kind == OptionKind::Check);
             let is_switch = matches!(spec, Some(spec) if spec.kind == OptionKind::Check);
-            let value = match (inline_value, negated) {
-                (Some(value), _) => value,
-                (None, _) if is_switch || negated.is_some() => "true".to_string(),
-                (None, None) => {
+            let value = match inline_value {
+                Some(value) => value,
+                None if is_switch || negated.is_some() => "true".to_string(),
+                None => {
                     let next = args.get(index).filter(|next| !next.starts_with("--"));
                     let value = next.ok_or_else(|| OptionsError::MissingValue { flag: flag.to_string() })?;
                     index += 1;

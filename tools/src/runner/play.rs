@@ -1,7 +1,6 @@
 //! Plays scheduled games on worker threads, each keeping its own engine processes, and streams results back.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::game::{play_game, EngineSlot, GameJob};
 use super::record::GameRecord;
@@ -17,25 +16,33 @@ pub enum Flow {
 }
 
 /// Plays `jobs` with `plan.concurrency` workers; `on_game` sees every finished game in finishing order on the calling
-/// thread. Returns all finished games.
+/// thread, which hands out one new job per finished game so that `Flow::Stop` takes effect at once. Returns all
+/// finished games.
 pub fn play_games(plan: &MatchPlan, jobs: Vec<GameJob>, mut on_game: impl FnMut(&GameRecord) -> Flow) -> Vec<GameRecord> {
+    let workers = plan.concurrency.max(1);
     let (job_sender, job_receiver) = crossbeam_channel::unbounded::<GameJob>();
-    for job in jobs {
-        let _ = job_sender.send(job);
+    let mut pending = jobs.into_iter();
+    let mut dispatcher = Some(job_sender);
+    let mut dispatch_one = |dispatcher: &mut Option<crossbeam_channel::Sender<GameJob>>| match pending.next() {
+        Some(job) => {
+            if let Some(sender) = dispatcher.as_ref() {
+                let _ = sender.send(job);
+            }
+        }
+        None => *dispatcher = None,
+    };
+    for _ in 0..workers {
+        dispatch_one(&mut dispatcher);
     }
-    drop(job_sender);
     let (result_sender, result_receiver) = crossbeam_channel::unbounded::<GameRecord>();
-    let stop = AtomicBool::new(false);
     let mut finished = Vec::new();
     std::thread::scope(|scope| {
-        for _ in 0..plan.concurrency.max(1) {
+        for _ in 0..workers {
             let jobs = job_receiver.clone();
             let results = result_sender.clone();
-            let stop = &stop;
             scope.spawn(move || {
                 let mut slots: HashMap<usize, EngineSlot> = HashMap::new();
-                while !stop.load(Ordering::SeqCst) {
-                    let Ok(job) = jobs.recv() else { break };
+                for job in jobs.iter() {
                     for index in [job.white, job.black] {
                         slots.entry(index).or_insert_with(|| EngineSlot::new(plan.engines[index].clone()));
                     }
@@ -55,9 +62,11 @@ pub fn play_games(plan: &MatchPlan, jobs: Vec<GameJob>, mut on_game: impl FnMut(
             });
         }
         drop(result_sender);
+        drop(job_receiver);
         for record in result_receiver.iter() {
-            if on_game(&record) == Flow::Stop {
-                stop.store(true, Ordering::SeqCst);
+            match on_game(&record) {
+                Flow::Continue => dispatch_one(&mut dispatcher),
+                Flow::Stop => dispatcher = None,
             }
             finished.push(record);
         }

@@ -1,0 +1,181 @@
+//! The NN cache decorator (hits, misses, move-count guard, repetition in the key, FIFO eviction, clear)
+//! and the network-free test backends.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use nn::cache::CachingBackend;
+use nn::test_backend::{TestBackend, TestMode};
+use nn::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation, HistoryEntry};
+use shakmaty::{Chess, Move, Position};
+
+/// Counts the positions that reach the network.
+struct Counting {
+    inner: TestBackend,
+    evaluated: AtomicUsize,
+}
+
+struct CountingComputation<'a> {
+    owner: &'a Counting,
+    inner: Box<dyn Computation + 'a>,
+}
+
+impl Backend for Counting {
+    fn attributes(&self) -> BackendAttributes {
+        self.inner.attributes()
+    }
+    fn new_computation(&self) -> Box<dyn Computation + '_> {
+        Box::new(CountingComputation { owner: self, inner: self.inner.new_computation() })
+    }
+}
+
+impl Computation for CountingComputation<'_> {
+    fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
+        self.inner.add(request)
+    }
+    fn queued(&self) -> usize {
+        self.inner.queued()
+    }
+    fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
+        self.owner.evaluated.fetch_add(self.inner.queued(), Ordering::SeqCst);
+        self.inner.compute()
+    }
+}
+
+fn positions(count: usize) -> Vec<Chess> {
+    let mut out = vec![Chess::default()];
+    while out.len() < count {
+        let last = out.last().unwrap().clone();
+        for m in last.legal_moves() {
+            if out.len() < count {
+                out.push(last.clone().play(m).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn entry(position: &Chess, repetitions: u32) -> Vec<HistoryEntry> {
+    vec![HistoryEntry { position: position.clone(), repetitions }]
+}
+
+fn moves(position: &Chess) -> Vec<Move> {
+    position.legal_moves().into_iter().collect()
+}
+
+fn setup(capacity: usize) -> (Arc<Counting>, CachingBackend) {
+    let counting = Arc::new(Counting { inner: TestBackend::new(TestMode::Random { seed: 5 }), evaluated: AtomicUsize::new(0) });
+    let cache = CachingBackend::new(counting.clone(), capacity);
+    (counting, cache)
+}
+
+fn evaluate(backend: &dyn Backend, history: &[HistoryEntry], moves: &[Move]) -> (bool, Evaluation) {
+    let mut computation = backend.new_computation();
+    match computation.add(&EvalRequest { history, moves }).unwrap() {
+        Added::Ready(evaluation) => (true, evaluation),
+        Added::Queued(index) => (false, computation.compute().unwrap().remove(index)),
+    }
+}
+
+#[test]
+fn second_request_is_a_hit_with_the_same_result() {
+    let (counting, cache) = setup(10);
+    let start = Chess::default();
+    let (hit, first) = evaluate(&cache, &entry(&start, 0), &moves(&start));
+    assert!(!hit);
+    let (hit, second) = evaluate(&cache, &entry(&start, 0), &moves(&start));
+    assert!(hit);
+    assert_eq!(first, second);
+    assert_eq!(counting.evaluated.load(Ordering::SeqCst), 1);
+}
+
+#[test]
+fn repetition_count_and_move_count_are_part_of_a_hit() {
+    let (_, cache) = setup(10);
+    let start = Chess::default();
+    let all = moves(&start);
+    evaluate(&cache, &entry(&start, 0), &all);
+    assert!(!evaluate(&cache, &entry(&start, 1), &all).0, "another repetition count is another key");
+    assert!(!evaluate(&cache, &entry(&start, 0), &all[..5]).0, "a different number of moves is a miss");
+    assert!(evaluate(&cache, &entry(&start, 0), &[]).0, "no moves requested always hits");
+}
+
+#[test]
+fn oldest_entries_are_evicted_first() {
+    let (counting, cache) = setup(3);
+    let list = positions(4);
+    for p in &list {
+        evaluate(&cache, &entry(p, 0), &moves(p));
+    }
+    assert_eq!(cache.len(), 3);
+    assert!(!evaluate(&cache, &entry(&list[0], 0), &moves(&list[0])).0, "the oldest was evicted");
+    assert!(evaluate(&cache, &entry(&list[3], 0), &moves(&list[3])).0, "the newest stays");
+    assert_eq!(counting.evaluated.load(Ordering::SeqCst), 5);
+}
+
+#[test]
+fn clear_forgets_everything_and_zero_capacity_caches_nothing() {
+    let (_, cache) = setup(10);
+    let start = Chess::default();
+    evaluate(&cache, &entry(&start, 0), &moves(&start));
+    cache.clear_cache();
+    assert!(cache.is_empty());
+    assert!(!evaluate(&cache, &entry(&start, 0), &moves(&start)).0);
+    let (_, none) = setup(0);
+    evaluate(&none, &entry(&start, 0), &moves(&start));
+    assert!(!evaluate(&none, &entry(&start, 0), &moves(&start)).0);
+}
+
+#[test]
+fn mixed_batches_return_queued_results_in_order() {
+    let (_, cache) = setup(10);
+    let list = positions(3);
+    evaluate(&cache, &entry(&list[1], 0), &moves(&list[1]));
+    let direct = TestBackend::new(TestMode::Random { seed: 5 });
+    let mut computation = cache.new_computation();
+    let histories: Vec<_> = list.iter().map(|p| entry(p, 0)).collect();
+    let move_lists: Vec<_> = list.iter().map(moves).collect();
+    let added: Vec<Added> = (0..3)
+        .map(|i| computation.add(&EvalRequest { history: &histories[i], moves: &move_lists[i] }).unwrap())
+        .collect();
+    assert_eq!(added[0], Added::Queued(0));
+    assert!(matches!(added[1], Added::Ready(_)));
+    assert_eq!(added[2], Added::Queued(1));
+    assert_eq!(computation.queued(), 2);
+    let results = computation.compute().unwrap();
+    assert_eq!(results[1], evaluate(&direct, &histories[2], &move_lists[2]).1);
+}
+
+#[test]
+fn test_backends_are_deterministic_and_well_formed() {
+    let list = positions(6);
+    let uniform = TestBackend::new(TestMode::Uniform);
+    let random = TestBackend::new(TestMode::Random { seed: 1 });
+    for p in &list {
+        let m = moves(p);
+        let (_, u) = evaluate(&uniform, &entry(p, 0), &m);
+        assert_eq!(u.wl, 0.0);
+        assert!(u.policy.iter().all(|&x| x == 1.0 / m.len() as f32));
+        let (_, a) = evaluate(&random, &entry(p, 0), &m);
+        let (_, b) = evaluate(&random, &entry(p, 0), &m);
+        assert_eq!(a, b);
+        assert!((a.policy.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        assert!(a.wl.abs() <= 1.0 && (0.0..=1.0).contains(&a.d) && a.wl.abs() + a.d <= 1.0 + 1e-6);
+    }
+    let (_, x) = evaluate(&random, &entry(&list[1], 0), &moves(&list[1]));
+    let (_, y) = evaluate(&random, &entry(&list[2], 0), &moves(&list[2]));
+    assert_ne!(x.wl, y.wl, "different positions get different values");
+}
+
+#[test]
+fn a_full_batch_is_refused() {
+    let backend = TestBackend::new(TestMode::Uniform);
+    let start = Chess::default();
+    let history = entry(&start, 0);
+    let mut computation = backend.new_computation();
+    for _ in 0..backend.attributes().maximum_batch_size {
+        computation.add(&EvalRequest { history: &history, moves: &[] }).unwrap();
+    }
+    assert!(matches!(computation.add(&EvalRequest { history: &history, moves: &[] }), Err(BackendError::BatchFull(1024))));
+    assert!(matches!(backend.new_computation().add(&EvalRequest { history: &[], moves: &[] }), Err(BackendError::Encoding(_))));
+}

@@ -38,10 +38,19 @@ pub fn backend_bench(
     batch_sizes: &[usize],
     batches_per_size: usize,
 ) -> Result<Vec<BenchRow>, NnError> {
-    let backend = open_backend(&BackendOptions { cache_size: 0, ..options.clone() })?;
-    let history = [HistoryEntry { position: Chess::default(), repetitions: 0 }];
+    let backend = open_backend(&BackendOptions {
+        cache_size: 0,
+        ..options.clone()
+    })?;
+    let history = [HistoryEntry {
+        position: Chess::default(),
+        repetitions: 0,
+    }];
     let moves: Vec<Move> = history[0].position.legal_moves().into_iter().collect();
-    let request = EvalRequest { history: &history, moves: &moves };
+    let request = EvalRequest {
+        history: &history,
+        moves: &moves,
+    };
     let run = |size: usize| -> Result<f64, NnError> {
         let start = Instant::now();
         let mut computation = backend.new_computation();
@@ -58,7 +67,9 @@ pub fn backend_bench(
     let mut rows = Vec::with_capacity(batch_sizes.len());
     for &size in batch_sizes {
         let first_ms = run(size)?;
-        let mut times = (0..batches_per_size.max(1)).map(|_| run(size)).collect::<Result<Vec<f64>, _>>()?;
+        let mut times = (0..batches_per_size.max(1))
+            .map(|_| run(size))
+            .collect::<Result<Vec<f64>, _>>()?;
         times.sort_by(f64::total_cmp);
         let count = times.len() as f64;
         let mean_ms = times.iter().sum::<f64>() / count;

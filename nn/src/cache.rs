@@ -7,7 +7,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{EnPassantMode, Position};
 
-use crate::backend::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
+use crate::backend::{
+    Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
+};
 
 /// lc0's default `NNCacheSize`.
 pub const DEFAULT_CACHE_SIZE: usize = 2_000_000;
@@ -30,14 +32,21 @@ pub fn cache_key(request: &EvalRequest<'_>) -> Option<u64> {
     let entry = request.history.last()?;
     let hash: Zobrist64 = entry.position.zobrist_hash(EnPassantMode::Legal);
     let repetitions = u64::from(entry.repetitions);
-    let mixed = 0x2997_99ad_f0d9_5def_u64.wrapping_add(repetitions).wrapping_add(hash.0 << 6).wrapping_add(hash.0 >> 2);
+    let mixed = 0x2997_99ad_f0d9_5def_u64
+        .wrapping_add(repetitions)
+        .wrapping_add(hash.0 << 6)
+        .wrapping_add(hash.0 >> 2);
     Some(hash.0 ^ mixed)
 }
 
 impl CachingBackend {
     /// Wraps `inner` with a cache of `capacity` entries.
     pub fn new(inner: Arc<dyn Backend>, capacity: usize) -> Self {
-        Self { inner, capacity, store: Mutex::new(Store::default()) }
+        Self {
+            inner,
+            capacity,
+            store: Mutex::new(Store::default()),
+        }
     }
 
     /// The number of entries held.
@@ -52,12 +61,18 @@ impl CachingBackend {
 
     /// A poisoned lock only means another thread panicked mid-update of plain data; keep going.
     fn lock(&self) -> MutexGuard<'_, Store> {
-        self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.store
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn lookup(&self, key: u64, moves: usize) -> Option<Evaluation> {
         let store = self.lock();
-        store.entries.get(&key).filter(|e| moves == 0 || e.policy.len() == moves).cloned()
+        store
+            .entries
+            .get(&key)
+            .filter(|e| moves == 0 || e.policy.len() == moves)
+            .cloned()
     }
 
     fn insert(&self, key: u64, evaluation: Evaluation) {
@@ -89,7 +104,11 @@ impl Backend for CachingBackend {
     }
 
     fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(CachingComputation { backend: self, inner: self.inner.new_computation(), keys: Vec::new() })
+        Box::new(CachingComputation {
+            backend: self,
+            inner: self.inner.new_computation(),
+            keys: Vec::new(),
+        })
     }
 }
 
@@ -102,7 +121,8 @@ struct CachingComputation<'a> {
 
 impl Computation for CachingComputation<'_> {
     fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
-        let key = cache_key(request).ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
+        let key = cache_key(request)
+            .ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
         if let Some(hit) = self.backend.lookup(key, request.moves.len()) {
             return Ok(Added::Ready(hit));
         }
@@ -111,7 +131,10 @@ impl Computation for CachingComputation<'_> {
             if index == self.keys.len() {
                 self.keys.push(key);
             } else {
-                return Err(BackendError::Compute(format!("inner backend queued at {index}, expected {}", self.keys.len())));
+                return Err(BackendError::Compute(format!(
+                    "inner backend queued at {index}, expected {}",
+                    self.keys.len()
+                )));
             }
         }
         Ok(added)

@@ -12,7 +12,14 @@ pub const PLANES: usize = 112;
 const HISTORY_SLOTS: usize = 8;
 const PLANES_PER_SLOT: usize = 13;
 const AUX: usize = HISTORY_SLOTS * PLANES_PER_SLOT;
-const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+const ROLES: [Role; 6] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+];
 
 /// One input plane: `value` on the squares of `mask` (bit = square, a1 = 0), zero elsewhere.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -36,13 +43,25 @@ pub type InputPlanes = [Plane; PLANES];
 pub fn encode_position(history: &[HistoryEntry], format: InputFormat) -> Option<InputPlanes> {
     let current = &history.last()?.position;
     let us = current.turn();
-    let mirror = |mask: Bitboard| if us == Color::Black { mask.flip_vertical().0 } else { mask.0 };
+    let mirror = |mask: Bitboard| {
+        if us == Color::Black {
+            mask.flip_vertical().0
+        } else {
+            mask.0
+        }
+    };
     let mut planes = [Plane::default(); PLANES];
 
     let castles = current.castles();
     match format {
         InputFormat::Classical => {
-            let right = |color, side| if castles.has(color, side) { Plane::ones(!0) } else { Plane::default() };
+            let right = |color, side| {
+                if castles.has(color, side) {
+                    Plane::ones(!0)
+                } else {
+                    Plane::default()
+                }
+            };
             planes[AUX] = right(us, CastlingSide::QueenSide);
             planes[AUX + 1] = right(us, CastlingSide::KingSide);
             planes[AUX + 2] = right(!us, CastlingSide::QueenSide);
@@ -63,7 +82,10 @@ pub fn encode_position(history: &[HistoryEntry], format: InputFormat) -> Option<
     if us == Color::Black {
         planes[AUX + 4] = Plane::ones(!0);
     }
-    planes[AUX + 5] = Plane { mask: !0, value: current.halfmoves() as f32 };
+    planes[AUX + 5] = Plane {
+        mask: !0,
+        value: current.halfmoves() as f32,
+    };
     planes[AUX + 7] = Plane::ones(!0);
 
     let first = &history[0];
@@ -78,7 +100,8 @@ pub fn encode_position(history: &[HistoryEntry], format: InputFormat) -> Option<
         let base = slot * PLANES_PER_SLOT;
         for (offset, role) in ROLES.iter().enumerate() {
             planes[base + offset] = Plane::ones(mirror(board.by_role(*role) & board.by_color(us)));
-            planes[base + 6 + offset] = Plane::ones(mirror(board.by_role(*role) & board.by_color(!us)));
+            planes[base + 6 + offset] =
+                Plane::ones(mirror(board.by_role(*role) & board.by_color(!us)));
         }
         if entry.repetitions >= 1 {
             planes[base + 12] = Plane::ones(!0);
@@ -124,7 +147,11 @@ fn is_start_position(position: &Chess) -> bool {
 pub fn write_dense(planes: &InputPlanes, out: &mut [f32]) {
     for (plane, chunk) in planes.iter().zip(out.chunks_exact_mut(64)) {
         for (square, value) in chunk.iter_mut().enumerate() {
-            *value = if plane.mask >> square & 1 == 1 { plane.value } else { 0.0 };
+            *value = if plane.mask >> square & 1 == 1 {
+                plane.value
+            } else {
+                0.0
+            };
         }
     }
 }

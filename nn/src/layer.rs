@@ -6,11 +6,16 @@ use crate::proto::{self, Encoding};
 
 /// Decodes a layer's values; `name` is used in errors.
 pub fn decode_layer(layer: &proto::Layer, name: &str) -> Result<Vec<f32>, NetworkProblem> {
-    let encoding_problem = |problem: String| NetworkProblem::Encoding { layer: name.to_string(), problem };
+    let encoding_problem = |problem: String| NetworkProblem::Encoding {
+        layer: name.to_string(),
+        problem,
+    };
     let encoding = match layer.encoding {
         None => Encoding::Linear16,
         Some(raw) => match Encoding::try_from(raw) {
-            Ok(Encoding::UnknownEncoding) => return Err(encoding_problem("encoding UNKNOWN_ENCODING".into())),
+            Ok(Encoding::UnknownEncoding) => {
+                return Err(encoding_problem("encoding UNKNOWN_ENCODING".into()))
+            }
             Ok(encoding) => encoding,
             Err(_) => return Err(encoding_problem(format!("unknown encoding {raw}"))),
         },
@@ -55,7 +60,9 @@ pub fn required(layer: Option<&proto::Layer>, name: &str) -> Result<Vec<f32>, Ne
     let layer = layer.ok_or_else(|| NetworkProblem::MissingLayer(name.to_string()))?;
     let values = decode_layer(layer, name)?;
     if values.is_empty() {
-        return Err(NetworkProblem::MissingLayer(format!("{name} (present but empty)")));
+        return Err(NetworkProblem::MissingLayer(format!(
+            "{name} (present but empty)"
+        )));
     }
     Ok(values)
 }
@@ -73,7 +80,11 @@ pub fn check_len(values: &[f32], expected: usize, name: &str) -> Result<(), Netw
     if values.len() == expected {
         Ok(())
     } else {
-        Err(NetworkProblem::WrongSize { layer: name.to_string(), expected, actual: values.len() })
+        Err(NetworkProblem::WrongSize {
+            layer: name.to_string(),
+            expected,
+            actual: values.len(),
+        })
     }
 }
 
@@ -87,12 +98,22 @@ pub fn dense(
     let biases = required(biases, &format!("{name} bias"))?;
     let weights = required(weights, &format!("{name} weights"))?;
     check_len(&weights, biases.len() * inputs, &format!("{name} weights"))?;
-    Ok(Dense { outputs: biases.len(), inputs, weights, biases })
+    Ok(Dense {
+        outputs: biases.len(),
+        inputs,
+        weights,
+        biases,
+    })
 }
 
 /// Builds a convolution from a block, folding its batch normalisation; the output channel count is
 /// inferred from the weight length.
-pub fn conv(block: Option<&proto::ConvBlock>, in_channels: usize, kernel: usize, name: &str) -> Result<Conv, NetworkProblem> {
+pub fn conv(
+    block: Option<&proto::ConvBlock>,
+    in_channels: usize,
+    kernel: usize,
+    name: &str,
+) -> Result<Conv, NetworkProblem> {
     let block = block.ok_or_else(|| NetworkProblem::MissingLayer(name.to_string()))?;
     let mut weights = required(block.weights.as_ref(), &format!("{name}.weights"))?;
     let per_output = in_channels * kernel * kernel;
@@ -104,15 +125,17 @@ pub fn conv(block: Option<&proto::ConvBlock>, in_channels: usize, kernel: usize,
         });
     }
     let out_channels = weights.len() / per_output;
-    let per_channel = |layer: Option<&proto::Layer>, field: &str| -> Result<Option<Vec<f32>>, NetworkProblem> {
-        let full = format!("{name}.{field}");
-        let values = optional(layer, &full)?;
-        if let Some(values) = &values {
-            check_len(values, out_channels, &full)?;
-        }
-        Ok(values)
-    };
-    let mut biases = per_channel(block.biases.as_ref(), "biases")?.unwrap_or_else(|| vec![0.0; out_channels]);
+    let per_channel =
+        |layer: Option<&proto::Layer>, field: &str| -> Result<Option<Vec<f32>>, NetworkProblem> {
+            let full = format!("{name}.{field}");
+            let values = optional(layer, &full)?;
+            if let Some(values) = &values {
+                check_len(values, out_channels, &full)?;
+            }
+            Ok(values)
+        };
+    let mut biases =
+        per_channel(block.biases.as_ref(), "biases")?.unwrap_or_else(|| vec![0.0; out_channels]);
     if let Some(means) = per_channel(block.bn_means.as_ref(), "bn_means")? {
         let variances = per_channel(block.bn_stddivs.as_ref(), "bn_stddivs")?
             .ok_or_else(|| NetworkProblem::MissingLayer(format!("{name}.bn_stddivs")))?;
@@ -131,5 +154,11 @@ pub fn conv(block: Option<&proto::ConvBlock>, in_channels: usize, kernel: usize,
             biases[o] = beta - scale * (means[o] - biases[o]);
         }
     }
-    Ok(Conv { out_channels, in_channels, kernel, weights, biases })
+    Ok(Conv {
+        out_channels,
+        in_channels,
+        kernel,
+        weights,
+        biases,
+    })
 }

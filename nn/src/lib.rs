@@ -19,7 +19,10 @@ pub mod test_backend;
 pub mod torch_backend;
 pub mod torch_net;
 
-pub use backend::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation, HistoryEntry};
+pub use backend::{
+    Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
+    HistoryEntry,
+};
 pub use bench::{backend_bench, BenchRow};
 pub use cache::CachingBackend;
 pub use cuda::load_cuda_runtime;

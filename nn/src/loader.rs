@@ -9,10 +9,12 @@ use prost::Message;
 use crate::error::{NetworkProblem, NnError};
 use crate::layer::{check_len, conv, dense, required};
 use crate::network::{
-    Activation, InputFormat, MovesLeftHead, Network, PolicyHead, ResidualBlock, SqueezeExcitation, ValueHead,
-    ValueKind,
+    Activation, InputFormat, MovesLeftHead, Network, PolicyHead, ResidualBlock, SqueezeExcitation,
+    ValueHead, ValueKind,
 };
-use crate::proto::{self, input_format, moves_left_format, network_structure, policy_format, value_format};
+use crate::proto::{
+    self, input_format, moves_left_format, network_structure, policy_format, value_format,
+};
 
 /// The engine version whose networks this crate runs (lc0 0.33.0).
 const ENGINE_VERSION: u64 = 33_000;
@@ -24,10 +26,18 @@ const INPUT_PLANES: usize = 112;
 /// Loads a network from a `.pb.gz` (or uncompressed `.pb`) file.
 pub fn load_network(path: &Path) -> Result<Network, NnError> {
     let bytes = std::fs::read(path).map_err(|source| match source.kind() {
-        std::io::ErrorKind::NotFound => NnError::WeightsNotFound { path: path.to_path_buf() },
-        _ => NnError::Io { path: path.to_path_buf(), source },
+        std::io::ErrorKind::NotFound => NnError::WeightsNotFound {
+            path: path.to_path_buf(),
+        },
+        _ => NnError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
     })?;
-    parse_network(&bytes).map_err(|reason| NnError::InvalidNetwork { path: path.to_path_buf(), reason })
+    parse_network(&bytes).map_err(|reason| NnError::InvalidNetwork {
+        path: path.to_path_buf(),
+        reason,
+    })
 }
 
 /// Parses the bytes of a weights file (gzip-compressed or not).
@@ -44,7 +54,8 @@ pub fn parse_network(bytes: &[u8]) -> Result<Network, NetworkProblem> {
     if let [version @ (b'1' | b'2'), b'\n', ..] = raw.as_slice() {
         return Err(NetworkProblem::TextFormat(char::from(*version)));
     }
-    let net = proto::Net::decode(raw.as_slice()).map_err(|e| NetworkProblem::Protobuf(e.to_string()))?;
+    let net =
+        proto::Net::decode(raw.as_slice()).map_err(|e| NetworkProblem::Protobuf(e.to_string()))?;
     build_network(&net)
 }
 
@@ -55,8 +66,15 @@ pub fn build_network(net: &proto::Net) -> Result<Network, NetworkProblem> {
         return Err(NetworkProblem::Magic(magic));
     }
     let version = net.min_version.as_ref().map(|v| {
-        let (major, minor, patch) = (v.major.unwrap_or(0), v.minor.unwrap_or(0), v.patch.unwrap_or(0));
-        (u64::from(major) * 1_000_000 + u64::from(minor) * 1_000 + u64::from(patch), format!("{major}.{minor}.{patch}"))
+        let (major, minor, patch) = (
+            v.major.unwrap_or(0),
+            v.minor.unwrap_or(0),
+            v.patch.unwrap_or(0),
+        );
+        (
+            u64::from(major) * 1_000_000 + u64::from(minor) * 1_000 + u64::from(patch),
+            format!("{major}.{minor}.{patch}"),
+        )
     });
     if let Some((number, text)) = &version {
         if *number > ENGINE_VERSION && *number != SENTINEL_VERSION {
@@ -64,14 +82,18 @@ pub fn build_network(net: &proto::Net) -> Result<Network, NetworkProblem> {
         }
     }
     if net.onnx_model.is_some() {
-        return Err(NetworkProblem::UnsupportedFormat("ONNX networks are not supported (only convolutional Lc0 networks)".into()));
+        return Err(NetworkProblem::UnsupportedFormat(
+            "ONNX networks are not supported (only convolutional Lc0 networks)".into(),
+        ));
     }
     let weights = net
         .weights
         .as_ref()
         .ok_or_else(|| NetworkProblem::UnsupportedFormat("the file holds no weights".into()))?;
     let format = net.format.as_ref();
-    if version.as_ref().is_some_and(|(number, _)| *number < ENGINE_VERSION)
+    if version
+        .as_ref()
+        .is_some_and(|(number, _)| *number < ENGINE_VERSION)
         && format.and_then(|f| f.weights_encoding) != Some(proto::Encoding::Linear16 as i32)
     {
         return Err(NetworkProblem::Encoding {
@@ -93,7 +115,10 @@ struct HeadFormat {
 }
 
 impl HeadFormat {
-    fn from_proto(format: Option<&proto::NetworkFormat>, weights: &proto::Weights) -> Result<Self, NetworkProblem> {
+    fn from_proto(
+        format: Option<&proto::NetworkFormat>,
+        weights: &proto::Weights,
+    ) -> Result<Self, NetworkProblem> {
         let unsupported = |what: String| Err(NetworkProblem::UnsupportedFormat(what));
         let Some(format) = format else {
             return Ok(Self {
@@ -105,26 +130,37 @@ impl HeadFormat {
             });
         };
         let network = format.network.unwrap_or(0);
-        let heads_implied = matches!(network, network_structure::CLASSICAL | network_structure::SE);
+        let heads_implied = matches!(
+            network,
+            network_structure::CLASSICAL | network_structure::SE
+        );
         match network {
             network_structure::CLASSICAL
             | network_structure::SE
             | network_structure::CLASSICAL_WITH_HEADFORMAT
             | network_structure::SE_WITH_HEADFORMAT => {}
-            network_structure::ONNX => return unsupported("ONNX networks are not supported".into()),
+            network_structure::ONNX => {
+                return unsupported("ONNX networks are not supported".into())
+            }
             6 | 7 | 134 => {
-                return unsupported(format!("attention-body networks (network format {network}) are not supported"))
+                return unsupported(format!(
+                    "attention-body networks (network format {network}) are not supported"
+                ))
             }
             other => return unsupported(format!("unknown network format {other}")),
         }
         if !weights.encoder.is_empty() || weights.ip_emb_w.is_some() {
-            return unsupported("attention-body networks (encoder layers) are not supported".into());
+            return unsupported(
+                "attention-body networks (encoder layers) are not supported".into(),
+            );
         }
         let input = match format.input.unwrap_or(0) {
             input_format::CLASSICAL_112_PLANE => InputFormat::Classical,
             input_format::WITH_CASTLING_PLANE => InputFormat::CastlingPlane,
             raw @ (3 | 4 | 5 | 132 | 133) => {
-                return unsupported(format!("canonical input format {raw} is not supported (only formats 1 and 2)"))
+                return unsupported(format!(
+                    "canonical input format {raw} is not supported (only formats 1 and 2)"
+                ))
             }
             other => return unsupported(format!("unknown input format {other}")),
         };
@@ -137,13 +173,20 @@ impl HeadFormat {
             (policy_format::CLASSICAL, ValueKind::Classical)
         } else {
             let policy = format.policy.unwrap_or(0);
-            if !matches!(policy, policy_format::CLASSICAL | policy_format::CONVOLUTION | policy_format::ATTENTION) {
+            if !matches!(
+                policy,
+                policy_format::CLASSICAL | policy_format::CONVOLUTION | policy_format::ATTENTION
+            ) {
                 return unsupported(format!("unknown policy format {policy}"));
             }
             let value = match format.value.unwrap_or(0) {
                 value_format::CLASSICAL => ValueKind::Classical,
                 value_format::WDL => ValueKind::Wdl,
-                other => return unsupported(format!("value format {other} is not supported (only classical and WDL)")),
+                other => {
+                    return unsupported(format!(
+                        "value format {other} is not supported (only classical and WDL)"
+                    ))
+                }
             };
             (policy, value)
         };
@@ -152,7 +195,13 @@ impl HeadFormat {
             moves_left_format::V1 => true,
             other => return unsupported(format!("unknown moves-left format {other}")),
         };
-        Ok(Self { input, activation, policy, value, moves_left })
+        Ok(Self {
+            input,
+            activation,
+            policy,
+            value,
+            moves_left,
+        })
     }
 }
 
@@ -167,24 +216,61 @@ fn assemble(format: &HeadFormat, w: &proto::Weights) -> Result<Network, NetworkP
         .collect::<Result<Vec<_>, _>>()?;
     let policy = policy_head(format.policy, w, filters)?;
     let value_conv = conv(w.value.as_ref(), filters, 1, "value")?;
-    let value_fc1 = dense(w.ip1_val_w.as_ref(), w.ip1_val_b.as_ref(), value_conv.out_channels * 64, "ip1_val")?;
-    let value_fc2 = dense(w.ip2_val_w.as_ref(), w.ip2_val_b.as_ref(), value_fc1.outputs, "ip2_val")?;
+    let value_fc1 = dense(
+        w.ip1_val_w.as_ref(),
+        w.ip1_val_b.as_ref(),
+        value_conv.out_channels * 64,
+        "ip1_val",
+    )?;
+    let value_fc2 = dense(
+        w.ip2_val_w.as_ref(),
+        w.ip2_val_b.as_ref(),
+        value_fc1.outputs,
+        "ip2_val",
+    )?;
     let value_outputs = if format.value == ValueKind::Wdl { 3 } else { 1 };
     check_len(&value_fc2.biases, value_outputs, "ip2_val bias")?;
-    let value = ValueHead { kind: format.value, conv: value_conv, fc1: value_fc1, fc2: value_fc2 };
+    let value = ValueHead {
+        kind: format.value,
+        conv: value_conv,
+        fc1: value_fc1,
+        fc2: value_fc2,
+    };
     let moves_left = if format.moves_left {
         let conv = conv(w.moves_left.as_ref(), filters, 1, "moves_left")?;
-        let fc1 = dense(w.ip1_mov_w.as_ref(), w.ip1_mov_b.as_ref(), conv.out_channels * 64, "ip1_mov")?;
-        let fc2 = dense(w.ip2_mov_w.as_ref(), w.ip2_mov_b.as_ref(), fc1.outputs, "ip2_mov")?;
+        let fc1 = dense(
+            w.ip1_mov_w.as_ref(),
+            w.ip1_mov_b.as_ref(),
+            conv.out_channels * 64,
+            "ip1_mov",
+        )?;
+        let fc2 = dense(
+            w.ip2_mov_w.as_ref(),
+            w.ip2_mov_b.as_ref(),
+            fc1.outputs,
+            "ip2_mov",
+        )?;
         check_len(&fc2.biases, 1, "ip2_mov bias")?;
         Some(MovesLeftHead { conv, fc1, fc2 })
     } else {
         None
     };
-    Ok(Network { input_format: format.input, activation: format.activation, input, tower, policy, value, moves_left })
+    Ok(Network {
+        input_format: format.input,
+        activation: format.activation,
+        input,
+        tower,
+        policy,
+        value,
+        moves_left,
+    })
 }
 
-fn residual_block(block: &proto::Residual, filters: usize, index: usize) -> Result<ResidualBlock, NetworkProblem> {
+fn residual_block(
+    block: &proto::Residual,
+    filters: usize,
+    index: usize,
+) -> Result<ResidualBlock, NetworkProblem> {
     let name = |part: &str| format!("residual[{index}].{part}");
     let conv1 = conv(block.conv1.as_ref(), filters, 3, &name("conv1"))?;
     check_len(&conv1.biases, filters, &name("conv1 output channels"))?;
@@ -202,11 +288,20 @@ fn residual_block(block: &proto::Residual, filters: usize, index: usize) -> Resu
     Ok(ResidualBlock { conv1, conv2, se })
 }
 
-fn policy_head(policy: i32, w: &proto::Weights, filters: usize) -> Result<PolicyHead, NetworkProblem> {
+fn policy_head(
+    policy: i32,
+    w: &proto::Weights,
+    filters: usize,
+) -> Result<PolicyHead, NetworkProblem> {
     match policy {
         policy_format::CLASSICAL => {
             let conv = conv(w.policy.as_ref(), filters, 1, "policy")?;
-            let fc = dense(w.ip_pol_w.as_ref(), w.ip_pol_b.as_ref(), conv.out_channels * 64, "ip_pol")?;
+            let fc = dense(
+                w.ip_pol_w.as_ref(),
+                w.ip_pol_b.as_ref(),
+                conv.out_channels * 64,
+                "ip_pol",
+            )?;
             check_len(&fc.biases, crate::policy_map::POLICY_SIZE, "ip_pol bias")?;
             Ok(PolicyHead::Classical { conv, fc })
         }
@@ -224,12 +319,27 @@ fn policy_head(policy: i32, w: &proto::Weights, filters: usize) -> Result<Policy
                 ));
             }
             let embedding = dense(w.ip_pol_w.as_ref(), w.ip_pol_b.as_ref(), filters, "ip_pol")?;
-            let query = dense(w.ip2_pol_w.as_ref(), w.ip2_pol_b.as_ref(), embedding.outputs, "ip2_pol")?;
-            let key = dense(w.ip3_pol_w.as_ref(), w.ip3_pol_b.as_ref(), embedding.outputs, "ip3_pol")?;
+            let query = dense(
+                w.ip2_pol_w.as_ref(),
+                w.ip2_pol_b.as_ref(),
+                embedding.outputs,
+                "ip2_pol",
+            )?;
+            let key = dense(
+                w.ip3_pol_w.as_ref(),
+                w.ip3_pol_b.as_ref(),
+                embedding.outputs,
+                "ip3_pol",
+            )?;
             check_len(&key.biases, query.outputs, "ip3_pol bias")?;
             let promotion = required(w.ip4_pol_w.as_ref(), "ip4_pol_w")?;
             check_len(&promotion, 4 * key.outputs, "ip4_pol_w")?;
-            Ok(PolicyHead::Attention { embedding, query, key, promotion })
+            Ok(PolicyHead::Attention {
+                embedding,
+                query,
+                key,
+                promotion,
+            })
         }
     }
 }

@@ -34,7 +34,11 @@ impl FromStr for BackendKind {
             "torch" => Ok(Self::Torch),
             "uniform" => Ok(Self::Uniform),
             "random" => Ok(Self::Random),
-            _ => Err(NnError::InvalidOption { option: "backend", value: s.into(), expected: "torch, uniform or random" }),
+            _ => Err(NnError::InvalidOption {
+                option: "backend",
+                value: s.into(),
+                expected: "torch, uniform or random",
+            }),
         }
     }
 }
@@ -53,12 +57,20 @@ pub enum DeviceChoice {
 impl FromStr for DeviceChoice {
     type Err = NnError;
     fn from_str(s: &str) -> Result<Self, NnError> {
-        let invalid = || NnError::InvalidOption { option: "device", value: s.into(), expected: "cpu, cuda, cuda:N or auto" };
+        let invalid = || NnError::InvalidOption {
+            option: "device",
+            value: s.into(),
+            expected: "cpu, cuda, cuda:N or auto",
+        };
         match s {
             "cpu" => Ok(Self::Cpu),
             "cuda" => Ok(Self::Cuda(0)),
             "auto" => Ok(Self::Auto),
-            _ => s.strip_prefix("cuda:").and_then(|n| n.parse().ok()).map(Self::Cuda).ok_or_else(invalid),
+            _ => s
+                .strip_prefix("cuda:")
+                .and_then(|n| n.parse().ok())
+                .map(Self::Cuda)
+                .ok_or_else(invalid),
         }
     }
 }
@@ -88,7 +100,11 @@ impl FromStr for Precision {
             "fp32" => Ok(Self::Fp32),
             "bf16" => Ok(Self::Bf16),
             "fp16" => Ok(Self::Fp16),
-            _ => Err(NnError::InvalidOption { option: "precision", value: s.into(), expected: "auto, fp32, bf16 or fp16" }),
+            _ => Err(NnError::InvalidOption {
+                option: "precision",
+                value: s.into(),
+                expected: "auto, fp32, bf16 or fp16",
+            }),
         }
     }
 }
@@ -144,15 +160,26 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
             )
         }
     };
-    Ok(if options.cache_size > 0 { Arc::new(CachingBackend::new(backend, options.cache_size)) } else { backend })
+    Ok(if options.cache_size > 0 {
+        Arc::new(CachingBackend::new(backend, options.cache_size))
+    } else {
+        backend
+    })
 }
 
 /// The device and tensor kind for a choice; CUDA falls back to the CPU with a warning on stderr.
-pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<(Device, Kind), NnError> {
+pub fn resolve_device(
+    choice: DeviceChoice,
+    precision: Precision,
+) -> Result<(Device, Kind), NnError> {
     let device = match choice {
         DeviceChoice::Cpu => Device::Cpu,
         DeviceChoice::Auto | DeviceChoice::Cuda(_) => {
-            let ordinal = if let DeviceChoice::Cuda(n) = choice { n } else { 0 };
+            let ordinal = if let DeviceChoice::Cuda(n) = choice {
+                n
+            } else {
+                0
+            };
             load_cuda_runtime();
             if tch::Cuda::is_available() && ordinal < tch::Cuda::device_count().max(0) as usize {
                 Device::Cuda(ordinal)

@@ -9,7 +9,11 @@ pub fn fast_exp2(x: f32) -> f32 {
     if x < -126.0 {
         return 0.0;
     }
-    let n = if x >= 0.0 { x.trunc() } else { (x - 1.0).trunc() };
+    let n = if x >= 0.0 {
+        x.trunc()
+    } else {
+        (x - 1.0).trunc()
+    };
     let f = x - n;
     let p = 1.0 + f * (0.660_233_9 + 0.339_766_06 * f);
     // n lies in [-127, 127] for finite results; adding it to the exponent field is a multiply by 2^n.
@@ -27,7 +31,10 @@ pub fn fast_exp(x: f32) -> f32 {
 pub fn policy_softmax(logits: &[f32], temperature: f32) -> Vec<f32> {
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let inverse_temperature = 1.0 / temperature;
-    let exps: Vec<f32> = logits.iter().map(|&x| fast_exp((x - max) * inverse_temperature)).collect();
+    let exps: Vec<f32> = logits
+        .iter()
+        .map(|&x| fast_exp((x - max) * inverse_temperature))
+        .collect();
     let sum: f32 = exps.iter().sum();
     if sum > 0.0 {
         let scale = 1.0 / sum;

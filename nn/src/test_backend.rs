@@ -6,7 +6,9 @@ use rand_chacha::ChaCha8Rng;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{EnPassantMode, Position};
 
-use crate::backend::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
+use crate::backend::{
+    Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
+};
 use crate::torch_backend::MAX_BATCH;
 
 /// What the test backend answers.
@@ -39,15 +41,26 @@ impl TestBackend {
             .ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
         let moves = request.moves.len();
         Ok(match self.mode {
-            TestMode::Uniform => Evaluation { wl: 0.0, d: 0.0, m: 0.0, policy: vec![1.0 / moves.max(1) as f32; moves] },
+            TestMode::Uniform => Evaluation {
+                wl: 0.0,
+                d: 0.0,
+                m: 0.0,
+                policy: vec![1.0 / moves.max(1) as f32; moves],
+            },
             TestMode::Random { seed } => {
                 let hash: Zobrist64 = entry.position.zobrist_hash(EnPassantMode::Legal);
-                let mut rng = ChaCha8Rng::seed_from_u64(hash.0 ^ seed ^ u64::from(entry.repetitions));
+                let mut rng =
+                    ChaCha8Rng::seed_from_u64(hash.0 ^ seed ^ u64::from(entry.repetitions));
                 let w: f32 = rng.random();
                 let d: f32 = rng.random::<f32>() * (1.0 - w);
                 let raw: Vec<f32> = (0..moves).map(|_| rng.random::<f32>() + 1e-3).collect();
                 let sum: f32 = raw.iter().sum();
-                Evaluation { wl: 2.0 * w + d - 1.0, d, m: 0.0, policy: raw.into_iter().map(|p| p / sum).collect() }
+                Evaluation {
+                    wl: 2.0 * w + d - 1.0,
+                    d,
+                    m: 0.0,
+                    policy: raw.into_iter().map(|p| p / sum).collect(),
+                }
             }
         })
     }
@@ -66,7 +79,10 @@ impl Backend for TestBackend {
     }
 
     fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(TestComputation { backend: self, results: Vec::new() })
+        Box::new(TestComputation {
+            backend: self,
+            results: Vec::new(),
+        })
     }
 }
 

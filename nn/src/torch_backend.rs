@@ -6,7 +6,9 @@ use std::sync::Mutex;
 use shakmaty::Position;
 use tch::{Device, Kind};
 
-use crate::backend::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
+use crate::backend::{
+    Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
+};
 use crate::encoder::{encode_position, write_dense, PLANES};
 use crate::network::{InputFormat, Network, ValueKind};
 use crate::policy_map::{move_policy_index, POLICY_SIZE};
@@ -28,7 +30,12 @@ pub struct TorchBackend {
 
 impl TorchBackend {
     /// Builds the backend for `network` on `device` in precision `kind`, with a policy temperature.
-    pub fn new(network: &Network, device: Device, kind: Kind, policy_temperature: f32) -> Result<Self, tch::TchError> {
+    pub fn new(
+        network: &Network,
+        device: Device,
+        kind: Kind,
+        policy_temperature: f32,
+    ) -> Result<Self, tch::TchError> {
         Ok(Self {
             network: Mutex::new(TorchNetwork::new(network, device, kind)?),
             input_format: network.input_format,
@@ -40,8 +47,13 @@ impl TorchBackend {
     }
 
     fn run(&self, input: &[f32], batch: usize) -> Result<RawOutputs, BackendError> {
-        let network = self.network.lock().map_err(|_| BackendError::Compute("a previous batch panicked".into()))?;
-        network.forward(input, batch).map_err(|e| BackendError::Compute(e.to_string()))
+        let network = self
+            .network
+            .lock()
+            .map_err(|_| BackendError::Compute("a previous batch panicked".into()))?;
+        network
+            .forward(input, batch)
+            .map_err(|e| BackendError::Compute(e.to_string()))
     }
 }
 
@@ -58,7 +70,11 @@ impl Backend for TorchBackend {
     }
 
     fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(TorchComputation { backend: self, input: Vec::new(), move_indices: Vec::new() })
+        Box::new(TorchComputation {
+            backend: self,
+            input: Vec::new(),
+            move_indices: Vec::new(),
+        })
     }
 }
 
@@ -80,8 +96,9 @@ impl Computation for TorchComputation<'_> {
             .moves
             .iter()
             .map(|m| {
-                move_policy_index(m, turn)
-                    .ok_or_else(|| BackendError::Encoding(format!("move {m:?} has no policy index")))
+                move_policy_index(m, turn).ok_or_else(|| {
+                    BackendError::Encoding(format!("move {m:?} has no policy index"))
+                })
             })
             .collect::<Result<Vec<_>, _>>()?;
         let start = self.input.len();

@@ -35,9 +35,21 @@ struct BlockT {
 }
 
 enum PolicyT {
-    Classical { conv: ConvT, fc: DenseT },
-    Convolution { conv1: ConvT, conv2: ConvT },
-    Attention { embedding: DenseT, query: DenseT, key: DenseT, promotion: Tensor, key_width: usize },
+    Classical {
+        conv: ConvT,
+        fc: DenseT,
+    },
+    Convolution {
+        conv1: ConvT,
+        conv2: ConvT,
+    },
+    Attention {
+        embedding: DenseT,
+        query: DenseT,
+        key: DenseT,
+        promotion: Tensor,
+        key_width: usize,
+    },
 }
 
 struct HeadT {
@@ -62,8 +74,16 @@ pub struct TorchNetwork {
     moves_left: Option<HeadT>,
 }
 
-fn tensor(values: &[f32], shape: &[i64], device: Device, kind: Kind) -> Result<Tensor, tch::TchError> {
-    Tensor::f_from_slice(values)?.f_reshape(shape)?.f_to_device(device)?.f_to_kind(kind)
+fn tensor(
+    values: &[f32],
+    shape: &[i64],
+    device: Device,
+    kind: Kind,
+) -> Result<Tensor, tch::TchError> {
+    Tensor::f_from_slice(values)?
+        .f_reshape(shape)?
+        .f_to_device(device)?
+        .f_to_kind(kind)
 }
 
 /// For each policy index, the slot of `map` that holds it.
@@ -81,7 +101,12 @@ impl TorchNetwork {
     /// Uploads the network's weights to `device` in precision `kind` (Float, Half or BFloat16).
     pub fn new(network: &Network, device: Device, kind: Kind) -> Result<Self, tch::TchError> {
         let conv = |c: &Conv| -> Result<ConvT, tch::TchError> {
-            let shape = [c.out_channels as i64, c.in_channels as i64, c.kernel as i64, c.kernel as i64];
+            let shape = [
+                c.out_channels as i64,
+                c.in_channels as i64,
+                c.kernel as i64,
+                c.kernel as i64,
+            ];
             Ok(ConvT {
                 weights: tensor(&c.weights, &shape, device, kind)?,
                 biases: tensor(&c.biases, &[c.out_channels as i64], device, kind)?,
@@ -90,12 +115,21 @@ impl TorchNetwork {
         };
         let dense = |d: &Dense| -> Result<DenseT, tch::TchError> {
             Ok(DenseT {
-                weights: tensor(&d.weights, &[d.outputs as i64, d.inputs as i64], device, kind)?,
+                weights: tensor(
+                    &d.weights,
+                    &[d.outputs as i64, d.inputs as i64],
+                    device,
+                    kind,
+                )?,
                 biases: tensor(&d.biases, &[d.outputs as i64], device, kind)?,
             })
         };
         let head = |c: &Conv, fc1: &Dense, fc2: &Dense| -> Result<HeadT, tch::TchError> {
-            Ok(HeadT { conv: conv(c)?, fc1: dense(fc1)?, fc2: dense(fc2)? })
+            Ok(HeadT {
+                conv: conv(c)?,
+                fc1: dense(fc1)?,
+                fc2: dense(fc2)?,
+            })
         };
         let tower = network
             .tower
@@ -105,16 +139,34 @@ impl TorchNetwork {
                     Some(se) => Some((dense(&se.fc1)?, dense(&se.fc2)?)),
                     None => None,
                 };
-                Ok(BlockT { conv1: conv(&b.conv1)?, conv2: conv(&b.conv2)?, se })
+                Ok(BlockT {
+                    conv1: conv(&b.conv1)?,
+                    conv2: conv(&b.conv2)?,
+                    se,
+                })
             })
             .collect::<Result<Vec<_>, tch::TchError>>()?;
         let (policy, policy_gather) = match &network.policy {
-            PolicyHead::Classical { conv: c, fc } => (PolicyT::Classical { conv: conv(c)?, fc: dense(fc)? }, None),
+            PolicyHead::Classical { conv: c, fc } => (
+                PolicyT::Classical {
+                    conv: conv(c)?,
+                    fc: dense(fc)?,
+                },
+                None,
+            ),
             PolicyHead::Convolution { conv1, conv2 } => (
-                PolicyT::Convolution { conv1: conv(conv1)?, conv2: conv(conv2)? },
+                PolicyT::Convolution {
+                    conv1: conv(conv1)?,
+                    conv2: conv(conv2)?,
+                },
                 Some(gather_index(conv_policy_map(), device)?),
             ),
-            PolicyHead::Attention { embedding, query, key, promotion } => (
+            PolicyHead::Attention {
+                embedding,
+                query,
+                key,
+                promotion,
+            } => (
                 PolicyT::Attention {
                     embedding: dense(embedding)?,
                     query: dense(query)?,
@@ -163,7 +215,14 @@ impl TorchNetwork {
     }
 
     fn conv(x: &Tensor, c: &ConvT) -> Result<Tensor, tch::TchError> {
-        x.f_conv2d(&c.weights, Some(&c.biases), [1, 1], [c.padding, c.padding], [1, 1], 1)
+        x.f_conv2d(
+            &c.weights,
+            Some(&c.biases),
+            [1, 1],
+            [c.padding, c.padding],
+            [1, 1],
+            1,
+        )
     }
 
     fn dense(x: &Tensor, d: &DenseT) -> Result<Tensor, tch::TchError> {
@@ -177,7 +236,11 @@ impl TorchNetwork {
     }
 
     fn to_host(t: &Tensor) -> Result<Vec<f32>, tch::TchError> {
-        let t = t.f_to_kind(Kind::Float)?.f_to_device(Device::Cpu)?.f_contiguous()?.f_reshape([-1])?;
+        let t = t
+            .f_to_kind(Kind::Float)?
+            .f_to_device(Device::Cpu)?
+            .f_contiguous()?
+            .f_reshape([-1])?;
         Vec::<f32>::try_from(&t)
     }
 
@@ -191,8 +254,18 @@ impl TorchNetwork {
                 let s = z.f_mean_dim([2i64, 3].as_slice(), false, None::<Kind>)?;
                 let s = self.act(&Self::dense(&s, fc1)?)?;
                 let s = Self::dense(&s, fc2)?;
-                let gamma = s.f_narrow(1, 0, self.filters)?.f_sigmoid()?.f_reshape([batch, self.filters, 1, 1])?;
-                let beta = s.f_narrow(1, self.filters, self.filters)?.f_reshape([batch, self.filters, 1, 1])?;
+                let gamma = s.f_narrow(1, 0, self.filters)?.f_sigmoid()?.f_reshape([
+                    batch,
+                    self.filters,
+                    1,
+                    1,
+                ])?;
+                let beta = s.f_narrow(1, self.filters, self.filters)?.f_reshape([
+                    batch,
+                    self.filters,
+                    1,
+                    1,
+                ])?;
                 z = z.f_mul(&gamma)?.f_add(&beta)?;
             }
             x = self.act(&z.f_add(&x)?)?;
@@ -200,7 +273,9 @@ impl TorchNetwork {
         let policy = self.policy(&x, batch)?;
         let value = Self::dense(
             &self.act(&Self::dense(
-                &self.act(&Self::conv(&x, &self.value.conv)?)?.f_reshape([batch, -1])?,
+                &self
+                    .act(&Self::conv(&x, &self.value.conv)?)?
+                    .f_reshape([batch, -1])?,
                 &self.value.fc1,
             )?)?,
             &self.value.fc2,
@@ -209,7 +284,11 @@ impl TorchNetwork {
             Some(head) => Some(Self::to_host(&self.head(&x, head, batch)?.f_relu()?)?),
             None => None,
         };
-        let value_outputs = if self.value_kind == ValueKind::Wdl { 3 } else { 1 };
+        let value_outputs = if self.value_kind == ValueKind::Wdl {
+            3
+        } else {
+            1
+        };
         Ok(RawOutputs {
             policy: Self::to_host(&policy)?,
             value: Self::to_host(&value.f_reshape([batch, value_outputs])?)?,
@@ -227,14 +306,26 @@ impl TorchNetwork {
                 let p = self.act(&Self::conv(x, conv1)?)?;
                 Self::conv(&p, conv2)?.f_reshape([batch, -1])?
             }
-            PolicyT::Attention { embedding, query, key, promotion, key_width } => {
+            PolicyT::Attention {
+                embedding,
+                query,
+                key,
+                promotion,
+                key_width,
+            } => {
                 let h = x.f_reshape([batch, self.filters, 64])?.f_transpose(1, 2)?;
                 let h = Self::dense(&h, embedding)?.f_selu()?;
                 let q = Self::dense(&h, query)?;
                 let k = Self::dense(&h, key)?;
-                let logits = q.f_matmul(&k.f_transpose(1, 2)?)?.f_divide_scalar((*key_width as f64).sqrt())?;
-                let offsets = k.f_narrow(1, 56, 8)?.f_matmul(&promotion.f_transpose(0, 1)?)?;
-                let bonus = offsets.f_narrow(2, 0, 3)?.f_add(&offsets.f_narrow(2, 3, 1)?)?;
+                let logits = q
+                    .f_matmul(&k.f_transpose(1, 2)?)?
+                    .f_divide_scalar((*key_width as f64).sqrt())?;
+                let offsets = k
+                    .f_narrow(1, 56, 8)?
+                    .f_matmul(&promotion.f_transpose(0, 1)?)?;
+                let bonus = offsets
+                    .f_narrow(2, 0, 3)?
+                    .f_add(&offsets.f_narrow(2, 3, 1)?)?;
                 let promotions = logits
                     .f_narrow(1, 48, 8)?
                     .f_narrow(2, 56, 8)?

@@ -6,7 +6,10 @@ use std::sync::Arc;
 
 use nn::cache::CachingBackend;
 use nn::test_backend::{TestBackend, TestMode};
-use nn::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation, HistoryEntry};
+use nn::{
+    Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
+    HistoryEntry,
+};
 use shakmaty::{Chess, Move, Position};
 
 /// Counts the positions that reach the network.
@@ -25,7 +28,10 @@ impl Backend for Counting {
         self.inner.attributes()
     }
     fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(CountingComputation { owner: self, inner: self.inner.new_computation() })
+        Box::new(CountingComputation {
+            owner: self,
+            inner: self.inner.new_computation(),
+        })
     }
 }
 
@@ -37,7 +43,9 @@ impl Computation for CountingComputation<'_> {
         self.inner.queued()
     }
     fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
-        self.owner.evaluated.fetch_add(self.inner.queued(), Ordering::SeqCst);
+        self.owner
+            .evaluated
+            .fetch_add(self.inner.queued(), Ordering::SeqCst);
         self.inner.compute()
     }
 }
@@ -56,7 +64,10 @@ fn positions(count: usize) -> Vec<Chess> {
 }
 
 fn entry(position: &Chess, repetitions: u32) -> Vec<HistoryEntry> {
-    vec![HistoryEntry { position: position.clone(), repetitions }]
+    vec![HistoryEntry {
+        position: position.clone(),
+        repetitions,
+    }]
 }
 
 fn moves(position: &Chess) -> Vec<Move> {
@@ -64,7 +75,10 @@ fn moves(position: &Chess) -> Vec<Move> {
 }
 
 fn setup(capacity: usize) -> (Arc<Counting>, CachingBackend) {
-    let counting = Arc::new(Counting { inner: TestBackend::new(TestMode::Random { seed: 5 }), evaluated: AtomicUsize::new(0) });
+    let counting = Arc::new(Counting {
+        inner: TestBackend::new(TestMode::Random { seed: 5 }),
+        evaluated: AtomicUsize::new(0),
+    });
     let cache = CachingBackend::new(counting.clone(), capacity);
     (counting, cache)
 }
@@ -95,9 +109,18 @@ fn repetition_count_and_move_count_are_part_of_a_hit() {
     let start = Chess::default();
     let all = moves(&start);
     evaluate(&cache, &entry(&start, 0), &all);
-    assert!(!evaluate(&cache, &entry(&start, 1), &all).0, "another repetition count is another key");
-    assert!(!evaluate(&cache, &entry(&start, 0), &all[..5]).0, "a different number of moves is a miss");
-    assert!(evaluate(&cache, &entry(&start, 0), &[]).0, "no moves requested always hits");
+    assert!(
+        !evaluate(&cache, &entry(&start, 1), &all).0,
+        "another repetition count is another key"
+    );
+    assert!(
+        !evaluate(&cache, &entry(&start, 0), &all[..5]).0,
+        "a different number of moves is a miss"
+    );
+    assert!(
+        evaluate(&cache, &entry(&start, 0), &[]).0,
+        "no moves requested always hits"
+    );
 }
 
 #[test]
@@ -108,8 +131,14 @@ fn oldest_entries_are_evicted_first() {
         evaluate(&cache, &entry(p, 0), &moves(p));
     }
     assert_eq!(cache.len(), 3);
-    assert!(!evaluate(&cache, &entry(&list[0], 0), &moves(&list[0])).0, "the oldest was evicted");
-    assert!(evaluate(&cache, &entry(&list[3], 0), &moves(&list[3])).0, "the newest stays");
+    assert!(
+        !evaluate(&cache, &entry(&list[0], 0), &moves(&list[0])).0,
+        "the oldest was evicted"
+    );
+    assert!(
+        evaluate(&cache, &entry(&list[3], 0), &moves(&list[3])).0,
+        "the newest stays"
+    );
     assert_eq!(counting.evaluated.load(Ordering::SeqCst), 5);
 }
 
@@ -136,14 +165,24 @@ fn mixed_batches_return_queued_results_in_order() {
     let histories: Vec<_> = list.iter().map(|p| entry(p, 0)).collect();
     let move_lists: Vec<_> = list.iter().map(moves).collect();
     let added: Vec<Added> = (0..3)
-        .map(|i| computation.add(&EvalRequest { history: &histories[i], moves: &move_lists[i] }).unwrap())
+        .map(|i| {
+            computation
+                .add(&EvalRequest {
+                    history: &histories[i],
+                    moves: &move_lists[i],
+                })
+                .unwrap()
+        })
         .collect();
     assert_eq!(added[0], Added::Queued(0));
     assert!(matches!(added[1], Added::Ready(_)));
     assert_eq!(added[2], Added::Queued(1));
     assert_eq!(computation.queued(), 2);
     let results = computation.compute().unwrap();
-    assert_eq!(results[1], evaluate(&direct, &histories[2], &move_lists[2]).1);
+    assert_eq!(
+        results[1],
+        evaluate(&direct, &histories[2], &move_lists[2]).1
+    );
 }
 
 #[test]
@@ -174,8 +213,25 @@ fn a_full_batch_is_refused() {
     let history = entry(&start, 0);
     let mut computation = backend.new_computation();
     for _ in 0..backend.attributes().maximum_batch_size {
-        computation.add(&EvalRequest { history: &history, moves: &[] }).unwrap();
+        computation
+            .add(&EvalRequest {
+                history: &history,
+                moves: &[],
+            })
+            .unwrap();
     }
-    assert!(matches!(computation.add(&EvalRequest { history: &history, moves: &[] }), Err(BackendError::BatchFull(1024))));
-    assert!(matches!(backend.new_computation().add(&EvalRequest { history: &[], moves: &[] }), Err(BackendError::Encoding(_))));
+    assert!(matches!(
+        computation.add(&EvalRequest {
+            history: &history,
+            moves: &[]
+        }),
+        Err(BackendError::BatchFull(1024))
+    ));
+    assert!(matches!(
+        backend.new_computation().add(&EvalRequest {
+            history: &[],
+            moves: &[]
+        }),
+        Err(BackendError::Encoding(_))
+    ));
 }

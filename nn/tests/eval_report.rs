@@ -7,7 +7,10 @@ use nn::{evaluate_position, BackendKind, BackendOptions, DeviceChoice, NnError, 
 
 fn options(kind: BackendKind) -> BackendOptions {
     BackendOptions {
-        weights: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz")),
+        weights: PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../weights/maia-1900.pb.gz"
+        )),
         kind,
         device: DeviceChoice::Cpu,
         precision: Precision::Fp32,
@@ -18,10 +21,18 @@ fn options(kind: BackendKind) -> BackendOptions {
 
 #[test]
 fn maia_report_matches_lc0_at_temperature_one() {
-    let report = evaluate_position(&options(BackendKind::Torch), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &[], None)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let report = evaluate_position(
+        &options(BackendKind::Torch),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        &[],
+        None,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.policy[0].0, "e2e4");
-    assert!((report.policy[0].1 - 0.5640).abs() < 1e-4, "lc0 shows 56.40 % with FastExp at T = 1");
+    assert!(
+        (report.policy[0].1 - 0.5640).abs() < 1e-4,
+        "lc0 shows 56.40 % with FastExp at T = 1"
+    );
     assert!((report.wdl[0] - 0.489532).abs() < 1e-5 && (report.wdl[2] - 0.455800).abs() < 1e-5);
     assert!((report.q - 0.033732).abs() < 1e-5);
     assert_eq!(report.m, None);
@@ -29,49 +40,109 @@ fn maia_report_matches_lc0_at_temperature_one() {
     assert!(json["m"].is_null());
     assert_eq!(json["wdl"].as_array().unwrap().len(), 3);
     assert_eq!(json["policy"].as_object().unwrap().len(), 20);
-    let hotter = evaluate_position(&options(BackendKind::Torch), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", &[], Some(1.359)).unwrap();
-    assert!((hotter.policy[0].1 - 0.4424).abs() < 1e-4, "lc0 shows 44.24 % at T = 1.359");
+    let hotter = evaluate_position(
+        &options(BackendKind::Torch),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        &[],
+        Some(1.359),
+    )
+    .unwrap();
+    assert!(
+        (hotter.policy[0].1 - 0.4424).abs() < 1e-4,
+        "lc0 shows 44.24 % at T = 1.359"
+    );
 }
 
 #[test]
 fn castling_is_reported_in_standard_uci() {
-    let report = evaluate_position(&options(BackendKind::Uniform), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", &[], None).unwrap();
-    assert!(report.policy.iter().any(|(m, _)| m == "e1g1") && report.policy.iter().any(|(m, _)| m == "e1c1"));
+    let report = evaluate_position(
+        &options(BackendKind::Uniform),
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        &[],
+        None,
+    )
+    .unwrap();
+    assert!(
+        report.policy.iter().any(|(m, _)| m == "e1g1")
+            && report.policy.iter().any(|(m, _)| m == "e1c1")
+    );
     assert!(!report.policy.iter().any(|(m, _)| m == "e1h1"));
 }
 
 #[test]
 fn bad_input_gives_typed_errors() {
     let uniform = options(BackendKind::Uniform);
-    assert!(matches!(evaluate_position(&uniform, "not a fen", &[], None), Err(NnError::InvalidFen { .. })));
+    assert!(matches!(
+        evaluate_position(&uniform, "not a fen", &[], None),
+        Err(NnError::InvalidFen { .. })
+    ));
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    let illegal = evaluate_position(&uniform, start, &["e2e4".into(), "e2e4".into()], None).unwrap_err();
-    assert!(matches!(illegal, NnError::InvalidMove { number: 2, .. }), "{illegal}");
+    let illegal =
+        evaluate_position(&uniform, start, &["e2e4".into(), "e2e4".into()], None).unwrap_err();
+    assert!(
+        matches!(illegal, NnError::InvalidMove { number: 2, .. }),
+        "{illegal}"
+    );
     let garbage = evaluate_position(&uniform, start, &["zz".into()], None).unwrap_err();
     assert!(matches!(garbage, NnError::InvalidMove { number: 1, .. }));
-    let missing = BackendOptions { weights: PathBuf::from("/no/such/net.pb.gz"), ..options(BackendKind::Torch) };
+    let missing = BackendOptions {
+        weights: PathBuf::from("/no/such/net.pb.gz"),
+        ..options(BackendKind::Torch)
+    };
     let error = evaluate_position(&missing, start, &[], None).unwrap_err();
     assert!(error.to_string().contains("scripts/setup"), "{error}");
 }
 
 #[test]
 fn options_parse_with_typed_errors() {
-    assert_eq!("cuda:1".parse::<DeviceChoice>().unwrap(), DeviceChoice::Cuda(1));
+    assert_eq!(
+        "cuda:1".parse::<DeviceChoice>().unwrap(),
+        DeviceChoice::Cuda(1)
+    );
     assert_eq!("cpu".parse::<DeviceChoice>().unwrap(), DeviceChoice::Cpu);
-    assert!(matches!("gpu".parse::<DeviceChoice>(), Err(NnError::InvalidOption { option: "device", .. })));
+    assert!(matches!(
+        "gpu".parse::<DeviceChoice>(),
+        Err(NnError::InvalidOption {
+            option: "device",
+            ..
+        })
+    ));
     assert_eq!("bf16".parse::<Precision>().unwrap(), Precision::Bf16);
     assert!("fp8".parse::<Precision>().is_err());
-    assert_eq!("random".parse::<BackendKind>().unwrap(), BackendKind::Random);
+    assert_eq!(
+        "random".parse::<BackendKind>().unwrap(),
+        BackendKind::Random
+    );
     assert!("blas".parse::<BackendKind>().is_err());
-    let bad_temperature = BackendOptions { policy_temperature: 0.0, ..options(BackendKind::Uniform) };
-    assert!(matches!(nn::open_backend(&bad_temperature), Err(NnError::InvalidOption { .. })));
-    let fp16_on_cpu = BackendOptions { precision: Precision::Fp16, ..options(BackendKind::Torch) };
-    assert!(matches!(nn::open_backend(&fp16_on_cpu), Err(NnError::InvalidOption { option: "precision", .. })));
+    let bad_temperature = BackendOptions {
+        policy_temperature: 0.0,
+        ..options(BackendKind::Uniform)
+    };
+    assert!(matches!(
+        nn::open_backend(&bad_temperature),
+        Err(NnError::InvalidOption { .. })
+    ));
+    let fp16_on_cpu = BackendOptions {
+        precision: Precision::Fp16,
+        ..options(BackendKind::Torch)
+    };
+    assert!(matches!(
+        nn::open_backend(&fp16_on_cpu),
+        Err(NnError::InvalidOption {
+            option: "precision",
+            ..
+        })
+    ));
 }
 
 #[test]
 fn backend_bench_reports_every_size() {
     let rows = nn::backend_bench(&options(BackendKind::Uniform), &[1, 4], 3).unwrap();
-    assert_eq!(rows.iter().map(|r| r.batch_size).collect::<Vec<_>>(), [1, 4]);
-    assert!(rows.iter().all(|r| r.mean_nps > 0.0 && r.max_nps >= r.median_nps && r.median_nps >= r.min_nps));
+    assert_eq!(
+        rows.iter().map(|r| r.batch_size).collect::<Vec<_>>(),
+        [1, 4]
+    );
+    assert!(rows
+        .iter()
+        .all(|r| r.mean_nps > 0.0 && r.max_nps >= r.median_nps && r.median_nps >= r.min_nps));
 }

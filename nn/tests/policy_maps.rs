@@ -1,12 +1,17 @@
 //! The generated policy tables against lc0's (LC0-NOTES §5.10 and the policy_maps vectors): SHA-256s,
 //! sizes, known entries, and that every map is a bijection onto the 1858 moves.
 
-use nn::policy_map::{attention_policy_map, conv_policy_map, policy_index_of, policy_moves, POLICY_SIZE};
+use nn::policy_map::{
+    attention_policy_map, conv_policy_map, policy_index_of, policy_moves, POLICY_SIZE,
+};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use shakmaty::Role;
 
-const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../reference/tm-test-vectors.json");
+const VECTORS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../reference/tm-test-vectors.json"
+);
 
 fn vectors() -> Value {
     let root: Value = serde_json::from_str(&std::fs::read_to_string(VECTORS).unwrap()).unwrap();
@@ -32,11 +37,16 @@ fn move_list_matches_lc0() {
     let v = &vectors()["policy_1858"];
     let moves = policy_moves();
     assert_eq!(moves.len(), 1858);
-    assert_eq!(sha256_lines(moves.iter().map(|m| m.uci())), v["sha256_of_uci_strings_newline_joined_with_trailing_newline"]);
+    assert_eq!(
+        sha256_lines(moves.iter().map(|m| m.uci())),
+        v["sha256_of_uci_strings_newline_joined_with_trailing_newline"]
+    );
     for (uci, index) in v["index_of"].as_object().unwrap() {
         assert_eq!(moves[index.as_u64().unwrap() as usize].uci(), *uci);
     }
-    let per_square: Vec<usize> = (0..5).map(|sq| moves.iter().filter(|m| m.from == sq).count()).collect();
+    let per_square: Vec<usize> = (0..5)
+        .map(|sq| moves.iter().filter(|m| m.from == sq).count())
+        .collect();
     assert_eq!(per_square, [23, 24, 25, 25, 25]);
 }
 
@@ -63,7 +73,10 @@ fn attention_map_matches_lc0() {
     for (slot, sample) in v["samples"].as_object().unwrap() {
         let slot: usize = slot.parse().unwrap();
         assert_eq!(i64::from(map[slot]), sample[0].as_i64().unwrap());
-        assert_eq!(policy_moves()[map[slot] as usize].uci(), sample[1].as_str().unwrap());
+        assert_eq!(
+            policy_moves()[map[slot] as usize].uci(),
+            sample[1].as_str().unwrap()
+        );
     }
     assert_bijection(map);
 }

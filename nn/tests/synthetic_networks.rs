@@ -29,15 +29,24 @@ fn check(spec: Spec) {
     gz.finish().unwrap();
     let network = nn::parse_network(&bytes).unwrap_or_else(|e| panic!("{spec:?}: {e}"));
     assert_eq!(network.moves_left.is_some(), spec.moves_left);
-    let history = nn::game_history("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3", &["f8c5".into(), "c2c3".into()])
-        .unwrap();
+    let history = nn::game_history(
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 3",
+        &["f8c5".into(), "c2c3".into()],
+    )
+    .unwrap();
     let mut input = vec![0.0f32; 112 * 64];
-    write_dense(&encode_position(&history, InputFormat::Classical).unwrap(), &mut input);
+    write_dense(
+        &encode_position(&history, InputFormat::Classical).unwrap(),
+        &mut input,
+    );
     let torch = TorchNetwork::new(&network, tch::Device::Cpu, tch::Kind::Float).unwrap();
     let raw = torch.forward(&input, 1).unwrap();
     let (policy, value, moves_left) = forward(&reference, &input);
     let close = |ours: f32, theirs: f64, what: &str| {
-        assert!((f64::from(ours) - theirs).abs() <= 1e-4 * (1.0 + theirs.abs()), "{spec:?}: {what} {ours} vs {theirs}");
+        assert!(
+            (f64::from(ours) - theirs).abs() <= 1e-4 * (1.0 + theirs.abs()),
+            "{spec:?}: {what} {ours} vs {theirs}"
+        );
     };
     for (i, (&ours, &theirs)) in raw.policy.iter().zip(&policy).enumerate() {
         close(ours, theirs, &format!("policy logit {i}"));
@@ -60,15 +69,31 @@ fn classical_policy_classical_value_relu_se_linear16() {
 
 #[test]
 fn convolution_policy_wdl_moves_left_mish_without_se_float16() {
-    check(Spec { policy: 2, se: false, mish: true, moves_left: true, storage: Storage::Float16, ..BASE });
+    check(Spec {
+        policy: 2,
+        se: false,
+        mish: true,
+        moves_left: true,
+        storage: Storage::Float16,
+        ..BASE
+    });
 }
 
 #[test]
 fn attention_policy_wdl_bfloat16() {
-    check(Spec { policy: 3, storage: Storage::Bfloat16, ..BASE });
+    check(Spec {
+        policy: 3,
+        storage: Storage::Bfloat16,
+        ..BASE
+    });
 }
 
 #[test]
 fn float32_with_missing_batch_norm_betas() {
-    check(Spec { storage: Storage::Float32, betas: false, moves_left: true, ..BASE });
+    check(Spec {
+        storage: Storage::Float32,
+        betas: false,
+        moves_left: true,
+        ..BASE
+    });
 }

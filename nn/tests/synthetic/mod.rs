@@ -38,12 +38,17 @@ pub struct Values {
 
 impl Values {
     pub fn new(storage: Storage, seed: u64) -> Self {
-        Self { generator: ChaCha8Rng::seed_from_u64(seed), storage }
+        Self {
+            generator: ChaCha8Rng::seed_from_u64(seed),
+            storage,
+        }
     }
 
     /// A layer of `n` values in `[low, high)`, returned with the values a decoder must produce.
     pub fn layer(&mut self, n: usize, low: f32, high: f32) -> (Layer, Vec<f64>) {
-        let raw: Vec<f32> = (0..n).map(|_| self.generator.random_range(low..high)).collect();
+        let raw: Vec<f32> = (0..n)
+            .map(|_| self.generator.random_range(low..high))
+            .collect();
         encode(&raw, self.storage)
     }
 }
@@ -52,20 +57,32 @@ impl Values {
 pub fn encode(raw: &[f32], storage: Storage) -> (Layer, Vec<f64>) {
     let mut layer = Layer::default();
     let (bytes, decoded): (Vec<u8>, Vec<f64>) = match storage {
-        Storage::Float32 => (raw.iter().flat_map(|v| v.to_le_bytes()).collect(), raw.iter().map(|&v| f64::from(v)).collect()),
+        Storage::Float32 => (
+            raw.iter().flat_map(|v| v.to_le_bytes()).collect(),
+            raw.iter().map(|&v| f64::from(v)).collect(),
+        ),
         Storage::Float16 => {
             let h: Vec<half::f16> = raw.iter().map(|&v| half::f16::from_f32(v)).collect();
-            (h.iter().flat_map(|v| v.to_le_bytes()).collect(), h.iter().map(|v| v.to_f64()).collect())
+            (
+                h.iter().flat_map(|v| v.to_le_bytes()).collect(),
+                h.iter().map(|v| v.to_f64()).collect(),
+            )
         }
         Storage::Bfloat16 => {
             let h: Vec<half::bf16> = raw.iter().map(|&v| half::bf16::from_f32(v)).collect();
-            (h.iter().flat_map(|v| v.to_le_bytes()).collect(), h.iter().map(|v| v.to_f64()).collect())
+            (
+                h.iter().flat_map(|v| v.to_le_bytes()).collect(),
+                h.iter().map(|v| v.to_f64()).collect(),
+            )
         }
         Storage::Linear16 => {
             let (min, max) = (-2.0f32, 2.0f32);
             layer.min_val = Some(min);
             layer.max_val = Some(max);
-            let q: Vec<u16> = raw.iter().map(|&v| (((v - min) / (max - min)) * 65535.0).round() as u16).collect();
+            let q: Vec<u16> = raw
+                .iter()
+                .map(|&v| (((v - min) / (max - min)) * 65535.0).round() as u16)
+                .collect();
             let decoded = q
                 .iter()
                 .map(|&q| {
@@ -86,6 +103,11 @@ pub fn encode(raw: &[f32], storage: Storage) -> (Layer, Vec<f64>) {
     (layer, decoded)
 }
 
+/// Batch-norm means, variances, gammas and betas.
+pub type BatchNorm = (Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>);
+/// A residual block: two convolutions and an optional SE unit.
+pub type RefBlock = (RefConv, RefConv, Option<(RefDense, RefDense)>);
+
 /// A convolution with batch norm, in reference form.
 pub struct RefConv {
     pub out: usize,
@@ -93,7 +115,7 @@ pub struct RefConv {
     pub k: usize,
     pub w: Vec<f64>,
     pub bias: Vec<f64>,
-    pub bn: Option<(Vec<f64>, Vec<f64>, Vec<f64>, Vec<f64>)>,
+    pub bn: Option<BatchNorm>,
 }
 
 pub struct RefDense {
@@ -106,7 +128,7 @@ pub struct RefDense {
 pub struct Reference {
     pub spec: Spec,
     pub input: RefConv,
-    pub blocks: Vec<(RefConv, RefConv, Option<(RefDense, RefDense)>)>,
+    pub blocks: Vec<RefBlock>,
     pub policy_convs: Vec<RefConv>,
     pub policy_dense: Vec<RefDense>,
     pub promotion: Vec<f64>,
@@ -114,10 +136,21 @@ pub struct Reference {
     pub moves_left: Option<(RefConv, RefDense, RefDense)>,
 }
 
-fn conv_block(v: &mut Values, out: usize, inp: usize, k: usize, bn: bool, betas: bool) -> (ConvBlock, RefConv) {
+fn conv_block(
+    v: &mut Values,
+    out: usize,
+    inp: usize,
+    k: usize,
+    bn: bool,
+    betas: bool,
+) -> (ConvBlock, RefConv) {
     let (w, wv) = v.layer(out * inp * k * k, -0.5, 0.5);
     let (b, bv) = v.layer(out, -0.2, 0.2);
-    let mut block = ConvBlock { weights: Some(w), biases: Some(b), ..Default::default() };
+    let mut block = ConvBlock {
+        weights: Some(w),
+        biases: Some(b),
+        ..Default::default()
+    };
     let bn_values = bn.then(|| {
         let (m, mv) = v.layer(out, -0.3, 0.3);
         let (s, sv) = v.layer(out, 0.5, 1.5);
@@ -133,13 +166,42 @@ fn conv_block(v: &mut Values, out: usize, inp: usize, k: usize, bn: bool, betas:
             (mv, sv, vec![1.0; out], vec![0.0; out])
         }
     });
-    (block, RefConv { out, inp, k, w: wv, bias: bv, bn: bn_values })
+    (
+        block,
+        RefConv {
+            out,
+            inp,
+            k,
+            w: wv,
+            bias: bv,
+            bn: bn_values,
+        },
+    )
 }
 
-fn dense(v: &mut Values, out: usize, inp: usize, bias: bool) -> (Option<Layer>, Option<Layer>, RefDense) {
+fn dense(
+    v: &mut Values,
+    out: usize,
+    inp: usize,
+    bias: bool,
+) -> (Option<Layer>, Option<Layer>, RefDense) {
     let (w, wv) = v.layer(out * inp, -0.5, 0.5);
-    let (b, bv) = if bias { let (l, lv) = v.layer(out, -0.2, 0.2); (Some(l), lv) } else { (None, vec![0.0; out]) };
-    (Some(w), b, RefDense { out, inp, w: wv, b: bv })
+    let (b, bv) = if bias {
+        let (l, lv) = v.layer(out, -0.2, 0.2);
+        (Some(l), lv)
+    } else {
+        (None, vec![0.0; out])
+    };
+    (
+        Some(w),
+        b,
+        RefDense {
+            out,
+            inp,
+            w: wv,
+            b: bv,
+        },
+    )
 }
 
 /// Builds a network message and its reference.
@@ -160,7 +222,11 @@ pub fn build(spec: Spec, seed: u64) -> (Net, Reference) {
         } else {
             (None, None)
         };
-        weights.residual.push(Residual { conv1: Some(c1), conv2: Some(c2), se });
+        weights.residual.push(Residual {
+            conv1: Some(c1),
+            conv2: Some(c2),
+            se,
+        });
         blocks.push((r1, r2, se_ref));
     }
     let mut policy_convs = Vec::new();
@@ -224,17 +290,34 @@ pub fn build(spec: Spec, seed: u64) -> (Net, Reference) {
     };
     let net = Net {
         magic: Some(0x1c0),
-        min_version: Some(proto::EngineVersion { major: Some(0), minor: Some(30), patch: Some(0) }),
+        min_version: Some(proto::EngineVersion {
+            major: Some(0),
+            minor: Some(30),
+            patch: Some(0),
+        }),
         format: Some(format),
         weights: Some(weights),
         ..Default::default()
     };
-    let reference = Reference { spec, input, blocks, policy_convs, policy_dense, promotion, value: (vr, v1, v2), moves_left };
+    let reference = Reference {
+        spec,
+        input,
+        blocks,
+        policy_convs,
+        policy_dense,
+        promotion,
+        value: (vr, v1, v2),
+        moves_left,
+    };
     (net, reference)
 }
 
 fn act(spec: &Spec, x: f64) -> f64 {
-    if spec.mish { x * (x.exp().ln_1p()).tanh() } else { x.max(0.0) }
+    if spec.mish {
+        x * (x.exp().ln_1p()).tanh()
+    } else {
+        x.max(0.0)
+    }
 }
 
 fn conv(c: &RefConv, x: &[f64]) -> Vec<f64> {
@@ -249,7 +332,8 @@ fn conv(c: &RefConv, x: &[f64]) -> Vec<f64> {
                     for kf in 0..c.k as isize {
                         let (rr, ff) = (r + kr - pad, f + kf - pad);
                         if (0..8).contains(&rr) && (0..8).contains(&ff) {
-                            sum += c.w[((o * c.inp + i) * c.k + kr as usize) * c.k + kf as usize] * x[i * 64 + (rr * 8 + ff) as usize];
+                            sum += c.w[((o * c.inp + i) * c.k + kr as usize) * c.k + kf as usize]
+                                * x[i * 64 + (rr * 8 + ff) as usize];
                         }
                     }
                 }
@@ -264,11 +348,18 @@ fn conv(c: &RefConv, x: &[f64]) -> Vec<f64> {
 }
 
 fn linear(d: &RefDense, x: &[f64]) -> Vec<f64> {
-    (0..d.out).map(|o| d.b[o] + (0..d.inp).map(|i| d.w[o * d.inp + i] * x[i]).sum::<f64>()).collect()
+    (0..d.out)
+        .map(|o| d.b[o] + (0..d.inp).map(|i| d.w[o * d.inp + i] * x[i]).sum::<f64>())
+        .collect()
 }
 
 fn selu(x: f64) -> f64 {
-    1.0507009873554805 * if x > 0.0 { x } else { 1.6732632423543772 * (x.exp() - 1.0) }
+    1.0507009873554805
+        * if x > 0.0 {
+            x
+        } else {
+            1.6732632423543772 * (x.exp() - 1.0)
+        }
 }
 
 /// Outputs of the reference: 1858 policy logits, raw value outputs, moves left.
@@ -281,7 +372,9 @@ pub fn forward(r: &Reference, input: &[f32]) -> (Vec<f64>, Vec<f64>, Option<f64>
         let mut z = conv(c2, &y);
         if let Some((d1, d2)) = se {
             let f = s.filters;
-            let pooled: Vec<f64> = (0..f).map(|c| z[c * 64..(c + 1) * 64].iter().sum::<f64>() / 64.0).collect();
+            let pooled: Vec<f64> = (0..f)
+                .map(|c| z[c * 64..(c + 1) * 64].iter().sum::<f64>() / 64.0)
+                .collect();
             let hidden: Vec<f64> = linear(d1, &pooled).into_iter().map(|v| act(s, v)).collect();
             let gb = linear(d2, &hidden);
             for c in 0..f {
@@ -295,11 +388,17 @@ pub fn forward(r: &Reference, input: &[f32]) -> (Vec<f64>, Vec<f64>, Option<f64>
     }
     let policy = match s.policy {
         1 => {
-            let p: Vec<f64> = conv(&r.policy_convs[0], &x).into_iter().map(|v| act(s, v)).collect();
+            let p: Vec<f64> = conv(&r.policy_convs[0], &x)
+                .into_iter()
+                .map(|v| act(s, v))
+                .collect();
             linear(&r.policy_dense[0], &p)
         }
         2 => {
-            let p: Vec<f64> = conv(&r.policy_convs[0], &x).into_iter().map(|v| act(s, v)).collect();
+            let p: Vec<f64> = conv(&r.policy_convs[0], &x)
+                .into_iter()
+                .map(|v| act(s, v))
+                .collect();
             let p = conv(&r.policy_convs[1], &p);
             let map = nn::policy_map::conv_policy_map();
             let mut logits = vec![0.0; 1858];
@@ -335,13 +434,23 @@ fn attention_policy(r: &Reference, x: &[f64]) -> Vec<f64> {
     let keys: Vec<Vec<f64>> = squares.iter().map(|h| linear(k, h)).collect();
     let depth = q.out;
     let logit = |from: usize, to: usize| {
-        queries[from].iter().zip(&keys[to]).map(|(a, b)| a * b).sum::<f64>() / (depth as f64).sqrt()
+        queries[from]
+            .iter()
+            .zip(&keys[to])
+            .map(|(a, b)| a * b)
+            .sum::<f64>()
+            / (depth as f64).sqrt()
     };
     let mut flat: Vec<f64> = (0..4096).map(|i| logit(i / 64, i % 64)).collect();
     for from_file in 0..8 {
         for to_file in 0..8 {
-            let offsets: Vec<f64> =
-                (0..4).map(|p| (0..depth).map(|d| r.promotion[p * depth + d] * keys[56 + to_file][d]).sum()).collect();
+            let offsets: Vec<f64> = (0..4)
+                .map(|p| {
+                    (0..depth)
+                        .map(|d| r.promotion[p * depth + d] * keys[56 + to_file][d])
+                        .sum()
+                })
+                .collect();
             for piece in 0..3 {
                 flat.push(logit(48 + from_file, 56 + to_file) + offsets[piece] + offsets[3]);
             }

@@ -1,0 +1,261 @@
+//! `kairos match`: command-line arguments and the driver that records, tallies and stops the match.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use clap::{ArgAction, Args, ValueEnum};
+
+use super::engine_list::EngineList;
+use super::progress::MatchProgress;
+use super::words::{key_values, number};
+use crate::runner::{
+    load_openings, play_games, DrawAdjudication, EngineConfig, Flow, GameRecord, GameSettings, MatchPlan, Opening,
+    OpeningOrder, PgnLog, ResignAdjudication, ResultsLog, Tournament,
+};
+use crate::stats::{EloModel, SprtConfig, SprtDecision};
+use crate::tally::PairingTally;
+
+/// Who plays whom, as a command-line value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TournamentArg {
+    /// The first engine against each of the others.
+    Gauntlet,
+    /// Every engine against every other.
+    RoundRobin,
+}
+
+/// How the book is walked, as a command-line value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OpeningOrderArg {
+    /// In file order.
+    Sequential,
+    /// Shuffled with --seed.
+    Shuffled,
+}
+
+/// Arguments of `kairos match`.
+#[derive(Args, Debug, Clone)]
+pub struct MatchArgs {
+    /// The engines, one `--engine` occurrence each.
+    #[command(flatten)]
+    pub engines: EngineList,
+    /// Settings shared by every engine, same keys as --engine (e.g. tc=10+0.1); an engine's own words win.
+    #[arg(long, num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
+    pub each: Vec<String>,
+    /// Gauntlet (first engine against the rest) or round robin.
+    #[arg(long, value_enum, default_value_t = TournamentArg::Gauntlet)]
+    pub tournament: TournamentArg,
+    /// Games per pairing; must be even, since every opening is played twice with colours reversed.
+    #[arg(long, default_value_t = 2)]
+    pub games: u64,
+    /// Opening book: .pgn, or EPD otherwise; without it every game starts from the start position.
+    #[arg(long)]
+    pub openings: Option<PathBuf>,
+    /// Order in which the book is used.
+    #[arg(long, value_enum, default_value_t = OpeningOrderArg::Sequential)]
+    pub openings_order: OpeningOrderArg,
+    /// Seed of the shuffled opening order.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// PGN file that games are appended to.
+    #[arg(long)]
+    pub pgn: Option<PathBuf>,
+    /// Results file: one JSON line per finished game (input of match-report and --resume).
+    #[arg(long, default_value = "kairos-match.jsonl")]
+    pub results: PathBuf,
+    /// Games played at the same time.
+    #[arg(long, default_value_t = 1)]
+    pub concurrency: usize,
+    /// Stop at an SPRT bound: elo0= elo1= alpha= beta= model=normalized|logistic (two engines only).
+    #[arg(long, num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
+    pub sprt: Vec<String>,
+    /// Continue a stopped match: skip the games already in --results and rebuild the statistics from them.
+    #[arg(long)]
+    pub resume: bool,
+    /// Charge the virtual time Kairos reports instead of wall time, so that a match replays exactly.
+    #[arg(long)]
+    pub virtual_clock: bool,
+    /// Adjudicate a draw after this many plies from the opening.
+    #[arg(long)]
+    pub max_plies: Option<u32>,
+    /// Draw adjudication: movenumber= movecount= score= (centipawns).
+    #[arg(long, num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
+    pub draw: Vec<String>,
+    /// Resign adjudication: movecount= score= (centipawns).
+    #[arg(long, num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
+    pub resign: Vec<String>,
+    /// Milliseconds a move may exceed the clock before it is a time loss.
+    #[arg(long, default_value_t = 50)]
+    pub latency_margin_ms: u64,
+    /// Milliseconds after the clock runs out before a silent engine is declared hung and killed.
+    #[arg(long, default_value_t = 5000)]
+    pub hang_grace_ms: u64,
+    /// Milliseconds a fixed-node or virtual-clock move may take before the engine is declared hung.
+    #[arg(long, default_value_t = 60_000)]
+    pub stall_timeout_ms: u64,
+    /// Milliseconds an engine may take to answer uci and isready.
+    #[arg(long, default_value_t = 60_000)]
+    pub startup_timeout_ms: u64,
+}
+
+fn sprt_config(words: &[String]) -> anyhow::Result<Option<SprtConfig>> {
+    if words.is_empty() {
+        return Ok(None);
+    }
+    let map = key_values("--sprt", words, &["elo0", "elo1", "alpha", "beta", "model"])?;
+    let model = match map.get("model").map(String::as_str) {
+        None | Some("normalized") => EloModel::Normalized,
+        Some("logistic") => EloModel::Logistic,
+        Some(other) => bail!("--sprt: model={other} is unknown; use normalized or logistic"),
+    };
+    let config = SprtConfig {
+        elo0: number("--sprt", &map, "elo0", None)?,
+        elo1: number("--sprt", &map, "elo1", None)?,
+        alpha: number("--sprt", &map, "alpha", Some(0.05))?,
+        beta: number("--sprt", &map, "beta", Some(0.05))?,
+        model,
+    };
+    config.validate()?;
+    Ok(Some(config))
+}
+
+fn settings(args: &MatchArgs) -> anyhow::Result<GameSettings> {
+    let draw_adjudication = if args.draw.is_empty() {
+        None
+    } else {
+        let map = key_values("--draw", &args.draw, &["movenumber", "movecount", "score"])?;
+        Some(DrawAdjudication {
+            from_move: number("--draw", &map, "movenumber", Some(40))?,
+            move_count: number("--draw", &map, "movecount", Some(8))?,
+            score_cp: number("--draw", &map, "score", Some(10))?,
+        })
+    };
+    let resign_adjudication = if args.resign.is_empty() {
+        None
+    } else {
+        let map = key_values("--resign", &args.resign, &["movecount", "score"])?;
+        Some(ResignAdjudication {
+            move_count: number("--resign", &map, "movecount", Some(3))?,
+            score_cp: number("--resign", &map, "score", Some(600))?,
+        })
+    };
+    Ok(GameSettings {
+        max_plies: args.max_plies,
+        draw_adjudication,
+        resign_adjudication,
+        latency_margin_ms: args.latency_margin_ms,
+        hang_grace_ms: args.hang_grace_ms,
+        stall_timeout_ms: args.stall_timeout_ms,
+        startup_timeout_ms: args.startup_timeout_ms,
+        virtual_clock: args.virtual_clock,
+    })
+}
+
+/// Builds the match plan the arguments describe.
+pub fn plan_from_args(args: &MatchArgs) -> anyhow::Result<MatchPlan> {
+    if args.games == 0 || args.games % 2 != 0 {
+        bail!("--games {} must be even and positive: every opening is played twice with colours reversed", args.games);
+    }
+    let engines = args
+        .engines
+        .0
+        .iter()
+        .map(|words| EngineConfig::from_words(&args.each, words))
+        .collect::<Result<Vec<_>, _>>()?;
+    let openings = match &args.openings {
+        Some(path) => {
+            let order = match args.openings_order {
+                OpeningOrderArg::Sequential => OpeningOrder::Sequential,
+                OpeningOrderArg::Shuffled => OpeningOrder::Shuffled(args.seed),
+            };
+            load_openings(path, order)?
+        }
+        None => vec![Opening::startpos()],
+    };
+    let plan = MatchPlan {
+        engines,
+        tournament: match args.tournament {
+            TournamentArg::Gauntlet => Tournament::Gauntlet,
+            TournamentArg::RoundRobin => Tournament::RoundRobin,
+        },
+        openings,
+        pairs_per_pairing: args.games / 2,
+        concurrency: args.concurrency,
+        settings: settings(args)?,
+    };
+    plan.validate()?;
+    Ok(plan)
+}
+
+/// Runs `kairos match`: plays, records every game as it ends, shows progress and prints the statistics.
+pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
+    let plan = plan_from_args(&args)?;
+    let sprt = sprt_config(&args.sprt)?;
+    let pairings = plan.pairings();
+    if sprt.is_some() && pairings.len() != 1 {
+        bail!("--sprt needs exactly one pairing (two engines); this match has {}", pairings.len());
+    }
+    let (mut results, previous) = ResultsLog::open(&args.results, args.resume)?;
+    let mut pgn = args.pgn.as_deref().map(PgnLog::open).transpose().context("opening the PGN file")?;
+    let schedule = plan.schedule();
+    let mut tallies: Vec<PairingTally> = pairings
+        .iter()
+        .map(|&(a, b)| PairingTally::new(&plan.engines[a].name, &plan.engines[b].name))
+        .collect();
+    let mut done = std::collections::HashSet::new();
+    for record in &previous {
+        check_resumed(&plan, &schedule, record)?;
+        done.insert(record.game_id);
+        tallies.iter_mut().any(|t| t.add(record));
+    }
+    let decided = |tallies: &[PairingTally]| {
+        sprt.as_ref().is_some_and(|config| tallies[0].llr(config).is_ok_and(|llr| config.decide(llr) != SprtDecision::Continue))
+    };
+    let jobs: Vec<_> = schedule.iter().filter(|job| !done.contains(&job.game_id)).cloned().collect();
+    let progress = MatchProgress::new(schedule.len() as u64, done.len() as u64);
+    let mut failure: Option<anyhow::Error> = None;
+    if !decided(&tallies) {
+        play_games(&plan, jobs, |record| {
+            let written = results.append(record).map_err(anyhow::Error::from).and_then(|()| match pgn.as_mut() {
+                Some(pgn) => pgn.append(record),
+                None => Ok(()),
+            });
+            if let Err(e) = written {
+                failure.get_or_insert(e);
+                return Flow::Stop;
+            }
+            tallies.iter_mut().any(|t| t.add(record));
+            progress.update(&tallies[0], sprt.as_ref());
+            if decided(&tallies) {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        });
+    }
+    progress.finish();
+    for tally in &tallies {
+        println!("{}\n", tally.summary(sprt.as_ref()));
+    }
+    match failure {
+        Some(e) => Err(e.context("recording a finished game failed; the match was stopped")),
+        None => Ok(()),
+    }
+}
+
+fn check_resumed(plan: &MatchPlan, schedule: &[crate::runner::GameJob], record: &GameRecord) -> anyhow::Result<()> {
+    let matches = schedule.get(record.game_id as usize).is_some_and(|job| {
+        plan.engines[job.white].name == record.white
+            && plan.engines[job.black].name == record.black
+            && job.opening == record.opening
+            && job.pair_id == record.pair_id
+    });
+    if !matches {
+        bail!(
+            "game {} in the results file does not fit this match (engines, openings or order differ): \
+             resume with the same settings, or start a new --results file",
+            record.game_id
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,120 @@
+//! `kairos match` end to end through its clap arguments, with the fake engine.
+
+use std::path::{Path, PathBuf};
+
+use clap::Parser;
+use tools::runner::{read_results, GameResult};
+use tools::stats::{EloModel, SprtConfig, SprtDecision};
+use tools::tally::PairingTally;
+use tools::{run_match, MatchArgs};
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    args: MatchArgs,
+}
+
+fn fake_engine_path() -> PathBuf {
+    let test_exe = std::env::current_exe().expect("test executable path");
+    test_exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps").join("examples").join("fake_uci")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kairos-match-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn args(dir: &Path, extra: &[&str]) -> MatchArgs {
+    let engine = fake_engine_path().display().to_string();
+    let cmd = format!("cmd={engine}");
+    let results = dir.join("results.jsonl").display().to_string();
+    let pgn = dir.join("games.pgn").display().to_string();
+    let mut line = vec!["match", "--engine", "name=a", &cmd, "--engine", "name=b", &cmd, "--each", "tc=10+0.1"];
+    line.extend(["--results", &results, "--pgn", &pgn, "--max-plies", "16"]);
+    line.extend(extra);
+    Cli::try_parse_from(line).unwrap().args
+}
+
+fn book(dir: &Path) -> String {
+    let path = dir.join("book.epd");
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/four-openings.epd"), &path).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn resume_skips_finished_games_and_continues_the_schedule() {
+    let dir = scratch("resume");
+    let openings = book(&dir);
+    run_match(args(&dir, &["--games", "2", "--openings", &openings])).unwrap();
+    let first = read_results(&dir.join("results.jsonl")).unwrap();
+    assert_eq!(first.len(), 2);
+    let err = run_match(args(&dir, &["--games", "4", "--openings", &openings])).unwrap_err();
+    assert!(err.to_string().contains("--resume"), "{err}");
+    run_match(args(&dir, &["--games", "6", "--openings", &openings, "--resume", "--concurrency", "2"])).unwrap();
+    let all = read_results(&dir.join("results.jsonl")).unwrap();
+    let mut ids: Vec<u64> = all.iter().map(|g| g.game_id).collect();
+    ids.sort();
+    assert_eq!(ids, vec![0, 1, 2, 3, 4, 5]);
+    assert_eq!(all[..2], first[..]);
+    let third_pair = all.iter().find(|g| g.game_id == 4).unwrap();
+    assert_eq!(third_pair.opening.fen, "rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1");
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 6);
+    assert!(pgn.contains("[%clk 0:00:") && pgn.contains("[%emt 0:00:"), "{pgn}");
+    let mismatched = run_match(args(&dir, &["--games", "6", "--resume"])).unwrap_err();
+    assert!(mismatched.to_string().contains("does not fit"), "{mismatched}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_cut_off_last_line_is_dropped_on_resume() {
+    let dir = scratch("cutoff");
+    run_match(args(&dir, &["--games", "2"])).unwrap();
+    let path = dir.join("results.jsonl");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str("{\"game_id\": 2, \"pair");
+    std::fs::write(&path, text).unwrap();
+    run_match(args(&dir, &["--games", "4", "--resume"])).unwrap();
+    assert_eq!(read_results(&path).unwrap().len(), 4);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn sprt_stops_at_the_upper_bound() {
+    let dir = scratch("sprt");
+    let engine = fake_engine_path().display().to_string();
+    let results = dir.join("results.jsonl").display().to_string();
+    let strong = format!("cmd={engine}");
+    let crashing = [format!("cmd={engine}"), "arg=--fail".into(), "arg=crash".into()];
+    let mut line: Vec<&str> = vec!["match", "--engine", "name=strong", &strong, "--engine", "name=crashing"];
+    line.extend(crashing.iter().map(String::as_str));
+    line.extend(["--each", "tc=10+0.1", "--results", &results, "--games", "200", "--sprt", "elo0=0", "elo1=10"]);
+    run_match(Cli::try_parse_from(line).unwrap().args).unwrap();
+    let games = read_results(Path::new(&results)).unwrap();
+    assert!(games.len() < 200, "the SPRT stopped the match early");
+    assert!(games.iter().all(|g| g.result == GameResult::win_for(g.white == "strong")));
+    let mut tally = PairingTally::new("strong", "crashing");
+    games.iter().for_each(|g| assert!(tally.add(g)));
+    let config = SprtConfig { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, model: EloModel::Normalized };
+    assert_eq!(config.decide(tally.llr(&config).unwrap()), SprtDecision::AcceptH1);
+    let mut without_last = PairingTally::new("strong", "crashing");
+    let mut sorted = games.clone();
+    sorted.sort_by_key(|g| g.game_id);
+    sorted[..sorted.len() - 2].iter().for_each(|g| assert!(without_last.add(g)));
+    assert_eq!(config.decide(without_last.llr(&config).unwrap()), SprtDecision::Continue, "it stopped at the first crossing");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_arguments_name_the_problem() {
+    let dir = scratch("bad");
+    let odd = run_match(args(&dir, &["--games", "3"])).unwrap_err();
+    assert!(odd.to_string().contains("must be even"), "{odd}");
+    let sprt = run_match(args(&dir, &["--sprt", "elo0=5", "elo1=0"])).unwrap_err();
+    assert!(sprt.to_string().contains("elo0 < elo1"), "{sprt}");
+    let draw = run_match(args(&dir, &["--draw", "movenumber=x"])).unwrap_err();
+    assert!(draw.to_string().contains("movenumber=x"), "{draw}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,1 +1,204 @@
-//! The PUCT Monte-Carlo tree search (LC0-NOTES §4).
+//! The PUCT Monte-Carlo tree search (LC0-NOTES §4): a tree kept across moves, worker threads that batch
+//! leaves for the network, and stoppers that decide when to play.
+
+mod backup;
+mod fastmath;
+mod gather;
+mod info;
+mod node;
+mod params;
+mod prior;
+mod run;
+mod select;
+mod stats;
+mod tree;
+
+pub use fastmath::{fast_log, fast_log2};
+pub use info::{wdl_mu, wdl_mu_centipawns, wdl_permille, InfoLine, Score};
+pub use params::SearchParams;
+pub use prior::{decode_prior, encode_prior};
+pub use select::collision_budget;
+
+use crate::clock::SharedClock;
+use crate::position::GameState;
+use run::{Run, RunConfig, TreeState};
+use shakmaty::Move;
+use std::sync::{Arc, Mutex, MutexGuard};
+use stats::{Progress, RootFilter};
+use timemgr::search_stats::{IterationStats, Stopper};
+
+/// cpuct(N) = cpuct + cpuct_factor · FastLog((N + cpuct_base)/cpuct_base) for a parent with N visits.
+pub fn cpuct(params: &SearchParams, parent_visits: u32) -> f32 {
+    select::cpuct(params, parent_visits)
+}
+
+/// What one `go` asks of the search.
+pub struct SearchRequest {
+    /// Decides when to stop; told once when the best move is sent.
+    pub stopper: Box<dyn Stopper>,
+    /// The move's clock (wall or virtual).
+    pub clock: SharedClock,
+    /// Clock time when the move's clock started.
+    pub move_start_ms: f64,
+    /// UCI `searchmoves` (empty = all legal moves; illegal ones are ignored).
+    pub searchmoves: Vec<Move>,
+    /// Hold `bestmove` until `stop` (`go infinite`, `go ponder`).
+    pub hold_bestmove_until_stop: bool,
+}
+
+/// What the search tells the UCI layer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SearchEvent {
+    /// An `info` line.
+    Info(InfoLine),
+    /// Verbose move statistics, one `info string` per line.
+    VerboseStats(Vec<String>),
+    /// The backend failed; the search stops and still sends a best move from what it has.
+    Error(String),
+    /// The search's move; `best` None means no legal move (`bestmove 0000`).
+    BestMove {
+        /// The move to play.
+        best: Option<Move>,
+        /// The expected reply.
+        ponder: Option<Move>,
+        /// The statistics at the end.
+        final_stats: IterationStats,
+    },
+}
+
+/// The result of a search that sent its best move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchOutcome {
+    /// The move played (None without legal moves).
+    pub best: Option<Move>,
+    /// The expected reply.
+    pub ponder: Option<Move>,
+    /// The final statistics.
+    pub stats: IterationStats,
+}
+
+/// Controls a running search.
+pub struct SearchHandle {
+    run: Arc<Run>,
+}
+
+impl SearchHandle {
+    /// Stops the search and releases a held best move (UCI `stop`, `ponderhit` after infinite).
+    pub fn stop(&self) {
+        self.run.stop();
+    }
+    /// Ends the search without a best move and without `on_search_done` (quit, a new position).
+    pub fn abort(&self) {
+        self.run.abort();
+    }
+    /// Waits until the search has ended; the outcome if a best move was sent.
+    pub fn wait(self) -> Option<SearchOutcome> {
+        self.run.join()
+    }
+    /// Whether every search thread has ended.
+    pub fn is_finished(&self) -> bool {
+        self.run.is_finished()
+    }
+    /// The statistics so far.
+    pub fn stats(&self) -> IterationStats {
+        self.run.stats()
+    }
+}
+
+/// The search and its tree, kept across moves of one game.
+pub struct Search {
+    backend: Arc<dyn nn::Backend>,
+    params: SearchParams,
+    state: Arc<Mutex<TreeState>>,
+    active: Option<Arc<Run>>,
+}
+
+impl Search {
+    /// A search with an empty tree at the start position.
+    pub fn new(backend: Arc<dyn nn::Backend>, params: SearchParams) -> Self {
+        let state = TreeState { tree: tree::Tree::default(), progress: Progress::default() };
+        Self { backend, params, state: Arc::new(Mutex::new(state)), active: None }
+    }
+
+    /// Replaces the network; the tree is discarded because its values came from the old one.
+    pub fn set_backend(&mut self, backend: Arc<dyn nn::Backend>) {
+        self.finish_active();
+        self.backend = backend;
+        self.lock().tree.reset();
+    }
+
+    /// Replaces the parameters for the next search.
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.finish_active();
+        self.params = params;
+    }
+
+    /// The current parameters.
+    pub fn params(&self) -> &SearchParams {
+        &self.params
+    }
+
+    /// Moves the root to the game's position, keeping the subtree of the moves played since; returns the
+    /// reused root's visits (0 when nothing could be kept).
+    pub fn set_position(&mut self, game: &GameState) -> u64 {
+        self.finish_active();
+        self.lock().tree.set_position(game)
+    }
+
+    /// Forgets the tree (UCI `ucinewgame`).
+    pub fn reset(&mut self) {
+        self.finish_active();
+        self.lock().tree.reset();
+    }
+
+    /// Bytes used by the tree, for memory limits.
+    pub fn tree_bytes(&self) -> u64 {
+        self.lock().tree.bytes()
+    }
+
+    /// Starts searching the current position; events go to `sink` from the search's threads.
+    pub fn start(&mut self, request: SearchRequest, sink: Box<dyn FnMut(SearchEvent) + Send>) -> SearchHandle {
+        self.finish_active();
+        let filter = {
+            let mut state = self.lock();
+            let reused = u64::from(state.tree.root.n);
+            state.progress = Progress { reused_visits: reused, ..Progress::default() };
+            let legal = shakmaty::Position::legal_moves(state.tree.root_position());
+            RootFilter::new(request.searchmoves.into_iter().filter(|m| legal.contains(m)).collect())
+        };
+        let run = Run::start(RunConfig {
+            state: Arc::clone(&self.state),
+            params: self.params.clone(),
+            backend: Arc::clone(&self.backend),
+            stopper: request.stopper,
+            sink,
+            clock: request.clock,
+            move_start_ms: request.move_start_ms,
+            filter,
+            hold: request.hold_bestmove_until_stop,
+        });
+        self.active = Some(Arc::clone(&run));
+        SearchHandle { run }
+    }
+
+    /// Stops a search still running (sending its best move) and waits for its threads.
+    fn finish_active(&mut self) {
+        if let Some(run) = self.active.take() {
+            run.stop();
+            run.join();
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, TreeState> {
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        if let Some(run) = self.active.take() {
+            run.abort();
+            run.join();
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! Backing up one visit from a leaf to the root with certainty propagation (LC0-NOTES §4.5 step 7, §4.7).
+
+use super::node::{Bound, Node, Terminal};
+
+/// What a backup carries from a child to its parent.
+struct Carry {
+    v: f32,
+    d: f32,
+    m: f32,
+    n_to_fix: u32,
+    v_delta: f32,
+    d_delta: f32,
+    m_delta: f32,
+    update_parent_bounds: bool,
+}
+
+/// Backs up one visit along `path` (edge indices from the root) with the leaf's value `(v, d, m)` from the
+/// view of the player who moved into the leaf; a terminal node on the way backs up its own proven value.
+pub fn backup(root: &mut Node, path: &[u16], v: f32, d: f32, m: f32, sticky_endgames: bool) {
+    backup_from(root, path, true, v, d, m, sticky_endgames);
+}
+
+fn backup_from(node: &mut Node, path: &[u16], is_root: bool, v: f32, d: f32, m: f32, sticky: bool) -> Carry {
+    let mut carry = match path.split_first() {
+        None => Carry {
+            v,
+            d,
+            m,
+            n_to_fix: 0,
+            v_delta: 0.0,
+            d_delta: 0.0,
+            m_delta: 0.0,
+            update_parent_bounds: sticky && node.terminal != Terminal::No,
+        },
+        Some((&index, rest)) => {
+            let child = node.edges[usize::from(index)].child.as_deref_mut().expect("backup path follows existing children");
+            let mut carry = backup_from(child, rest, false, v, d, m, sticky);
+            if node.terminal != Terminal::No {
+                carry.n_to_fix = 0;
+            }
+            carry.update_parent_bounds =
+                carry.update_parent_bounds && !is_root && node.terminal == Terminal::No && maybe_set_bounds(node, &mut carry);
+            carry.v = -carry.v;
+            carry.v_delta = -carry.v_delta;
+            carry.m += 1.0;
+            carry
+        }
+    };
+    if node.terminal != Terminal::No {
+        carry.v = node.wl as f32;
+        carry.d = node.d;
+        carry.m = node.m;
+    }
+    node.finalize_score_update(carry.v, carry.d, carry.m, 1);
+    if carry.n_to_fix > 0 && node.terminal == Terminal::No {
+        node.adjust_for_terminal(carry.v_delta, carry.d_delta, carry.m_delta, carry.n_to_fix);
+    }
+    carry
+}
+
+/// Aggregates the children's proven bounds into `parent`; makes it terminal when they meet. Returns whether
+/// bounds were set, so the grandparent should be checked too.
+fn maybe_set_bounds(parent: &mut Node, carry: &mut Carry) -> bool {
+    let mut lower: Bound = -1;
+    let mut upper: Bound = -1;
+    let mut losing_m = 0.0f32;
+    for edge in parent.edges.iter() {
+        let (edge_lower, edge_upper) = edge.bounds();
+        lower = lower.max(edge_lower);
+        upper = upper.max(edge_upper);
+        if edge_lower == 1 {
+            break;
+        } else if edge_upper == -1 {
+            losing_m = losing_m.max(edge.m(0.0));
+        }
+    }
+    if lower == -1 && upper == 1 {
+        return false;
+    }
+    if lower == upper {
+        carry.n_to_fix = parent.n;
+        let (old_v, old_d, old_m) = (parent.wl as f32, parent.d, parent.m);
+        let plies = if upper == -1 { losing_m.max(carry.m) } else { carry.m } + 1.0;
+        parent.make_terminal(-upper, plies, Terminal::EndOfGame);
+        carry.v_delta = -(parent.wl as f32 - old_v);
+        carry.d_delta = parent.d - old_d;
+        carry.m_delta = parent.m - old_m;
+    } else {
+        parent.lower = -upper;
+        parent.upper = -lower;
+    }
+    true
+}
+
+/// Takes one visit out of flight along `path`, for a collision.
+pub fn cancel_visit(root: &mut Node, path: &[u16]) {
+    let mut node = root;
+    node.n_in_flight -= 1;
+    for &index in path {
+        node = node.edges[usize::from(index)].child.as_deref_mut().expect("collision path follows existing children");
+        node.n_in_flight -= 1;
+    }
+}

@@ -1,0 +1,15 @@
+//! lc0's approximate logarithm (LC0-NOTES §5.8.2), used for cpuct and the WDL_mu score so both match lc0
+//! to the last bit.
+
+/// lc0's FastLog2: exponent plus a quadratic fit of the mantissa, in f32.
+pub fn fast_log2(a: f32) -> f32 {
+    let bits = a.to_bits();
+    let exponent = ((bits >> 23) & 0xff) as i32 - 127;
+    let mantissa = f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000) - 1.0;
+    mantissa * (1.346_555_2 - 0.346_555_23 * mantissa) + exponent as f32
+}
+
+/// lc0's FastLog: natural logarithm via [`fast_log2`].
+pub fn fast_log(a: f32) -> f32 {
+    0.693_147_180_559_945_3_f32 * fast_log2(a)
+}

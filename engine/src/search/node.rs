@@ -1,0 +1,168 @@
+//! Tree nodes and edges (LC0-NOTES §4.2): running means of WL, D and M from the view of the player who moved
+//! into the node, visit counts, proven bounds; edges hold the move and a 16-bit prior, sorted by prior.
+
+use super::prior::{decode_prior, encode_prior};
+use shakmaty::Move;
+
+/// Why a node is an end of the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Terminal {
+    /// An ordinary node.
+    No,
+    /// Mate, stalemate, a draw by rule, or a result proven from the children.
+    EndOfGame,
+    /// A position repeated once inside the searched path.
+    TwoFold,
+}
+
+/// A proven game result from the view of the player who moved into the node: −1 loss, 0 draw, +1 win.
+pub type Bound = i8;
+
+/// A position in the tree.
+#[derive(Debug)]
+pub struct Node {
+    /// Children, sorted by prior after evaluation; empty before.
+    pub edges: Box<[Edge]>,
+    /// Mean of win − loss.
+    pub wl: f64,
+    /// Mean draw probability.
+    pub d: f32,
+    /// Mean plies left.
+    pub m: f32,
+    /// Completed visits.
+    pub n: u32,
+    /// Visits started and not yet backed up.
+    pub n_in_flight: u32,
+    /// Whether and why this node ends the search.
+    pub terminal: Terminal,
+    /// Proven lower bound of the result.
+    pub lower: Bound,
+    /// Proven upper bound of the result.
+    pub upper: Bound,
+}
+
+impl Default for Node {
+    fn default() -> Self {
+        Self {
+            edges: Box::new([]),
+            wl: 0.0,
+            d: 0.0,
+            m: 0.0,
+            n: 0,
+            n_in_flight: 0,
+            terminal: Terminal::No,
+            lower: -1,
+            upper: 1,
+        }
+    }
+}
+
+/// A move from a node, with its prior and (once visited) its child.
+#[derive(Debug)]
+pub struct Edge {
+    /// The move.
+    pub mv: Move,
+    /// The prior in lc0's 16-bit encoding.
+    pub prior: u16,
+    /// The child node, created on the first visit.
+    pub child: Option<Box<Node>>,
+}
+
+impl Edge {
+    /// An edge without a child.
+    pub fn new(mv: Move, prior: f32) -> Self {
+        Self { mv, prior: encode_prior(prior), child: None }
+    }
+    /// The decoded prior.
+    pub fn p(&self) -> f32 {
+        decode_prior(self.prior)
+    }
+    /// The child's completed visits (0 without a child).
+    pub fn n(&self) -> u32 {
+        self.child.as_ref().map_or(0, |c| c.n)
+    }
+    /// Visits completed or in flight.
+    pub fn n_started(&self) -> u32 {
+        self.child.as_ref().map_or(0, |c| c.n + c.n_in_flight)
+    }
+    /// The child's Q from the parent's view, or `default` if it has no visits.
+    pub fn q(&self, default: f32) -> f32 {
+        match &self.child {
+            Some(c) if c.n > 0 => c.wl as f32,
+            _ => default,
+        }
+    }
+    /// The child's D, or `default` if it has no visits.
+    pub fn d(&self, default: f32) -> f32 {
+        match &self.child {
+            Some(c) if c.n > 0 => c.d,
+            _ => default,
+        }
+    }
+    /// The child's M, or `default` if it has no visits.
+    pub fn m(&self, default: f32) -> f32 {
+        match &self.child {
+            Some(c) if c.n > 0 => c.m,
+            _ => default,
+        }
+    }
+    /// Whether the child is a visited terminal.
+    pub fn is_terminal(&self) -> bool {
+        matches!(&self.child, Some(c) if c.n > 0 && c.terminal != Terminal::No)
+    }
+    /// The child's proven bounds (regular without a child).
+    pub fn bounds(&self) -> (Bound, Bound) {
+        self.child.as_ref().map_or((-1, 1), |c| (c.lower, c.upper))
+    }
+}
+
+impl Node {
+    /// Visits of the children: N − 1, or 0 before the first visit.
+    pub fn children_visits(&self) -> u32 {
+        self.n.saturating_sub(1)
+    }
+
+    /// Adds `k` visits with values `(v, d, m)` to the running means and takes them out of flight.
+    pub fn finalize_score_update(&mut self, v: f32, d: f32, m: f32, k: u32) {
+        let total = f64::from(self.n + k);
+        self.wl += f64::from(k) * (f64::from(v) - self.wl) / total;
+        self.d += k as f32 * (d - self.d) / (self.n + k) as f32;
+        self.m += k as f32 * (m - self.m) / (self.n + k) as f32;
+        self.n += k;
+        self.n_in_flight -= k;
+    }
+
+    /// Shifts the means after `k` of the visits below turned out to be a proven result.
+    pub fn adjust_for_terminal(&mut self, v: f32, d: f32, m: f32, k: u32) {
+        self.wl += f64::from(k) * f64::from(v) / f64::from(self.n);
+        self.d += k as f32 * d / self.n as f32;
+        self.m += k as f32 * m / self.n as f32;
+    }
+
+    /// Makes the node a proven result (`result` from the view of the player who moved into it).
+    pub fn make_terminal(&mut self, result: Bound, plies_left: f32, kind: Terminal) {
+        self.lower = result;
+        self.upper = result;
+        self.terminal = kind;
+        self.m = plies_left;
+        self.wl = f64::from(result);
+        self.d = if result == 0 { 1.0 } else { 0.0 };
+    }
+
+    /// Sum of the priors of the children with completed visits.
+    pub fn visited_policy(&self) -> f32 {
+        self.edges.iter().filter(|e| e.n() > 0).map(Edge::p).sum()
+    }
+
+    /// Number of nodes in this subtree (this one included) and of edges, for memory accounting.
+    pub fn count_subtree(&self) -> (u64, u64) {
+        let mut nodes = 1;
+        let mut edges = self.edges.len() as u64;
+        for child in self.edges.iter().filter_map(|e| e.child.as_deref()) {
+            let (n, e) = child.count_subtree();
+            nodes += n;
+            edges += e;
+        }
+        (nodes, edges)
+    }
+}

@@ -1,0 +1,85 @@
+//! The search's tunable parameters with lc0's UCI defaults (LC0-NOTES §4.1).
+
+/// Every option the search obeys; `Default` gives lc0's UCI defaults.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchParams {
+    /// Search threads (0 = the backend's suggestion, +1 when it does not run on the CPU).
+    pub threads: usize,
+    /// Leaves per network batch (0 = the backend's recommendation).
+    pub minibatch_size: usize,
+    /// Fill batches smaller than this with likely future leaves, only to warm the cache (0 = off).
+    pub max_prefetch: usize,
+    /// Back up cache hits and terminals at once instead of waiting for the batch.
+    pub out_of_order_eval: bool,
+    /// Out-of-order results per gather, as a multiple of the minibatch size.
+    pub max_out_of_order_evals_factor: f32,
+    /// cpuct at N = 0.
+    pub cpuct: f32,
+    /// Visits scale of cpuct's logarithmic growth.
+    pub cpuct_base: f32,
+    /// Weight of cpuct's logarithmic growth.
+    pub cpuct_factor: f32,
+    /// First-play urgency is `fpu_value` itself (true) or a reduction from the parent's Q (false).
+    pub fpu_absolute: bool,
+    /// The FPU value or reduction.
+    pub fpu_value: f32,
+    /// Propagate proven wins, losses and draws up the tree.
+    pub sticky_endgames: bool,
+    /// Score a position repeated once inside the searched path as a draw.
+    pub two_fold_draws: bool,
+    /// Largest collision budget of one gather.
+    pub max_collision_visits: u32,
+    /// Root N at which the collision budget starts growing beyond 1.
+    pub max_collision_visits_scaling_start: u32,
+    /// Root N at which the collision budget reaches its maximum.
+    pub max_collision_visits_scaling_end: u32,
+    /// Exponent of the collision budget's growth.
+    pub max_collision_visits_scaling_power: f32,
+    /// Largest moves-left utility.
+    pub moves_left_max_effect: f32,
+    /// |Q| of the parent above which the moves-left utility applies.
+    pub moves_left_threshold: f32,
+    /// Utility per ply of moves-left difference.
+    pub moves_left_slope: f32,
+    /// Constant term of the moves-left scaling polynomial in |Q|.
+    pub moves_left_constant_factor: f32,
+    /// Linear term of the moves-left scaling polynomial in |Q|.
+    pub moves_left_scaled_factor: f32,
+    /// Quadratic term of the moves-left scaling polynomial in |Q|.
+    pub moves_left_quadratic_factor: f32,
+    /// Memory budget for the tree in MB (0 = unlimited); also the denominator of `hashfull`.
+    pub ram_limit_mb: u64,
+    /// Send per-move statistics before `bestmove`.
+    pub verbose_move_stats: bool,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        Self {
+            threads: 0,
+            minibatch_size: 0,
+            max_prefetch: 32,
+            out_of_order_eval: true,
+            max_out_of_order_evals_factor: 2.4,
+            cpuct: 1.745,
+            cpuct_base: 38739.0,
+            cpuct_factor: 3.894,
+            fpu_absolute: false,
+            fpu_value: 0.330,
+            sticky_endgames: true,
+            two_fold_draws: true,
+            max_collision_visits: 80_000,
+            max_collision_visits_scaling_start: 28,
+            max_collision_visits_scaling_end: 145_000,
+            max_collision_visits_scaling_power: 1.25,
+            moves_left_max_effect: 0.0345,
+            moves_left_threshold: 0.8,
+            moves_left_slope: 0.0027,
+            moves_left_constant_factor: 0.0,
+            moves_left_scaled_factor: 1.6521,
+            moves_left_quadratic_factor: -0.6521,
+            ram_limit_mb: 0,
+            verbose_move_stats: false,
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! One running search: worker threads (gather under the tree lock, compute outside it, back up under it),
+//! a watchdog, stopper polling and the single `bestmove` (LC0-NOTES §3.6, §4.5).
+
+use super::gather::{abandon, finish, gather, GatherContext};
+use super::params::SearchParams;
+use super::select::collision_budget;
+use super::stats::{best_root_edge, info_line, iteration_stats, principal_variation, verbose_move_stats, InfoContext, Progress, RootFilter};
+use super::tree::Tree;
+use super::{SearchEvent, SearchOutcome};
+use crate::clock::SharedClock;
+use nn::{Backend, BackendError};
+use shakmaty::Move;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::Duration;
+use timemgr::search_stats::{Hints, IterationStats, Stopper};
+
+/// Minimum interval between periodic `info` lines when nothing changes.
+const INFO_INTERVAL_MS: f64 = 5000.0;
+
+/// The tree and the counters of the running search, behind one lock.
+pub struct TreeState {
+    /// The tree.
+    pub tree: Tree,
+    /// The running search's counters.
+    pub progress: Progress,
+}
+
+/// Everything about the conversation with the caller, behind its own lock (always taken after the tree's).
+struct Control {
+    stopper: Box<dyn Stopper>,
+    sink: Box<dyn FnMut(SearchEvent) + Send>,
+    hints: Hints,
+    first_batch_ms: Option<f64>,
+    last_info: Option<(Option<Move>, u32, u32, f64)>,
+    outcome: Option<SearchOutcome>,
+    done: bool,
+}
+
+/// State shared by the threads of one search.
+pub struct Run {
+    state: Arc<Mutex<TreeState>>,
+    params: SearchParams,
+    backend: Arc<dyn Backend>,
+    has_wdl: bool,
+    has_moves_left: bool,
+    batch_target: usize,
+    clock: SharedClock,
+    move_start_ms: f64,
+    filter: RootFilter,
+    hold: bool,
+    stop: AtomicBool,
+    user_stop: AtomicBool,
+    abort: AtomicBool,
+    failed: AtomicBool,
+    control: Mutex<Control>,
+    wake: Condvar,
+    threads: Mutex<Vec<std::thread::JoinHandle<()>>>,
+}
+
+/// What `Run::new` needs.
+pub struct RunConfig {
+    /// The tree, shared with the owning `Search`.
+    pub state: Arc<Mutex<TreeState>>,
+    /// Search parameters.
+    pub params: SearchParams,
+    /// The evaluator.
+    pub backend: Arc<dyn Backend>,
+    /// The stopper chain.
+    pub stopper: Box<dyn Stopper>,
+    /// Receives info lines and the best move.
+    pub sink: Box<dyn FnMut(SearchEvent) + Send>,
+    /// The move's clock.
+    pub clock: SharedClock,
+    /// Clock time when the move's clock started.
+    pub move_start_ms: f64,
+    /// The root move filter.
+    pub filter: RootFilter,
+    /// Hold `bestmove` until `stop` (infinite, ponder).
+    pub hold: bool,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Run {
+    /// Starts the worker threads and the watchdog.
+    pub fn start(config: RunConfig) -> Arc<Self> {
+        let attributes = config.backend.attributes();
+        let threads = match config.params.threads {
+            0 => attributes.suggested_threads.max(1) + usize::from(!attributes.runs_on_cpu),
+            n => n,
+        };
+        let batch_target = match config.params.minibatch_size {
+            0 => attributes.recommended_batch_size.max(1),
+            n => n,
+        }
+        .min(attributes.maximum_batch_size.max(1));
+        let run = Arc::new(Self {
+            state: config.state,
+            params: config.params,
+            backend: config.backend,
+            has_wdl: attributes.has_wdl,
+            has_moves_left: attributes.has_moves_left,
+            batch_target,
+            clock: config.clock,
+            move_start_ms: config.move_start_ms,
+            filter: config.filter,
+            hold: config.hold,
+            stop: AtomicBool::new(false),
+            user_stop: AtomicBool::new(false),
+            abort: AtomicBool::new(false),
+            failed: AtomicBool::new(false),
+            control: Mutex::new(Control {
+                stopper: config.stopper,
+                sink: config.sink,
+                hints: Hints::default(),
+                first_batch_ms: None,
+                last_info: None,
+                outcome: None,
+                done: false,
+            }),
+            wake: Condvar::new(),
+            threads: Mutex::new(Vec::new()),
+        });
+        let mut handles = Vec::new();
+        for index in 0..threads {
+            let worker = Arc::clone(&run);
+            handles.push(spawn(format!("kairos-search-{index}"), move || worker.work()));
+        }
+        let watchdog = Arc::clone(&run);
+        handles.push(spawn("kairos-watchdog".into(), move || watchdog.watch()));
+        *lock(&run.threads) = handles.into_iter().flatten().collect();
+        run
+    }
+
+    /// Asks the search to stop and releases a held best move.
+    pub fn stop(&self) {
+        self.user_stop.store(true, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+        self.poll();
+        self.wake.notify_all();
+    }
+
+    /// Ends the search without a best move.
+    pub fn abort(&self) {
+        self.abort.store(true, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+        self.wake.notify_all();
+    }
+
+    /// Waits for every thread and returns the outcome, if a best move was sent.
+    pub fn join(&self) -> Option<SearchOutcome> {
+        let handles = std::mem::take(&mut *lock(&self.threads));
+        for handle in handles {
+            // A panicking search thread has already lost its work; the outcome below says what was sent.
+            let _ = handle.join();
+        }
+        lock(&self.control).outcome.clone()
+    }
+
+    /// Whether every thread has ended.
+    pub fn is_finished(&self) -> bool {
+        lock(&self.threads).iter().all(std::thread::JoinHandle::is_finished)
+    }
+
+    fn elapsed_ms(&self) -> f64 {
+        self.clock.elapsed_ms() - self.move_start_ms
+    }
+
+    fn work(&self) {
+        loop {
+            if self.abort.load(Ordering::SeqCst) || self.failed.load(Ordering::SeqCst) {
+                break;
+            }
+            let root_visited = lock(&self.state).tree.root.n > 0;
+            if self.stop.load(Ordering::SeqCst) && root_visited {
+                break;
+            }
+            match self.iteration() {
+                Ok(true) => {}
+                Ok(false) => std::thread::sleep(Duration::from_millis(10)),
+                Err(error) => {
+                    self.failed.store(true, Ordering::SeqCst);
+                    self.stop.store(true, Ordering::SeqCst);
+                    (lock(&self.control).sink)(SearchEvent::Error(error.to_string()));
+                }
+            }
+            self.poll();
+        }
+        self.poll();
+        self.wake.notify_all();
+    }
+
+    fn watch(&self) {
+        loop {
+            self.poll();
+            let control = lock(&self.control);
+            if control.done || self.abort.load(Ordering::SeqCst) {
+                break;
+            }
+            let wait_ms = control.hints.remaining_time_ms().clamp(1, 100) as u64;
+            // Woken early by stop or abort; the next poll sees it.
+            drop(self.wake.wait_timeout(control, Duration::from_millis(wait_ms)));
+        }
+    }
+
+    /// One gather–compute–backup cycle; returns whether it did any work.
+    fn iteration(&self) -> Result<bool, BackendError> {
+        let backend = Arc::clone(&self.backend);
+        let mut computation = backend.new_computation();
+        let hints = lock(&self.control).hints.clone();
+        let stopping = || self.stop.load(Ordering::SeqCst);
+        let mut state = lock(&self.state);
+        let TreeState { tree, progress } = &mut *state;
+        if tree.root.n > 0 && tree.root.terminal != super::node::Terminal::No {
+            self.stop.store(true, Ordering::SeqCst);
+            return Ok(false);
+        }
+        let context = GatherContext {
+            params: &self.params,
+            filter: &self.filter,
+            has_moves_left: self.has_moves_left,
+            batch_target: self.batch_target,
+            collision_budget: collision_budget(&self.params, u64::from(tree.root.n).min(hints.remaining_playouts())),
+            remaining_playouts: hints.remaining_playouts(),
+            stopping: &stopping,
+        };
+        let gathered = match gather(tree, progress, &context, computation.as_mut()) {
+            Ok(gathered) => gathered,
+            Err(error) => return Err(error),
+        };
+        if gathered.is_empty() {
+            return Ok(false);
+        }
+        drop(state);
+        let results = if computation.queued() > 0 { computation.compute() } else { Ok(Vec::new()) };
+        let mut state = lock(&self.state);
+        let TreeState { tree, progress } = &mut *state;
+        let results = match results {
+            Ok(results) => results,
+            Err(error) => {
+                abandon(tree, gathered);
+                return Err(error);
+            }
+        };
+        let playouts = finish(tree, progress, gathered, &results, &context)?;
+        if playouts > 0 {
+            progress.batches += 1;
+            self.clock.on_batch(playouts);
+        }
+        Ok(true)
+    }
+
+    /// Polls the stopper, sends periodic info, and sends the best move once the search may end.
+    fn poll(&self) {
+        let state = lock(&self.state);
+        let mut control = lock(&self.control);
+        if control.done {
+            return;
+        }
+        let root = &state.tree.root;
+        let now = self.elapsed_ms();
+        let mut stats = iteration_stats(root, &state.progress, &self.params, self.has_moves_left);
+        if stats.nodes_since_movestart > 0 && control.first_batch_ms.is_none() {
+            control.first_batch_ms = Some(now);
+        }
+        stats.time_since_movestart_ms = now as i64;
+        stats.time_since_first_batch_ms = control.first_batch_ms.map_or(0, |first| (now - first) as i64);
+        if stats.total_nodes > 0 && !self.stop.load(Ordering::SeqCst) {
+            let mut hints = Hints::default();
+            hints.reset(None);
+            let over_memory = self.params.ram_limit_mb > 0 && state.tree.bytes() >= self.params.ram_limit_mb * 1_000_000;
+            if control.stopper.should_stop(&stats, &mut hints) || over_memory {
+                self.stop.store(true, Ordering::SeqCst);
+                self.wake.notify_all();
+            }
+            control.hints = hints;
+        }
+        if self.abort.load(Ordering::SeqCst) {
+            return;
+        }
+        let info_context = InfoContext {
+            progress: &state.progress,
+            filter: &self.filter,
+            time_ms: now as i64,
+            since_first_batch_ms: stats.time_since_first_batch_ms,
+            has_wdl: self.has_wdl,
+            hashfull: self.hashfull(&state.tree),
+        };
+        let root_ready = stats.total_nodes > 0 || self.failed.load(Ordering::SeqCst);
+        let may_send = self.stop.load(Ordering::SeqCst) && root_ready && (!self.hold || self.user_stop.load(Ordering::SeqCst));
+        if may_send {
+            let line = info_line(root, &info_context);
+            (control.sink)(SearchEvent::Info(line));
+            if self.params.verbose_move_stats {
+                (control.sink)(SearchEvent::VerboseStats(verbose_move_stats(root, &self.params, self.has_moves_left)));
+            }
+            let pv = principal_variation(root, &self.filter);
+            let outcome = SearchOutcome { best: pv.first().copied(), ponder: pv.get(1).copied(), stats: stats.clone() };
+            (control.sink)(SearchEvent::BestMove { best: outcome.best, ponder: outcome.ponder, final_stats: stats.clone() });
+            control.stopper.on_search_done(&stats);
+            control.outcome = Some(outcome);
+            control.done = true;
+            self.wake.notify_all();
+            return;
+        }
+        if stats.nodes_since_movestart == 0 {
+            return;
+        }
+        let best = best_root_edge(root, &self.filter).map(|i| root.edges[i].mv);
+        let depth = ((state.progress.cumulative_depth / state.progress.playouts.max(1)) as u32).max(1);
+        let seldepth = state.progress.max_depth;
+        let due = match control.last_info {
+            None => true,
+            Some((last_best, last_depth, last_seldepth, at)) => {
+                last_best != best || last_depth != depth || last_seldepth != seldepth || now - at >= INFO_INTERVAL_MS
+            }
+        };
+        if due {
+            control.last_info = Some((best, depth, seldepth, now));
+            let line = info_line(root, &info_context);
+            (control.sink)(SearchEvent::Info(line));
+        }
+    }
+
+    fn hashfull(&self, tree: &Tree) -> u32 {
+        if self.params.ram_limit_mb == 0 {
+            return 0;
+        }
+        (tree.bytes() * 1000 / (self.params.ram_limit_mb * 1_000_000)).min(1000) as u32
+    }
+
+    /// The statistics of the search so far.
+    pub fn stats(&self) -> IterationStats {
+        let state = lock(&self.state);
+        iteration_stats(&state.tree.root, &state.progress, &self.params, self.has_moves_left)
+    }
+}
+
+fn spawn(name: String, body: impl FnOnce() + Send + 'static) -> Option<std::thread::JoinHandle<()>> {
+    std::thread::Builder::new().name(name).spawn(body).ok()
+}

@@ -1,0 +1,181 @@
+//! PUCT selection (LC0-NOTES §4.3), the moves-left utility (§4.9), the collision budget (§4.4) and the
+//! choice of the best move (§4.8).
+
+use super::fastmath::fast_log;
+use super::node::{Edge, Node};
+use super::params::SearchParams;
+use std::cmp::Ordering;
+
+/// cpuct(N) = cpuct + factor · FastLog((N + base)/base), N = the parent's visits.
+pub fn cpuct(params: &SearchParams, parent_n: u32) -> f32 {
+    let growth = if params.cpuct_factor == 0.0 {
+        0.0
+    } else {
+        params.cpuct_factor * fast_log((parent_n as f32 + params.cpuct_base) / params.cpuct_base)
+    };
+    params.cpuct + growth
+}
+
+/// The collision allowance of one gather for `n = min(root N, remaining playouts)`.
+pub fn collision_budget(params: &SearchParams, n: u64) -> u32 {
+    let start = u64::from(params.max_collision_visits_scaling_start);
+    let end = u64::from(params.max_collision_visits_scaling_end);
+    if n >= end {
+        return params.max_collision_visits;
+    }
+    if n <= start {
+        return 1;
+    }
+    let fraction = (n - start) as f32 / (end - start) as f32;
+    let budget = 1.0 + (params.max_collision_visits as f32 - 1.0) * fraction.powf(params.max_collision_visits_scaling_power);
+    (budget.round() as u32).min(params.max_collision_visits)
+}
+
+/// First-play urgency of a node's unvisited children.
+pub fn fpu(params: &SearchParams, node: &Node) -> f32 {
+    if params.fpu_absolute {
+        params.fpu_value
+    } else {
+        -(node.wl as f32) - params.fpu_value * node.visited_policy().sqrt()
+    }
+}
+
+/// The moves-left utility for one parent: shorter wins and longer losses score higher (LC0-NOTES §4.9).
+#[derive(Clone, Copy, Debug)]
+pub struct MovesLeftUtility<'a> {
+    params: &'a SearchParams,
+    parent_m: f32,
+    active: bool,
+}
+
+impl<'a> MovesLeftUtility<'a> {
+    /// The utility below `parent`; inactive without a moves-left head or when the parent's |Q| is small.
+    pub fn new(params: &'a SearchParams, parent: &Node, has_moves_left: bool) -> Self {
+        let active = has_moves_left && (parent.wl as f32).abs() > params.moves_left_threshold;
+        Self { params, parent_m: parent.m, active }
+    }
+
+    /// The utility of an edge whose Q is `q` (0 for unvisited edges).
+    pub fn of(&self, edge: &Edge, q: f32) -> f32 {
+        if !self.active || edge.n() == 0 {
+            return 0.0;
+        }
+        let p = self.params;
+        let child_m = edge.m(0.0);
+        let sign = if -q < 0.0 { -1.0 } else { 1.0 };
+        let mut utility = (p.moves_left_slope * (child_m - self.parent_m)).clamp(-p.moves_left_max_effect, p.moves_left_max_effect) * sign;
+        let threshold = p.moves_left_threshold;
+        let scaled_q = if threshold > 0.0 && threshold < 1.0 { (q.abs() - threshold).max(0.0) / (1.0 - threshold) } else { q };
+        utility *= p.moves_left_constant_factor + p.moves_left_scaled_factor * scaled_q.abs() + p.moves_left_quadratic_factor * scaled_q * scaled_q;
+        utility
+    }
+}
+
+/// The exploration multiplier cpuct(N) · sqrt(max(N − 1, 1)).
+pub fn puct_multiplier(params: &SearchParams, node: &Node) -> f32 {
+    cpuct(params, node.n) * (node.children_visits().max(1) as f32).sqrt()
+}
+
+/// Restricts which children the PUCT scan may pick.
+pub trait ChildFilter {
+    /// Whether the child at `index` may be picked.
+    fn allows(&self, index: usize, edge: &Edge) -> bool;
+}
+
+/// No restriction (every node below the root).
+pub struct AnyChild;
+
+impl ChildFilter for AnyChild {
+    fn allows(&self, _: usize, _: &Edge) -> bool {
+        true
+    }
+}
+
+/// The child with the highest PUCT score (the first on ties), if any child is allowed.
+pub fn pick_child(params: &SearchParams, node: &Node, has_moves_left: bool, filter: &dyn ChildFilter) -> Option<usize> {
+    let puct_mult = puct_multiplier(params, node);
+    let fpu = fpu(params, node);
+    let moves_left = MovesLeftUtility::new(params, node, has_moves_left);
+    let mut best = None;
+    let mut best_score = f32::NEG_INFINITY;
+    for (index, edge) in node.edges.iter().enumerate() {
+        if !filter.allows(index, edge) {
+            continue;
+        }
+        let q = edge.q(fpu);
+        let utility = q + moves_left.of(edge, q);
+        let score = edge.p() * puct_mult / (1 + edge.n_started()) as f32 + utility;
+        if best.is_none() || score > best_score {
+            best = Some(index);
+            best_score = score;
+        }
+    }
+    best
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum EdgeRank {
+    TerminalLoss,
+    NonTerminal,
+    TerminalWin,
+}
+
+fn rank(edge: &Edge) -> EdgeRank {
+    let wl = edge.q(0.0);
+    if !edge.is_terminal() || wl == 0.0 {
+        EdgeRank::NonTerminal
+    } else if wl < 0.0 {
+        EdgeRank::TerminalLoss
+    } else {
+        EdgeRank::TerminalWin
+    }
+}
+
+/// lc0's order of preference between two children: `Less` means `a` is better.
+pub fn compare_for_best(a: &Edge, b: &Edge) -> Ordering {
+    let (rank_a, rank_b) = (rank(a), rank(b));
+    if rank_a != rank_b {
+        return rank_b.cmp(&rank_a);
+    }
+    if rank_a == EdgeRank::NonTerminal && a.is_terminal() && b.is_terminal() {
+        return a.m(0.0).total_cmp(&b.m(0.0));
+    }
+    if a.n() != b.n() {
+        return b.n().cmp(&a.n());
+    }
+    if a.q(0.0) != b.q(0.0) {
+        return b.q(0.0).total_cmp(&a.q(0.0));
+    }
+    if a.prior != b.prior {
+        return b.prior.cmp(&a.prior);
+    }
+    match rank_a {
+        EdgeRank::TerminalWin => a.m(0.0).total_cmp(&b.m(0.0)),
+        _ => b.m(0.0).total_cmp(&a.m(0.0)),
+    }
+}
+
+/// The index of the best child by [`compare_for_best`] among those `allowed` (the first on ties).
+pub fn best_child(node: &Node, allowed: impl Fn(usize) -> bool) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for index in (0..node.edges.len()).filter(|&i| allowed(i)) {
+        match best {
+            Some(current) if compare_for_best(&node.edges[index], &node.edges[current]) != Ordering::Less => {}
+            _ => best = Some(index),
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collision_budget_examples_from_the_notes() {
+        let params = SearchParams::default();
+        for (n, expected) in [(0, 1), (28, 1), (100, 7), (1000, 154), (10_000, 2819), (100_000, 50_273), (145_000, 80_000)] {
+            assert_eq!(collision_budget(&params, n), expected, "n = {n}");
+        }
+    }
+}

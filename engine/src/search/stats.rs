@@ -1,0 +1,197 @@
+//! What the search reports: iteration statistics for the stoppers (LC0-NOTES §3.1, §1.6.2), the best move,
+//! the principal variation, `info` lines and verbose move statistics.
+
+use super::info::{mate_moves, wdl_mu_centipawns, wdl_permille, InfoLine, Score};
+use super::node::{Edge, Node};
+use super::params::SearchParams;
+use super::select::{best_child, fpu, puct_multiplier, MovesLeftUtility};
+use shakmaty::{CastlingMode, Move};
+use timemgr::search_stats::{IterationStats, TimeUsageHint};
+
+/// Counters of one search.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    /// Playouts (backed-up visits) of this search.
+    pub playouts: u64,
+    /// Iterations that backed something up.
+    pub batches: u64,
+    /// Sum of the depths of all playouts (root = 1).
+    pub cumulative_depth: u64,
+    /// The deepest playout.
+    pub max_depth: u32,
+    /// Visits of the reused root.
+    pub reused_visits: u64,
+}
+
+/// The root's children a search may choose: all, or those of `searchmoves`.
+#[derive(Clone, Debug, Default)]
+pub struct RootFilter {
+    moves: Vec<Move>,
+}
+
+impl RootFilter {
+    /// A filter from UCI `searchmoves` (empty = every move).
+    pub fn new(moves: Vec<Move>) -> Self {
+        Self { moves }
+    }
+    /// Whether the root move `mv` may be searched and played.
+    pub fn allows(&self, mv: &Move) -> bool {
+        self.moves.is_empty() || self.moves.contains(mv)
+    }
+}
+
+/// The best root child by lc0's rule among the allowed moves.
+pub fn best_root_edge(root: &Node, filter: &RootFilter) -> Option<usize> {
+    best_child(root, |i| filter.allows(&root.edges[i].mv))
+}
+
+/// The principal variation from the root: the best root child, then best children while they have visits.
+pub fn principal_variation(root: &Node, filter: &RootFilter) -> Vec<Move> {
+    let mut pv = Vec::new();
+    let Some(first) = best_root_edge(root, filter) else { return pv };
+    pv.push(root.edges[first].mv);
+    let mut node = root.edges[first].child.as_deref();
+    while let Some(current) = node {
+        let Some(index) = best_child(current, |_| true) else { break };
+        let edge = &current.edges[index];
+        if edge.n() == 0 {
+            break;
+        }
+        pv.push(edge.mv);
+        node = edge.child.as_deref();
+    }
+    pv
+}
+
+/// The statistics a stopper sees, except the two time fields, which the caller fills from its clock.
+pub fn iteration_stats(root: &Node, progress: &Progress, params: &SearchParams, has_moves_left: bool) -> IterationStats {
+    let mut stats = IterationStats {
+        total_nodes: progress.playouts + progress.reused_visits,
+        nodes_since_movestart: progress.playouts,
+        batches_since_movestart: progress.batches,
+        average_depth: (progress.cumulative_depth / progress.playouts.max(1)) as u32,
+        may_resign: true,
+        ..IterationStats::default()
+    };
+    if root.n == 0 {
+        return stats;
+    }
+    let root_fpu = fpu(params, root);
+    let moves_left = MovesLeftUtility::new(params, root, has_moves_left);
+    let mut max_n = 0;
+    let mut best_qu = -1000.0f32;
+    let mut most_visited_is_best = true;
+    for edge in root.edges.iter() {
+        let n = edge.n();
+        stats.edge_n.push(n);
+        let wl = edge.q(0.0);
+        if n > 0 && edge.is_terminal() {
+            if wl > 0.0 {
+                stats.win_found = true;
+                let depth = (edge.m(0.0).round() / 2.0) as u32 + 1;
+                stats.mate_depth = Some(stats.mate_depth.map_or(depth, |d| d.min(depth)));
+            } else if wl < 0.0 {
+                stats.num_losing_edges += 1;
+            }
+        }
+        let q = edge.q(root_fpu);
+        if n > 0 && q > -0.98 {
+            stats.may_resign = false;
+        }
+        let qu = q + moves_left.of(edge, q);
+        if n > max_n {
+            max_n = n;
+            most_visited_is_best = false;
+        }
+        if qu >= best_qu {
+            most_visited_is_best = n == max_n;
+            best_qu = qu;
+        }
+    }
+    if !most_visited_is_best {
+        stats.time_usage_hint = TimeUsageHint::NeedMoreTime;
+    }
+    stats
+}
+
+/// Everything an `info` line needs besides the tree.
+pub struct InfoContext<'a> {
+    /// Search counters.
+    pub progress: &'a Progress,
+    /// The root move filter.
+    pub filter: &'a RootFilter,
+    /// Milliseconds since the move clock started.
+    pub time_ms: i64,
+    /// Milliseconds since the first batch (0 before it).
+    pub since_first_batch_ms: i64,
+    /// Whether the network has a WDL head.
+    pub has_wdl: bool,
+    /// Tree memory in permille of the RAM limit.
+    pub hashfull: u32,
+}
+
+/// The `info` line for the current tree.
+pub fn info_line(root: &Node, context: &InfoContext<'_>) -> InfoLine {
+    let progress = context.progress;
+    let best = best_root_edge(root, context.filter).map(|i| &root.edges[i]);
+    let default_wl = -(root.wl as f32);
+    let (wl, d, m, terminal) = match best {
+        Some(edge) => (edge.q(default_wl), edge.d(root.d), edge.m(0.0), edge.is_terminal()),
+        None => (default_wl, root.d, 0.0, false),
+    };
+    let score = if terminal && wl != 0.0 { Score::Mate(mate_moves(wl, m)) } else { Score::Cp(wdl_mu_centipawns(wl, d, context.has_wdl)) };
+    let nps = (context.since_first_batch_ms > 0).then(|| progress.playouts * 1000 / context.since_first_batch_ms as u64);
+    InfoLine {
+        depth: ((progress.cumulative_depth / progress.playouts.max(1)) as u32).max(1),
+        seldepth: progress.max_depth,
+        time_ms: context.time_ms,
+        nodes: progress.playouts + progress.reused_visits,
+        score,
+        wdl: wdl_permille(wl, d),
+        nps,
+        hashfull: context.hashfull,
+        pv: principal_variation(root, context.filter).iter().map(uci).collect(),
+    }
+}
+
+/// A move in standard UCI notation (castling as the king's two-square move).
+pub fn uci(mv: &Move) -> String {
+    mv.to_uci(CastlingMode::Standard).to_string()
+}
+
+/// lc0-style per-move statistics, least visited first, then a line for the root itself.
+pub fn verbose_move_stats(root: &Node, params: &SearchParams, has_moves_left: bool) -> Vec<String> {
+    let root_fpu = fpu(params, root);
+    let puct_mult = puct_multiplier(params, root);
+    let moves_left = MovesLeftUtility::new(params, root, has_moves_left);
+    let mut edges: Vec<&Edge> = root.edges.iter().collect();
+    edges.sort_by(|a, b| (a.n(), a.prior).cmp(&(b.n(), b.prior)));
+    let mut lines: Vec<String> = edges
+        .into_iter()
+        .map(|edge| {
+            let q = edge.q(root_fpu);
+            let u = edge.p() * puct_mult / (1 + edge.n_started()) as f32;
+            let s = q + u + moves_left.of(edge, q);
+            let in_flight = edge.child.as_ref().map_or(0, |c| c.n_in_flight);
+            let node_stats = match edge.child.as_deref() {
+                Some(c) if c.n > 0 => format!("(WL: {:8.5}) (D: {:5.3}) (M: {:4.1}) ", c.wl, c.d, c.m),
+                _ => "(WL:  -.-----) (D: -.---) (M:  -.-) ".to_string(),
+            };
+            let tail = if edge.is_terminal() { "(T)" } else { "" };
+            format!(
+                "{:<5} N: {:>7} (+{:>2}) (P: {:>5.2}%) {node_stats}(Q: {:8.5}) (U: {:6.5}) (S: {:8.5}) {tail}",
+                uci(&edge.mv),
+                edge.n(),
+                in_flight,
+                edge.p() * 100.0,
+                q,
+                u,
+                s
+            )
+            .trim_end()
+            .to_string()
+        })
+        .collect();
+    lines.push(format!("node  N: {:>7} (+{:>2}) (WL: {:8.5}) (D: {:5.3}) (M: {:4.1})", root.n, root.n_in_flight, root.wl, root.d, root.m));
+    lines
+}

@@ -1,0 +1,143 @@
+//! The search tree bound to a game: tree reuse across moves, memory accounting, freeing old subtrees off the
+//! search's path (LC0-NOTES §4.2, §4.7 two-fold reversal).
+
+use super::node::{Edge, Node, Terminal};
+use crate::position::{GameState, PositionHistory, PositionKey};
+use shakmaty::{Chess, EnPassantMode, Move, Position};
+
+/// The tree and the game position its root stands for.
+#[derive(Debug)]
+pub struct Tree {
+    /// The root node.
+    pub root: Box<Node>,
+    /// The game's history up to the root.
+    pub history: PositionHistory,
+    start: Option<(PositionKey, u32, u32)>,
+    moves: Vec<Move>,
+    /// Nodes in the tree, for memory accounting.
+    pub node_count: u64,
+    /// Edges in the tree, for memory accounting.
+    pub edge_count: u64,
+}
+
+impl Default for Tree {
+    fn default() -> Self {
+        Self {
+            root: Box::default(),
+            history: PositionHistory::new(Chess::default()),
+            start: None,
+            moves: Vec::new(),
+            node_count: 1,
+            edge_count: 0,
+        }
+    }
+}
+
+fn start_identity(position: &Chess) -> (PositionKey, u32, u32) {
+    (PositionKey::new(position, EnPassantMode::Always), position.halfmoves(), position.fullmoves().get())
+}
+
+/// Frees a detached subtree on a background thread, so a big old tree never stalls the next search.
+fn free_in_background(subtree: Box<Node>) {
+    if subtree.edges.is_empty() {
+        return;
+    }
+    let spawned = std::thread::Builder::new().name("kairos-tree-free".into()).spawn(move || drop(subtree));
+    // If no thread can be started the subtree was dropped with the closure, here, which is merely slower.
+    drop(spawned);
+}
+
+impl Tree {
+    /// Bytes used by the tree's nodes and edges.
+    pub fn bytes(&self) -> u64 {
+        self.node_count * std::mem::size_of::<Node>() as u64 + self.edge_count * std::mem::size_of::<Edge>() as u64
+    }
+
+    /// Forgets everything (UCI `ucinewgame`).
+    pub fn reset(&mut self) {
+        let old = std::mem::take(self);
+        free_in_background(old.root);
+    }
+
+    /// Moves the root to `game`'s position, keeping the subtree of the moves played since the old root when
+    /// the game continues the old one; returns the visits of the reused root (0 when nothing was kept).
+    pub fn set_position(&mut self, game: &GameState) -> u64 {
+        let identity = start_identity(game.start());
+        let continues = self.start.as_ref() == Some(&identity) && game.moves().starts_with(&self.moves);
+        let mut root = std::mem::take(&mut self.root);
+        if continues {
+            for mv in &game.moves()[self.moves.len()..] {
+                let next = root.edges.iter_mut().position(|e| e.mv == *mv).and_then(|i| root.edges[i].child.take());
+                free_in_background(std::mem::replace(&mut root, next.unwrap_or_default()));
+            }
+        } else {
+            free_in_background(std::mem::take(&mut root));
+        }
+        if root.terminal != Terminal::No || root.n_in_flight != 0 {
+            free_in_background(std::mem::take(&mut root));
+        }
+        revert_stale_two_folds(&mut root, 0);
+        self.root = root;
+        self.history = game.position_history().clone();
+        self.start = Some(identity);
+        self.moves = game.moves().to_vec();
+        let (nodes, edges) = self.root.count_subtree();
+        self.node_count = nodes;
+        self.edge_count = edges;
+        u64::from(self.root.n)
+    }
+
+    /// The root position.
+    pub fn root_position(&self) -> &Chess {
+        self.history.last()
+    }
+}
+
+/// Visits removed below a node by a two-fold reversal: how many and their moves-left value at the node.
+struct Removed {
+    visits: u32,
+    m: f32,
+}
+
+/// A two-fold draw is valid only while its earlier occurrence lies inside the searched path: plies from the
+/// root ≥ 4 and ≥ the cycle length (kept in its M). Stale ones become fresh nodes; their draws leave the
+/// ancestors' means, and ancestors lose the proofs that may have rested on them.
+fn revert_stale_two_folds(node: &mut Node, plies_from_root: u32) -> Vec<Removed> {
+    if node.terminal == Terminal::TwoFold {
+        let valid = plies_from_root >= 4 && plies_from_root as f32 >= node.m;
+        if valid {
+            return Vec::new();
+        }
+        let removed = Removed { visits: node.n, m: node.m };
+        *node = Node::default();
+        return vec![removed];
+    }
+    let mut removed_here = Vec::new();
+    for edge in node.edges.iter_mut() {
+        if let Some(child) = edge.child.as_deref_mut() {
+            for removed in revert_stale_two_folds(child, plies_from_root + 1) {
+                removed_here.push(Removed { visits: removed.visits, m: removed.m + 1.0 });
+            }
+        }
+    }
+    for removed in &removed_here {
+        let remaining = node.n - removed.visits;
+        if remaining == 0 {
+            node.wl = 0.0;
+            node.d = 0.0;
+            node.m = 0.0;
+        } else {
+            let k = removed.visits as f32;
+            node.wl = node.wl * f64::from(node.n) / f64::from(remaining);
+            node.d = (node.d * node.n as f32 - k) / remaining as f32;
+            node.m = (node.m * node.n as f32 - k * removed.m) / remaining as f32;
+        }
+        node.n = remaining;
+    }
+    if !removed_here.is_empty() {
+        node.terminal = Terminal::No;
+        node.lower = -1;
+        node.upper = 1;
+    }
+    removed_here
+}

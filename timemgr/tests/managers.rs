@@ -1,0 +1,266 @@
+//! Hand-worked numbers and edge cases for every manager.
+
+mod common;
+
+use common::{budget_only, close, ctx, go, state_value};
+use timemgr::estimator::{ahle_plies_left, mle_legacy};
+use timemgr::managers::geometric::{solve_alpha, AlphaRule};
+use timemgr::{time_manager_from_str, GoParams, Hints, IterationStats, MoveContext};
+
+const ALL: &[&str] = &[
+    "legacy",
+    "alphazero",
+    "simple",
+    "smooth",
+    "smooth(preset=lc0)",
+    "smooth(preset=lc0,lc0-compat=false)",
+    "geometric",
+    "expected-length",
+    "expected-length(lognormal)",
+    "legacy(pieces)",
+    "smooth(mlh)",
+];
+
+#[test]
+fn geometric_alpha_reproduces_the_seed_tables() {
+    for (s, t0, want) in [
+        (1000.0, 600_000.0, 10.4),
+        (1000.0, 300_000.0, 13.4),
+        (1000.0, 180_000.0, 17.8),
+        (100.0, 60_000.0, 10.4),
+        (100.0, 30_000.0, 13.4),
+        (100.0, 15_000.0, 20.7),
+    ] {
+        let (alpha, short) = solve_alpha(AlphaRule::MinimumMoveTime, 40, s, t0);
+        assert!(!short);
+        assert!((alpha - want).abs() <= 0.1, "s={s} t0={t0}: alpha {alpha} vs {want}");
+        // The defining equation: the clock after 40 moves is the reserve alpha·s.
+        close(t0 * (1.0 - 1.0 / alpha).powi(40), alpha * s, 1e-9, "reserve equation");
+    }
+}
+
+#[test]
+fn geometric_reserve_rules_and_short_clocks() {
+    let (alpha, _) = solve_alpha(AlphaRule::ReserveFraction(0.1), 40, 100.0, 60_000.0);
+    close((1.0 - 1.0 / alpha).powi(40), 0.1, 1e-12, "fraction");
+    let (alpha, _) = solve_alpha(AlphaRule::ReserveMs(6000.0), 40, 100.0, 60_000.0);
+    close((1.0 - 1.0 / alpha).powi(40), 0.1, 1e-12, "ms");
+    // 10 s cannot hold 40 geometric moves ending at 1 s per move: alpha = N + 1 and the flag.
+    assert_eq!(solve_alpha(AlphaRule::MinimumMoveTime, 40, 1000.0, 10_000.0), (41.0, true));
+    assert_eq!(solve_alpha(AlphaRule::Fixed(12.0), 40, 1000.0, 10_000.0), (12.0, false));
+}
+
+#[test]
+fn geometric_budgets_a_fixed_fraction_of_the_clock() {
+    let mut tm = time_manager_from_str("geometric(min-move-ms=1000)").unwrap();
+    let (alpha, _) = solve_alpha(AlphaRule::MinimumMoveTime, 40, 1000.0, 600_000.0);
+    let first = budget_only(tm.as_mut(), &go(600_000, 0), &ctx(0, 0));
+    assert_eq!(first.deadline_ms, (600_000.0 / alpha) as i64);
+    // Alpha is solved once per game; later moves divide the clock they get by the same alpha.
+    let second = budget_only(tm.as_mut(), &go(300_000, 500), &ctx(2, 0));
+    assert_eq!(second.deadline_ms, (300_000.0 / alpha + 500.0) as i64);
+    assert!(time_manager_from_str("geometric(alpha=1.0)").is_err());
+}
+
+#[test]
+fn expected_length_uses_ahle_by_default() {
+    let mut tm = time_manager_from_str("expected-length").unwrap();
+    let trace = budget_only(tm.as_mut(), &go(60_000, 0), &ctx(0, 0));
+    let r = (59.3 + 72830.0 / 2644.0) / 2.0;
+    close(trace.step_value("moves_left").unwrap(), r, 1e-6, "r");
+    close(trace.step_value("allocated_ms").unwrap(), 59_800.0 / r, 1e-6, "budget");
+    // With an increment: (t − i)/r + i.
+    let mut tm = time_manager_from_str("expected-length").unwrap();
+    let trace = budget_only(tm.as_mut(), &go(60_000, 1000), &ctx(40, 0));
+    let r = ahle_plies_left(40.0) / 2.0;
+    close(trace.step_value("allocated_ms").unwrap(), 58_800.0 / r + 1000.0, 1e-6, "with increment");
+}
+
+#[test]
+fn mlh_uses_the_head_or_reports_its_fallback() {
+    let mut tm = time_manager_from_str("expected-length(mlh)").unwrap();
+    let with_head = MoveContext { network_moves_left_plies: Some(60.0), ..ctx(0, 0) };
+    let trace = budget_only(tm.as_mut(), &go(60_000, 0), &with_head);
+    assert_eq!(trace.step_value("moves_left"), Some(30.0));
+    assert_eq!(trace.estimator.as_deref(), Some("mlh"));
+    let trace = budget_only(tm.as_mut(), &go(60_000, 0), &ctx(0, 0));
+    assert_eq!(trace.estimator.as_deref(), Some("mlh (no moves-left head: used ahle)"));
+    close(trace.step_value("moves_left").unwrap(), ahle_plies_left(0.0) / 2.0, 1e-6, "fallback");
+    // Smooth's fallback is its preset's estimator.
+    let mut tm = time_manager_from_str("smooth(preset=lc0,mlh)").unwrap();
+    let trace = budget_only(tm.as_mut(), &go(60_000, 600), &ctx(0, 0));
+    close(trace.step_value("remaining_moves").unwrap(), 45.2, 1e-6, "smooth mlh fallback");
+}
+
+/// Ends one smooth move whose last NPS poll came `since_first_batch` ms after the first batch.
+fn smooth_after_move(since_first_batch: i64, edge_n: Vec<u32>, spec: &str) -> Box<dyn timemgr::TimeManager> {
+    let mut tm = time_manager_from_str(spec).unwrap();
+    let mut stopper = tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
+    let stats = IterationStats {
+        time_since_movestart_ms: since_first_batch + 20,
+        time_since_first_batch_ms: since_first_batch,
+        nodes_since_movestart: 100_000,
+        total_nodes: 100_000,
+        edge_n,
+        ..IterationStats::default()
+    };
+    stopper.should_stop(&stats, &mut Hints::default());
+    stopper.on_search_done(&stats);
+    assert_eq!(tm.drain_trace().len(), 1);
+    tm
+}
+
+#[test]
+fn estimator_updates_weigh_moves_by_their_length_in_average_moves() {
+    // First budget at 60000+600: avg_ms_per_move = 1790.2655. The next move reuses 30% of the tree.
+    let tree_reuse_after = |since_first_batch: i64| {
+        let mut tm = smooth_after_move(since_first_batch, vec![50_000, 50_000], "smooth(preset=lc0)");
+        let trace = common::budget_only(tm.as_mut(), &go(55_000, 600), &ctx(2, 30_000));
+        assert_eq!(trace.step_value("tree_reuse_sample"), Some(0.30000001192092896));
+        state_value(&trace.state_after_budget, "tree_reuse")
+    };
+    // One average move: halfway over one half-life of 3.39 moves, decay(0.52, 0.3, 3.39, 1) = 0.479318.
+    close(tree_reuse_after(1790), 0.479_317_755, 1e-4, "one average move");
+    // A move twice as long counts as two: 0.3 + 0.22·0.5^(2/3.39).
+    close(tree_reuse_after(3581), 0.3 + 0.22 * 0.5f64.powf(2.0 / 3.39), 1e-4, "double move");
+    let double_gap = (tree_reuse_after(3581) - 0.3) / 0.22;
+    let single_gap = (tree_reuse_after(1790) - 0.3) / 0.22;
+    close(double_gap, single_gap * single_gap, 1e-3, "two average moves = one move twice as long");
+    // An instant move barely moves the estimate.
+    assert!((tree_reuse_after(1) - 0.52).abs() < 1e-4);
+}
+
+#[test]
+fn theta_spends_more_when_the_best_move_is_not_dominant() {
+    let nodes = |spec: &str| {
+        let mut tm = smooth_after_move(1790, vec![500, 300, 200], spec);
+        common::budget_only(tm.as_mut(), &go(55_000, 600), &ctx(2, 0)).step_value("move_estimate_nodes").unwrap()
+    };
+    // Best share 0.5, θ = 0.5: every new node adds w = 0.75 to θ·N + (1−θ)·N_best.
+    close(nodes("smooth(preset=lc0,theta=0.5)"), nodes("smooth(preset=lc0)") / 0.75, 1e-6, "theta");
+}
+
+#[test]
+fn no_clock_means_no_stopper_and_no_state_change() {
+    for spec in ALL {
+        let mut tm = time_manager_from_str(spec).unwrap();
+        let movetime = GoParams { movetime: Some(1000), ..GoParams::default() };
+        let infinite = GoParams { infinite: true, ..go(60_000, 600) };
+        let ponder = GoParams { ponder: true, ..go(60_000, 600) };
+        let black_only = GoParams { btime: Some(1000), ..GoParams::default() };
+        for go_params in [movetime, infinite, ponder, black_only, GoParams::default()] {
+            assert!(tm.stopper(&go_params, &ctx(0, 0)).is_none(), "{spec} {go_params:?}");
+        }
+        assert!(tm.drain_trace().is_empty());
+    }
+    // The first real budget is still the first move's (piggybank deposit, first-move state).
+    let mut tm = time_manager_from_str("smooth(preset=lc0)").unwrap();
+    assert!(tm.stopper(&GoParams { infinite: true, ..go(60_000, 600) }, &ctx(0, 0)).is_none());
+    let trace = budget_only(tm.as_mut(), &go(60_000, 600), &ctx(0, 0));
+    assert_eq!(trace.deadline_ms, 4688);
+}
+
+#[test]
+fn black_reads_its_own_clock() {
+    let mut tm = time_manager_from_str("alphazero").unwrap();
+    let go_params = GoParams { wtime: Some(60_000), btime: Some(10_000), winc: Some(0), binc: Some(0), ..GoParams::default() };
+    let trace = budget_only(tm.as_mut(), &go_params, &MoveContext { white_to_move: false, ..ctx(1, 0) });
+    assert_eq!(trace.deadline_ms, 1176);
+}
+
+#[test]
+fn movestogo_one_spends_up_to_the_caps() {
+    let one = GoParams { movestogo: Some(1), ..go(60_000, 600) };
+    let deadline = |spec: &str| budget_only(time_manager_from_str(spec).unwrap().as_mut(), &one, &ctx(0, 0)).deadline_ms;
+    assert_eq!(deadline("smooth(preset=lc0)"), 25_200, "0.42·T binds");
+    assert_eq!(deadline("legacy"), 59_800, "T − O binds");
+    assert_eq!(deadline("alphazero"), 59_800);
+    assert_eq!(deadline("expected-length"), 59_800);
+    assert_eq!(deadline("geometric"), 59_800);
+    // movestogo ≤ 0 is ignored, as in lc0.
+    let ignored = GoParams { movestogo: Some(0), ..go(60_000, 600) };
+    assert_eq!(budget_only(time_manager_from_str("legacy").unwrap().as_mut(), &ignored, &ctx(0, 0)).deadline_ms, 4898);
+}
+
+#[test]
+fn exhausted_or_tiny_clocks_give_zero_deadlines() {
+    for spec in ALL {
+        for time in [0, -500, 150, 200] {
+            let mut tm = time_manager_from_str(spec).unwrap();
+            let trace = budget_only(tm.as_mut(), &go(time, 0), &ctx(10, 0));
+            assert_eq!(trace.deadline_ms, 0, "{spec} T={time}");
+            if let Some(allowance) = trace.step_value("allowed_piggybank_ms") {
+                if !spec.contains("preset=lc0)") {
+                    assert!(allowance >= 0.0, "{spec} T={time}: allowance {allowance}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn reused_tree_larger_than_target_moves_at_once() {
+    let mut tm = time_manager_from_str("smooth").unwrap();
+    let mut stopper = tm.stopper(&go(60_000, 600), &ctx(0, 1_000_000)).unwrap();
+    let stats = IterationStats { time_since_movestart_ms: 1, total_nodes: 1_000_001, ..IterationStats::default() };
+    assert!(stopper.should_stop(&stats, &mut Hints::default()));
+    stopper.on_search_done(&stats);
+    let trace = tm.drain_trace().remove(0);
+    assert_eq!(trace.step_value("move_estimate_nodes"), Some(0.0));
+    assert_eq!((trace.step_value("allocated_ms"), trace.deadline_ms), (Some(0.0), 0));
+}
+
+#[test]
+fn first_move_from_a_late_fen() {
+    // "… w - - 0 30": ply 58. Legacy's book bonus counts at most 12 plies: 1 + 1.8 + 0.25·12 = 5.8 slices.
+    let mut tm = time_manager_from_str("legacy").unwrap();
+    let trace = budget_only(tm.as_mut(), &go(60_000, 600), &ctx(58, 0));
+    let m = f64::from(mle_legacy(58, 51.5, 7.0));
+    let want = ((60_000.0 + 600.0 * (m - 1.0) - 200.0) / m * 5.8).min(59_800.0);
+    close(trace.step_value("allocated_ms").unwrap(), want, 1e-5, "legacy at ply 58");
+}
+
+#[test]
+fn adjustments_single_move_and_out_of_book() {
+    let single = MoveContext { legal_moves: 1, ..ctx(20, 0) };
+    for spec in ["legacy(instant-single-move=true)", "smooth(instant-single-move=true)", "geometric(instant-single-move=true)"] {
+        let trace = budget_only(time_manager_from_str(spec).unwrap().as_mut(), &go(60_000, 600), &single);
+        assert_eq!(trace.deadline_ms, 0, "{spec}");
+    }
+    let plain = budget_only(time_manager_from_str("alphazero").unwrap().as_mut(), &go(60_000, 0), &ctx(20, 0));
+    let fresh = MoveContext { moves_out_of_book: Some(1), ..ctx(20, 0) };
+    let factor = budget_only(time_manager_from_str("alphazero(out-of-book-factor=true)").unwrap().as_mut(), &go(60_000, 0), &fresh);
+    assert_eq!(plain.deadline_ms, 7176);
+    assert_eq!(factor.deadline_ms, (7176.0 * 1.9) as i64, "2 − 1/10");
+    let late = MoveContext { moves_out_of_book: Some(25), ..ctx(20, 0) };
+    let factor = budget_only(time_manager_from_str("alphazero(out-of-book-factor=true)").unwrap().as_mut(), &go(60_000, 0), &late);
+    assert_eq!(factor.deadline_ms, 7176);
+}
+
+#[test]
+fn legacy_spends_saved_time_on_the_next_move() {
+    let mut tm = time_manager_from_str("legacy").unwrap();
+    let mut stopper = tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
+    // Deadline 4898; the move stops after 898 ms, so 4000 ms are saved.
+    let stats = IterationStats { time_since_movestart_ms: 898, total_nodes: 10, ..IterationStats::default() };
+    stopper.on_search_done(&stats);
+    let first = tm.drain_trace().remove(0);
+    assert_eq!(state_value(&first.state_after_move, "spared_ms"), 4000.0);
+    let trace = budget_only(tm.as_mut(), &go(59_702, 600), &ctx(2, 0));
+    // total = 59702 + 600·(M − 1) − 200 − 4000; slice = total/M; plus the 4000 squandered at once.
+    let m = f64::from(mle_legacy(2, 51.5, 7.0));
+    let want = (59_702.0 + 600.0 * (m - 1.0) - 200.0 - 4000.0) / m + 4000.0;
+    close(trace.step_value("allocated_ms").unwrap(), want, 1e-5, "squander");
+}
+
+#[test]
+fn trace_summary_is_one_line_with_the_key_numbers() {
+    let trace = budget_only(time_manager_from_str("smooth(preset=lc0)").unwrap().as_mut(), &go(60_000, 600), &ctx(0, 0));
+    let line = trace.summary();
+    assert!(!line.contains('\n'));
+    assert!(line.starts_with("tm smooth(preset=lc0) ply 0 clock 60000+600"), "{line}");
+    assert!(line.contains("allocated_ms 4688.8") && line.contains("deadline 4688"), "{line}");
+    let json = serde_json::to_value(&trace).unwrap();
+    assert_eq!(json["deadline_ms"], 4688);
+    assert!(json["steps"].as_array().unwrap().len() >= 19);
+}

@@ -1,9 +1,11 @@
 //! Match running, statistics and tuning.
 
 pub mod cli;
+pub mod report;
 pub mod runner;
 pub mod stats;
 pub mod tally;
 
 pub use cli::{run_match, MatchArgs};
+pub use report::{run_match_report, MatchReportArgs};
 pub use runner::{play_games, GameRecord, MatchPlan};

@@ -1,0 +1,112 @@
+//! `kairos match-report`: time-usage tables, plots and a Markdown summary from a results file.
+
+mod plots;
+mod usage;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use clap::Args;
+
+pub use plots::{write_chart, Chart, Series};
+pub use usage::{usage_by_engine, EngineUsage, Summary};
+
+use crate::runner::read_results;
+
+/// Arguments of `kairos match-report`.
+#[derive(Args, Debug, Clone)]
+pub struct MatchReportArgs {
+    /// Results file written by `kairos match` (one JSON line per game).
+    pub results: PathBuf,
+    /// Directory for the plots and summary.md (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+/// Runs `kairos match-report`: reads the results, writes three charts (PNG and SVG) and `summary.md`.
+pub fn run_match_report(args: MatchReportArgs) -> anyhow::Result<()> {
+    let games = read_results(&args.results)?;
+    if games.is_empty() {
+        anyhow::bail!("{} holds no finished games; play some with kairos match first", args.results.display());
+    }
+    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    let engines = usage_by_engine(&games);
+    write_charts(&args.out, &engines)?;
+    let summary = args.out.join("summary.md");
+    std::fs::write(&summary, markdown(&args.results, games.len(), &engines))
+        .with_context(|| format!("writing {}", summary.display()))?;
+    println!("wrote {}", summary.display());
+    Ok(())
+}
+
+fn mean_series(engines: &[(String, EngineUsage)], pick: impl Fn(&EngineUsage) -> &std::collections::BTreeMap<u32, Vec<f64>>) -> Vec<Series> {
+    engines
+        .iter()
+        .map(|(name, usage)| {
+            let points = pick(usage)
+                .iter()
+                .filter_map(|(&x, values)| Summary::of(values).map(|s| (f64::from(x), s.mean)))
+                .collect();
+            (name.clone(), points)
+        })
+        .collect()
+}
+
+fn write_charts(dir: &Path, engines: &[(String, EngineUsage)]) -> anyhow::Result<()> {
+    let charts = [
+        ("time-per-move", "Mean time per move", "engine's move number after the book", "time used (ms)", mean_series(engines, |u| &u.time_by_move)),
+        ("clock-by-ply", "Mean clock remaining", "ply after the book", "clock left (ms)", mean_series(engines, |u| &u.clock_by_ply)),
+        ("tree-size", "Mean tree size at move time", "engine's move number after the book", "nodes", mean_series(engines, |u| &u.nodes_by_move)),
+    ];
+    for (stem, title, x_label, y_label, series) in &charts {
+        write_chart(dir, stem, &Chart { title, x_label, y_label, series })?;
+    }
+    Ok(())
+}
+
+fn cell(summary: Option<Summary>, pick: impl Fn(&Summary) -> f64) -> String {
+    summary.map(|s| format!("{:.0}", pick(&s))).unwrap_or_else(|| "-".into())
+}
+
+fn markdown(results: &Path, game_count: usize, engines: &[(String, EngineUsage)]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Time usage\n\n{game_count} games from `{}`.\n", results.display());
+    let _ = writeln!(out, "| engine | games | flags | clock left at end: mean / median / min (ms) | nodes per move: mean | tree-size CV |");
+    let _ = writeln!(out, "|---|---|---|---|---|---|");
+    for (name, usage) in engines {
+        let end = Summary::of(&usage.clock_at_end);
+        let nodes = Summary::of(&usage.nodes);
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} | {} / {} / {} | {} | {} |",
+            usage.games,
+            usage.flags,
+            cell(end, |s| s.mean),
+            cell(end, |s| s.median),
+            cell(end, |s| s.min),
+            cell(nodes, |s| s.mean),
+            nodes.map(|s| format!("{:.3}", s.coefficient_of_variation)).unwrap_or_else(|| "-".into()),
+        );
+    }
+    for (name, usage) in engines {
+        let _ = writeln!(out, "\n## {name}: time per move number\n");
+        let _ = writeln!(out, "| move | moves | mean (ms) | median (ms) | max (ms) | mean clock left after (ms) |");
+        let _ = writeln!(out, "|---|---|---|---|---|---|");
+        for (&number, times) in &usage.time_by_move {
+            let Some(time) = Summary::of(times) else { continue };
+            let clock = usage.clock_by_move.get(&number).and_then(|values| Summary::of(values));
+            let _ = writeln!(
+                out,
+                "| {number} | {} | {:.0} | {:.0} | {:.0} | {} |",
+                time.count,
+                time.mean,
+                time.median,
+                time.max,
+                cell(clock, |s| s.mean)
+            );
+        }
+    }
+    let _ = writeln!(out, "\n## Plots\n\n![time per move](time-per-move.png)\n\n![clock remaining](clock-by-ply.png)\n\n![tree size](tree-size.png)");
+    out
+}

@@ -1,0 +1,87 @@
+//! `kairos match-report` on hand-made records with hand-worked numbers.
+
+use tools::report::{usage_by_engine, Summary};
+use tools::runner::{GameRecord, GameResult, MoveRecord, Opening, ResultsLog, Termination};
+use tools::{run_match_report, MatchReportArgs};
+
+fn mv(time: u64, clock: i64, nodes: u64) -> MoveRecord {
+    MoveRecord {
+        uci: "a2a3".into(),
+        time_used_ms: time,
+        wall_ms: None,
+        clock_left_ms: Some(clock),
+        nodes: Some(nodes),
+        depth: Some(3),
+        seldepth: None,
+        score: None,
+    }
+}
+
+fn game(game_id: u64, white: &str, black: &str, book: &[&str], termination: Termination, moves: Vec<MoveRecord>) -> GameRecord {
+    GameRecord {
+        game_id,
+        pair_id: game_id / 2,
+        white: white.into(),
+        black: black.into(),
+        white_time_control: "1+0".into(),
+        black_time_control: "1+0".into(),
+        opening: Opening { fen: Opening::startpos().fen, moves: book.iter().map(|m| m.to_string()).collect() },
+        result: GameResult::Draw,
+        termination,
+        reason: String::new(),
+        moves,
+    }
+}
+
+fn games() -> Vec<GameRecord> {
+    vec![
+        // No book: "a" (white) moves at plies 1 and 3; "b" flags on its second move.
+        game(0, "a", "b", &[], Termination::TimeForfeit, vec![mv(100, 900, 10), mv(200, 800, 20), mv(300, 600, 30)]),
+        // One book ply: black ("a") moves first after the book.
+        game(1, "b", "a", &["e2e4"], Termination::MaxPlies, vec![mv(50, 950, 40), mv(70, 930, 50), mv(150, 800, 60)]),
+    ]
+}
+
+#[test]
+fn usage_assigns_moves_to_the_right_engine() {
+    let engines = usage_by_engine(&games());
+    let (name_a, a) = &engines[0];
+    let (name_b, b) = &engines[1];
+    assert_eq!((name_a.as_str(), name_b.as_str()), ("a", "b"));
+    assert_eq!((a.games, a.flags, b.flags), (2, 0, 1));
+    assert_eq!(a.time_by_move[&1], vec![100.0, 50.0]);
+    assert_eq!(a.time_by_move[&2], vec![300.0, 150.0]);
+    assert_eq!(b.time_by_move[&1], vec![200.0, 70.0]);
+    assert_eq!(a.clock_by_ply[&1], vec![900.0, 950.0]);
+    assert_eq!(a.clock_by_ply[&3], vec![600.0, 800.0]);
+    assert_eq!(a.clock_at_end, vec![600.0, 800.0]);
+    assert_eq!(b.clock_at_end, vec![800.0, 930.0]);
+    let nodes = Summary::of(&a.nodes).unwrap();
+    assert_eq!(nodes.mean, 35.0);
+    let deviation = ((25.0f64.powi(2) + 5.0f64.powi(2) + 5.0f64.powi(2) + 25.0f64.powi(2)) / 4.0).sqrt();
+    assert!((nodes.coefficient_of_variation - deviation / 35.0).abs() < 1e-15);
+}
+
+#[test]
+fn report_writes_plots_and_summary() {
+    let dir = std::env::temp_dir().join(format!("kairos-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let results = dir.join("results.jsonl");
+    let (mut log, previous) = ResultsLog::open(&results, false).unwrap();
+    assert!(previous.is_empty());
+    games().iter().for_each(|g| log.append(g).unwrap());
+    let out = dir.join("report");
+    run_match_report(MatchReportArgs { results, out: out.clone() }).unwrap();
+    for stem in ["time-per-move", "clock-by-ply", "tree-size"] {
+        for ext in ["png", "svg"] {
+            let path = out.join(format!("{stem}.{ext}"));
+            assert!(std::fs::metadata(&path).map(|m| m.len() > 1000).unwrap_or(false), "{} written", path.display());
+        }
+    }
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(summary.contains("| a | 2 | 0 | 700 / 700 / 600 | 35 |"), "{summary}");
+    assert!(summary.contains("| b | 2 | 1 |"), "{summary}");
+    assert!(summary.contains("| 2 | 2 | 225 | 225 | 300 | 700 |"), "{summary}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

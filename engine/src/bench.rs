@@ -1,1 +1,210 @@
 //! `kairos bench` and `kairos benchmark`.
+//!
+//! `bench` searches a fixed set of middlegames for a fixed number of nodes each on one thread, so its
+//! node count is a deterministic signature of the search; its last line is OpenBench's `N nodes M nps`.
+//! `benchmark` is lc0's timed benchmark (LC0-NOTES §6.5): a time and/or node limit per position, no smart
+//! pruning, and lc0's totals block.
+
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use anyhow::{bail, Context};
+use shakmaty::{CastlingMode, Position};
+use timemgr::{build_stopper_chain, CommonStopperOptions, GoParams, MoveContext};
+
+use crate::clock::{SharedClock, WallClock};
+use crate::options::EngineOptions;
+use crate::position::GameState;
+use crate::search::{Search, SearchEvent, SearchRequest};
+
+/// Varied middlegames from the standard (Stockfish) bench set.
+pub const BENCH_POSITIONS: &[&str] = &[
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10",
+    "4rrk1/pp1n3p/3q2pQ/2p1pb2/2PP4/2P3N1/P2B2PP/4RRK1 b - - 7 19",
+    "rq3rk1/ppp2ppp/1bnpb3/3N2B1/3NP3/7P/PPPQ1PP1/2KR3R w - - 7 14",
+    "r1bq1r1k/1pp1n1pp/1p1p4/4p2Q/4Pp2/1BNP4/PPP2PPP/3R1RK1 w - - 2 14",
+    "r3r1k1/2p2ppp/p1p1bn2/8/1q2P3/2NPQN2/PPP3PP/R4RK1 b - - 2 15",
+    "r1bbk1nr/pp3p1p/2n5/1N4p1/2Np1B2/8/PPP2PPP/2KR1B1R w kq - 0 13",
+    "r1bq1rk1/ppp1nppp/4n3/3p3Q/3P4/1BP1B3/PP1N2PP/R4RK1 w - - 1 16",
+    "4r1k1/r1q2ppp/ppp2n2/4P3/5Rb1/1N1BQ3/PPP3PP/R5K1 w - - 1 17",
+    "2rqkb1r/ppp2p2/2npb1p1/1N1Nn2p/2P1PP2/8/PP2B1PP/R1BQK2R b KQ - 0 11",
+    "r1bq1r1k/b1p1npp1/p2p3p/1p6/3PP3/1B2NN2/PP3PPP/R2Q1RK1 w - - 1 16",
+];
+
+/// Nodes per position of `kairos bench` unless `--nodes` says otherwise.
+pub const DEFAULT_BENCH_NODES: u64 = 1000;
+/// Milliseconds per position of `kairos benchmark` (lc0's default).
+pub const DEFAULT_BENCHMARK_MOVETIME_MS: i64 = 10_000;
+/// NN cache entries of both benchmarks (lc0's benchmark default).
+const BENCH_CACHE_SIZE: i64 = 200_000;
+
+/// What one benchmarked search produced.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PositionResult {
+    /// The move chosen, in UCI notation (`0000` without a legal move).
+    pub best_move: String,
+    /// Playouts of the search.
+    pub nodes: u64,
+    /// Wall milliseconds of the search.
+    pub time_ms: u64,
+}
+
+/// Runs `kairos bench [--nodes=N] [engine flags]`: prints one line per position and `N nodes M nps` last.
+pub fn run_bench(args: &[String]) -> anyhow::Result<()> {
+    let mut options = EngineOptions { threads: 1, nn_cache_size: BENCH_CACHE_SIZE, ..EngineOptions::default() };
+    let mut nodes = DEFAULT_BENCH_NODES;
+    for (flag, value) in options.apply_cli_flags(args, &["nodes"])? {
+        if flag == "nodes" {
+            nodes = parse_flag(&flag, &value, "a positive number of nodes")?;
+            if nodes == 0 {
+                bail!("--nodes=0: expected a positive number of nodes");
+            }
+        }
+    }
+    let go = GoParams { nodes: Some(nodes), ..GoParams::default() };
+    let mut bench = Bench::open(&options)?;
+    let (mut total_nodes, mut total_ms) = (0u64, 0u64);
+    for (index, fen) in BENCH_POSITIONS.iter().enumerate() {
+        let result = bench.search(fen, &go)?;
+        println!(
+            "Position {:>2}/{}: bestmove {} nodes {} time {} ms  {fen}",
+            index + 1,
+            BENCH_POSITIONS.len(),
+            result.best_move,
+            result.nodes,
+            result.time_ms
+        );
+        total_nodes += result.nodes;
+        total_ms += result.time_ms;
+    }
+    println!("{total_nodes} nodes {} nps", total_nodes * 1000 / total_ms.max(1));
+    Ok(())
+}
+
+/// Runs `kairos benchmark [--movetime=MS] [--nodes=N] [--num-positions=K] [--fen=FEN] [engine flags]`
+/// with lc0's output format.
+pub fn run_benchmark(args: &[String]) -> anyhow::Result<()> {
+    let mut options = EngineOptions { threads: 2, nn_cache_size: BENCH_CACHE_SIZE, ..EngineOptions::default() };
+    let mut go = GoParams { movetime: Some(DEFAULT_BENCHMARK_MOVETIME_MS), ..GoParams::default() };
+    let mut positions: Vec<String> = BENCH_POSITIONS.iter().map(|fen| fen.to_string()).collect();
+    let mut num_positions = positions.len();
+    for (flag, value) in options.apply_cli_flags(args, &["movetime", "nodes", "num-positions", "fen"])? {
+        match flag.as_str() {
+            "movetime" => {
+                let movetime: i64 = parse_flag(&flag, &value, "milliseconds")?;
+                go.movetime = (movetime >= 0).then_some(movetime);
+            }
+            "nodes" => {
+                let nodes: i64 = parse_flag(&flag, &value, "a number of nodes")?;
+                go.nodes = u64::try_from(nodes).ok().filter(|n| *n > 0);
+            }
+            "num-positions" => num_positions = parse_flag(&flag, &value, "a number of positions")?,
+            _ => positions = vec![value],
+        }
+    }
+    if go.movetime.is_none() && go.nodes.is_none() {
+        bail!("benchmark needs a limit: give --movetime=MS (default 10000) or --nodes=N");
+    }
+    positions.truncate(num_positions.max(1));
+    let mut bench = Bench::open(&options)?;
+    let (mut total_nodes, mut total_ms) = (0u64, 0u64);
+    for (index, fen) in positions.iter().enumerate() {
+        println!("\nPosition: {}/{} {fen}", index + 1, positions.len());
+        let result = bench.search(fen, &go)?;
+        let nps = result.nodes * 1000 / result.time_ms.max(1);
+        println!("Benchmark time {} ms, {} nodes, NPS {nps}, move {}", result.time_ms, result.nodes, result.best_move);
+        println!("bestmove {}", result.best_move);
+        total_nodes += result.nodes;
+        total_ms += result.time_ms;
+    }
+    println!("\n===========================");
+    println!("Total time (ms) : {total_ms}");
+    println!("Nodes searched  : {total_nodes}");
+    println!("Nodes/second    : {}", (1000.0 * total_nodes as f64 / (total_ms + 1) as f64).round() as u64);
+    Ok(())
+}
+
+/// Parses a benchmark flag's value, naming the flag and what it expects on failure.
+fn parse_flag<T: std::str::FromStr>(flag: &str, value: &str, expected: &str) -> anyhow::Result<T> {
+    value.trim().parse().ok().with_context(|| format!("--{flag}={value}: expected {expected}"))
+}
+
+/// A backend and a search configured from engine options, searching one position at a time.
+pub struct Bench {
+    search: Search,
+    stopper_options: CommonStopperOptions,
+}
+
+impl Bench {
+    /// Opens the backend the options name and builds a search on it.
+    pub fn open(options: &EngineOptions) -> anyhow::Result<Self> {
+        let mut backend_options = options.backend_options()?;
+        backend_options.cache_size = usize::try_from(options.nn_cache_size).unwrap_or(usize::MAX);
+        let backend = nn::open_backend(&backend_options)?;
+        let stopper_options = CommonStopperOptions { smart_pruning_factor: 0.0, ..options.common_stopper_options() };
+        Ok(Self { search: Search::new(backend, options.search_params()), stopper_options })
+    }
+
+    /// Searches `fen` from an empty tree under the limits of `go` (no time manager, no smart pruning).
+    pub fn search(&mut self, fen: &str, go: &GoParams) -> anyhow::Result<PositionResult> {
+        let game = GameState::from_uci(Some(fen), &[])?;
+        let position = game.position().clone();
+        let legal_moves = position.legal_moves().len();
+        if legal_moves == 0 {
+            return Ok(PositionResult { best_move: "0000".into(), nodes: 0, time_ms: 0 });
+        }
+        self.search.reset();
+        self.search.set_position(&game);
+        let context = MoveContext {
+            white_to_move: position.turn().is_white(),
+            game_ply: game.game_ply(),
+            legal_moves,
+            piece_count: position.board().occupied().count() as u32,
+            ..MoveContext::default()
+        };
+        let errors = Arc::new(Mutex::new(Vec::new()));
+        let sink_errors = Arc::clone(&errors);
+        let sink = Box::new(move |event: SearchEvent| {
+            if let SearchEvent::Error(message) = event {
+                sink_errors.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(message);
+            }
+        });
+        let clock: SharedClock = Arc::new(WallClock::new());
+        let request = SearchRequest {
+            stopper: build_stopper_chain(None, go, &context, &self.stopper_options),
+            clock,
+            move_start_ms: 0.0,
+            searchmoves: Vec::new(),
+            hold_bestmove_until_stop: false,
+        };
+        let started = Instant::now();
+        let outcome = self.search.start(request, sink).wait();
+        let time_ms = started.elapsed().as_millis() as u64;
+        let errors = errors.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).join("; ");
+        if !errors.is_empty() {
+            bail!("search of {fen} failed: {errors}");
+        }
+        let Some(outcome) = outcome else {
+            bail!("search of {fen} ended without a best move");
+        };
+        let best_move = outcome.best.map_or_else(|| "0000".to_string(), |mv| mv.to_uci(CastlingMode::Standard).to_string());
+        Ok(PositionResult { best_move, nodes: outcome.stats.nodes_since_movestart, time_ms })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::EnPassantMode;
+
+    #[test]
+    fn bench_positions_are_legal_middlegames_with_moves() {
+        for fen in BENCH_POSITIONS {
+            let game = GameState::from_uci(Some(fen), &[]).unwrap_or_else(|e| panic!("{fen}: {e}"));
+            assert!(game.position().legal_moves().len() > 10, "{fen}");
+            assert!(game.position().board().occupied().count() >= 20, "{fen} is no middlegame");
+            assert_eq!(&Fen::from_position(game.position(), EnPassantMode::Legal).to_string(), fen, "the FEN round-trips");
+        }
+    }
+}

@@ -7,6 +7,11 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use nn::{BackendKind, BackendOptions};
+use timemgr::CommonStopperOptions;
+
+use crate::search::SearchParams;
+
 /// Why an option could not be set, or a command line not understood; names the problem and the way out.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum OptionsError {
@@ -207,8 +212,8 @@ macro_rules! declare_options {
         ];
 
         impl EngineOptions {
-            /// Sets the option whose UCI name is `name` (case-insensitive) from its textual value.
-            pub fn set(&mut self, name: &str, raw: &str) -> Result<(), OptionsError> {
+            /// Sets the option whose UCI name is `name` (case-insensitive), checking only its type and range.
+            fn assign(&mut self, name: &str, raw: &str) -> Result<(), OptionsError> {
                 let name = name.trim();
                 $(
                     if name.eq_ignore_ascii_case($uci) {
@@ -231,7 +236,7 @@ macro_rules! declare_options {
 const FPU_STRATEGIES: &[&str] = &["reduction", "absolute"];
 const BACKENDS: &[&str] = &["torch", "uniform", "random"];
 const DEVICES: &[&str] = &["auto", "cpu", "cuda"];
-const PRECISIONS: &[&str] = &["fp32", "fp16", "bf16"];
+const PRECISIONS: &[&str] = &["auto", "fp32", "bf16", "fp16"];
 
 /// The default network, relative to the repository root or the working directory.
 pub const DEFAULT_WEIGHTS: &str = "weights/maia-1900.pb.gz";
@@ -272,8 +277,8 @@ declare_options! {
         "Evaluator: the network through libtorch, or uniform/random priors for tests.";
     backend_device: String = "auto", OptionKind::Combo(DEVICES), "BackendDevice", "backend-device",
         "Device for the torch backend; auto picks CUDA when present.";
-    precision: String = "fp32", OptionKind::Combo(PRECISIONS), "Precision", "precision",
-        "Floating-point precision of the torch backend.";
+    precision: String = "auto", OptionKind::Combo(PRECISIONS), "Precision", "precision",
+        "Floating-point precision of the torch backend; auto = fp16 on CUDA, fp32 on the CPU.";
     show_wdl: bool = false, OptionKind::Check, "UCI_ShowWDL", "show-wdl",
         "Adds win/draw/loss permille to info lines.";
     verbose_move_stats: bool = false, OptionKind::Check, "VerboseMoveStats", "verbose-move-stats",
@@ -301,23 +306,92 @@ declare_options! {
 }
 
 impl EngineOptions {
-    /// Builds options from defaults and lc0-style flags (`--threads=2`, `--weights PATH`, `--ponder`,
-    /// `--no-ponder`); any other argument is an error.
-    pub fn from_cli_flags(args: &[String]) -> Result<EngineOptions, OptionsError> {
-        let (options, rest) = Self::from_cli_flags_allowing(args, &[])?;
-        match rest.into_iter().next() {
-            Some((flag, _)) => Err(OptionsError::UnknownFlag { flag }),
-            None => Ok(options),
+    /// Sets the option whose UCI name is `name` (case-insensitive) from its textual value; the value is
+    /// checked against the option's type and range, and a time-manager string by building the manager.
+    /// On error nothing changes.
+    pub fn set(&mut self, name: &str, raw: &str) -> Result<(), OptionsError> {
+        let mut candidate = self.clone();
+        candidate.assign(name, raw)?;
+        if let Err(error) = timemgr::time_manager_from_str(&candidate.time_manager) {
+            return Err(OptionsError::BadValue {
+                option: "TimeManager",
+                value: raw.to_string(),
+                allowed: format!("a valid time-manager string ({error})"),
+            });
+        }
+        *self = candidate;
+        Ok(())
+    }
+
+    /// The search's parameters: lc0's defaults overridden by these options.
+    pub fn search_params(&self) -> SearchParams {
+        SearchParams {
+            threads: self.threads as usize,
+            minibatch_size: self.minibatch_size as usize,
+            max_prefetch: self.max_prefetch as usize,
+            out_of_order_eval: self.out_of_order_eval,
+            cpuct: self.cpuct as f32,
+            cpuct_base: self.cpuct_base as f32,
+            cpuct_factor: self.cpuct_factor as f32,
+            fpu_absolute: self.fpu_strategy == "absolute",
+            fpu_value: self.fpu_value as f32,
+            sticky_endgames: self.sticky_endgames,
+            two_fold_draws: self.two_fold_draws,
+            ram_limit_mb: self.ram_limit_mb as u64,
+            verbose_move_stats: self.verbose_move_stats,
+            ..SearchParams::default()
         }
     }
 
-    /// Like [`from_cli_flags`](Self::from_cli_flags), but flags named in `extra_flags` (without dashes)
-    /// are returned as `(flag, value)` pairs for the caller's own parsing, in command-line order.
-    pub fn from_cli_flags_allowing(
+    /// The options of the generic stoppers (smart pruning, `go nodes` semantics).
+    pub fn common_stopper_options(&self) -> CommonStopperOptions {
+        CommonStopperOptions {
+            smart_pruning_factor: self.smart_pruning_factor as f32,
+            smart_pruning_minimum_batches: self.smart_pruning_minimum_batches as u32,
+            nodes_as_playouts: self.nodes_as_playouts,
+            ..CommonStopperOptions::default()
+        }
+    }
+
+    /// The backend to open, without its cache (the caller wraps the cache so it can drop it per game);
+    /// fails when the torch backend's weights file is found nowhere.
+    pub fn backend_options(&self) -> Result<BackendOptions, OptionsError> {
+        let kind: BackendKind = self.backend.parse().map_err(|_| self.combo_error("Backend", &self.backend))?;
+        let weights = match kind {
+            BackendKind::Torch => self.resolve_weights_path()?,
+            BackendKind::Uniform | BackendKind::Random => PathBuf::from(&self.weights_file),
+        };
+        Ok(BackendOptions {
+            weights,
+            kind,
+            device: self.backend_device.parse().map_err(|_| self.combo_error("BackendDevice", &self.backend_device))?,
+            precision: self.precision.parse().map_err(|_| self.combo_error("Precision", &self.precision))?,
+            policy_temperature: self.policy_temperature as f32,
+            cache_size: 0,
+        })
+    }
+
+    fn combo_error(&self, option: &'static str, value: &str) -> OptionsError {
+        let allowed = OPTIONS.iter().find(|spec| spec.uci_name == option).map(|spec| spec.kind.allowed());
+        OptionsError::BadValue { option, value: value.to_string(), allowed: allowed.unwrap_or_default() }
+    }
+
+    /// Builds options from defaults and lc0-style flags (`--threads=2`, `--weights PATH`, `--ponder`,
+    /// `--no-ponder`); any other argument is an error.
+    pub fn from_cli_flags(args: &[String]) -> Result<EngineOptions, OptionsError> {
+        let mut options = EngineOptions::default();
+        options.apply_cli_flags(args, &[])?;
+        Ok(options)
+    }
+
+    /// Applies lc0-style flags on top of the current values; flags named in `extra_flags` (without dashes)
+    /// are not options but are returned as `(flag, value)` pairs for the caller's own parsing, in order.
+    pub fn apply_cli_flags(
+        &mut self,
         args: &[String],
         extra_flags: &[&str],
-    ) -> Result<(EngineOptions, Vec<(String, String)>), OptionsError> {
-        let mut options = EngineOptions::default();
+    ) -> Result<Vec<(String, String)>, OptionsError> {
+        let options = self;
         let mut extras = Vec::new();
         let mut index = 0;
         while index < args.len() {
@@ -359,7 +433,7 @@ impl EngineOptions {
                 (None, _) => return Err(OptionsError::UnknownFlag { flag: flag.to_string() }),
             }
         }
-        Ok((options, extras))
+        Ok(extras)
     }
 
     /// The `option name …` lines answering the UCI `uci` command, showing the current values as defaults.
@@ -423,6 +497,19 @@ pub fn help_text() -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn component_configs_carry_the_option_values() {
+        let mut options = EngineOptions::default();
+        options.set("FpuStrategy", "absolute").unwrap();
+        options.set("Backend", "uniform").unwrap();
+        options.set("SmartPruningFactor", "0").unwrap();
+        assert!(options.search_params().fpu_absolute);
+        assert_eq!(options.search_params().cpuct, 1.745);
+        assert_eq!(options.common_stopper_options().smart_pruning_factor, 0.0);
+        let backend = options.backend_options().unwrap();
+        assert_eq!((backend.kind, backend.cache_size), (BackendKind::Uniform, 0));
+    }
+
     fn args(list: &[&str]) -> Vec<String> {
         list.iter().map(|arg| arg.to_string()).collect()
     }
@@ -466,6 +553,8 @@ mod tests {
         options.set("FPUSTRATEGY", "Absolute").unwrap();
         options.set("uci_showwdl", "true").unwrap();
         assert_eq!((options.threads, options.fpu_strategy.as_str(), options.show_wdl), (3, "absolute", true));
+        options.set("TimeManager", "smooth(max-move-budget=0.5)").unwrap();
+        assert_eq!(options.time_manager, "smooth(max-move-budget=0.5)");
     }
 
     #[test]
@@ -482,6 +571,8 @@ mod tests {
         );
         assert!(matches!(options.set("Ponder", "maybe"), Err(OptionsError::BadValue { option: "Ponder", .. })));
         assert!(matches!(options.set("Hash", "16"), Err(OptionsError::UnknownOption { .. })));
+        let error = options.set("TimeManager", "smooth,legacy").unwrap_err();
+        assert!(matches!(error, OptionsError::BadValue { option: "TimeManager", .. }), "{error}");
         assert_eq!(options, EngineOptions::default(), "failed sets change nothing");
     }
 
@@ -516,12 +607,14 @@ mod tests {
 
     #[test]
     fn extra_flags_are_handed_back_in_order() {
-        let (options, extras) = EngineOptions::from_cli_flags_allowing(
-            &args(&["--nodes=100", "--threads=1", "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]),
-            &["nodes", "fen"],
-        )
-        .unwrap();
-        assert_eq!(options.threads, 1);
+        let mut options = EngineOptions { threads: 5, cpuct: 3.0, ..EngineOptions::default() };
+        let extras = options
+            .apply_cli_flags(
+                &args(&["--nodes=100", "--threads=1", "--fen", "8/8/8/8/8/8/8/K1k5 w - - 0 1"]),
+                &["nodes", "fen"],
+            )
+            .unwrap();
+        assert_eq!((options.threads, options.cpuct), (1, 3.0), "flags apply on top of the given values");
         assert_eq!(
             extras,
             vec![("nodes".into(), "100".into()), ("fen".into(), "8/8/8/8/8/8/8/K1k5 w - - 0 1".into())]

@@ -1,0 +1,421 @@
+//! The state of one UCI session and what each command does to it: the game, the lazily built backend
+//! and search, the per-game time manager and clock, and the search in flight.
+
+use std::io;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use nn::{Backend, CachingBackend};
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, EnPassantMode, Move, Position};
+use timemgr::{build_stopper_chain, time_manager_from_str, Hints, IterationStats, MoveContext, Stopper, TimeManager};
+
+use super::command::{GoCommand, UciCommand};
+use super::output::UciOutput;
+use super::trace_file::append_traces;
+use crate::clock::{SharedClock, VirtualClock, WallClock};
+use crate::options::EngineOptions;
+use crate::position::GameState;
+use crate::search::{Search, SearchEvent, SearchHandle, SearchRequest};
+
+/// Whether the loop goes on after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// `quit` was received.
+    Quit,
+}
+
+/// The time manager of the current game, shared with the reporting thread that drains its trace.
+type SharedTimeManager = Arc<Mutex<Box<dyn TimeManager>>>;
+
+/// The backend (without cache) and the search built on it with the game's cache.
+struct Evaluator {
+    network: Arc<dyn Backend>,
+    search: Search,
+}
+
+impl Evaluator {
+    /// A fresh search with an empty cache over `network`.
+    fn new(network: Arc<dyn Backend>, options: &EngineOptions) -> Self {
+        let cache_size = usize::try_from(options.nn_cache_size).unwrap_or(usize::MAX);
+        let backend: Arc<dyn Backend> = if cache_size > 0 {
+            Arc::new(CachingBackend::new(network.clone(), cache_size))
+        } else {
+            network.clone()
+        };
+        Self { search: Search::new(backend, options.search_params()), network }
+    }
+}
+
+/// A search in flight; `ponder` keeps the `go` of a ponder search for `ponderhit`.
+struct Running {
+    handle: SearchHandle,
+    ponder: Option<GoCommand>,
+}
+
+/// One UCI session.
+pub struct Session {
+    options: EngineOptions,
+    out: UciOutput,
+    evaluator: Option<Evaluator>,
+    game: GameState,
+    time_manager: Option<SharedTimeManager>,
+    clock: SharedClock,
+    position_received_ms: f64,
+    running: Option<Running>,
+}
+
+impl Session {
+    /// A session with no game yet (a `go` before `position` searches the start position).
+    pub fn new(options: EngineOptions, out: UciOutput) -> Self {
+        let clock = new_clock(&options);
+        let mut session = Self {
+            options,
+            out,
+            evaluator: None,
+            game: GameState::default(),
+            time_manager: None,
+            clock,
+            position_received_ms: 0.0,
+            running: None,
+        };
+        session.time_manager = session.new_time_manager().ok();
+        session
+    }
+
+    /// Acts on one command; an I/O error means the output is gone.
+    pub fn handle(&mut self, command: UciCommand) -> io::Result<Flow> {
+        match command {
+            UciCommand::Uci => self.identify()?,
+            UciCommand::Debug | UciCommand::Register => {}
+            UciCommand::IsReady => {
+                if self.running.is_none() {
+                    self.ensure_evaluator()?;
+                }
+                self.out.send("readyok")?;
+            }
+            UciCommand::SetOption { name, value } => self.set_option(&name, &value)?,
+            UciCommand::UciNewGame => self.new_game()?,
+            UciCommand::Position { fen, moves } => self.set_position(fen.as_deref(), &moves)?,
+            UciCommand::Go(go) => self.go(go)?,
+            UciCommand::Stop => self.finish_search(),
+            UciCommand::PonderHit => self.ponder_hit()?,
+            UciCommand::Quit => {
+                self.finish_search();
+                return Ok(Flow::Quit);
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// Ends the session as `quit` does (at the end of the input).
+    pub fn shut_down(&mut self) {
+        self.finish_search();
+    }
+
+    fn identify(&self) -> io::Result<()> {
+        self.out.send(&format!("id name Kairos {}", env!("CARGO_PKG_VERSION")))?;
+        self.out.send("id author The Kairos developers")?;
+        for line in self.options.uci_option_lines() {
+            self.out.send(&line)?;
+        }
+        self.out.send("uciok")
+    }
+
+    /// Stops the search in flight (it sends its own best move) and waits for it.
+    fn finish_search(&mut self) {
+        if let Some(running) = self.running.take() {
+            running.handle.stop();
+            running.handle.wait();
+        }
+    }
+
+    fn searching(&self) -> bool {
+        self.running.as_ref().is_some_and(|running| !running.handle.is_finished())
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {
+        if self.searching() {
+            return self.out.error(&format!("cannot set option {name} during a search; send stop first"));
+        }
+        self.finish_search();
+        let before = self.options.clone();
+        if let Err(error) = self.options.set(name, value) {
+            return self.out.error(&error.to_string());
+        }
+        let after = &self.options;
+        let network_changed = before.weights_file != after.weights_file
+            || before.backend != after.backend
+            || before.backend_device != after.backend_device
+            || before.precision != after.precision
+            || before.policy_temperature != after.policy_temperature;
+        if network_changed {
+            self.evaluator = None;
+        } else if before.search_params() != after.search_params() || before.nn_cache_size != after.nn_cache_size {
+            self.evaluator = self.evaluator.take().map(|evaluator| Evaluator::new(evaluator.network, after));
+        }
+        if before.time_manager != after.time_manager {
+            self.time_manager = self.new_time_manager().ok();
+        }
+        if (before.virtual_clock, before.virtual_nps, before.virtual_batch_cost_ms)
+            != (after.virtual_clock, after.virtual_nps, after.virtual_batch_cost_ms)
+        {
+            self.clock = new_clock(after);
+        }
+        Ok(())
+    }
+
+    /// Loads the network and builds the search if that has not happened yet; a failure is reported and
+    /// answered with `false`, and the next `isready` or `go` tries again.
+    fn ensure_evaluator(&mut self) -> io::Result<bool> {
+        if self.evaluator.is_some() {
+            return Ok(true);
+        }
+        let loaded = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<Arc<dyn Backend>> {
+            Ok(nn::open_backend(&self.options.backend_options()?)?)
+        }));
+        match loaded {
+            Ok(Ok(network)) => {
+                self.evaluator = Some(Evaluator::new(network, &self.options));
+                Ok(true)
+            }
+            Ok(Err(error)) => self.out.error(&format!("{error:#}")).map(|()| false),
+            Err(_) => self.out.error("loading the network panicked; check WeightsFile and Backend").map(|()| false),
+        }
+    }
+
+    /// A fresh time manager for a new game; a failure is reported.
+    fn new_time_manager(&self) -> Result<SharedTimeManager, ()> {
+        match time_manager_from_str(&self.options.time_manager) {
+            Ok(manager) => Ok(Arc::new(Mutex::new(manager))),
+            Err(error) => {
+                let _ = self.out.error(&format!("TimeManager '{}': {error}", self.options.time_manager));
+                Err(())
+            }
+        }
+    }
+
+    /// Forgets everything learned in the last game: tree, cache, time manager, virtual clock.
+    fn new_game(&mut self) -> io::Result<()> {
+        self.finish_search();
+        self.start_new_game_state();
+        self.game = GameState::default();
+        Ok(())
+    }
+
+    fn start_new_game_state(&mut self) {
+        self.evaluator = self.evaluator.take().map(|evaluator| Evaluator::new(evaluator.network, &self.options));
+        self.time_manager = self.new_time_manager().ok();
+        self.clock = new_clock(&self.options);
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> io::Result<()> {
+        self.finish_search();
+        let move_words: Vec<&str> = moves.iter().map(String::as_str).collect();
+        let game = match GameState::from_uci(fen, &move_words) {
+            Ok(game) => game,
+            Err(error) => return self.out.error(&format!("{error}; the previous position is kept")),
+        };
+        if !is_continuation(&self.game, &game) {
+            self.start_new_game_state();
+        }
+        self.game = game;
+        self.position_received_ms = self.clock.elapsed_ms();
+        Ok(())
+    }
+
+    fn go(&mut self, go: GoCommand) -> io::Result<()> {
+        self.finish_search();
+        if go.params.wtime.is_none() && go.params.btime.is_none() {
+            self.position_received_ms = self.clock.elapsed_ms();
+        }
+        self.start_search(go)
+    }
+
+    fn ponder_hit(&mut self) -> io::Result<()> {
+        let Some(running) = self.running.take() else {
+            return self.out.error("ponderhit without a search in flight; send go ponder first");
+        };
+        let Some(mut go) = running.ponder else {
+            self.running = Some(running);
+            return self.out.error("ponderhit while not pondering; ignored");
+        };
+        running.handle.abort();
+        running.handle.wait();
+        go.params.ponder = false;
+        self.position_received_ms = self.clock.elapsed_ms();
+        self.start_search(go)
+    }
+
+    /// Starts a search for `go`; whatever happens, exactly one `bestmove` follows (at once on failure).
+    fn start_search(&mut self, go: GoCommand) -> io::Result<()> {
+        let position = self.game.position().clone();
+        let legal_moves = position.legal_moves();
+        if legal_moves.is_empty() {
+            return self.out.send("bestmove 0000");
+        }
+        if !self.ensure_evaluator()? {
+            return self.out.send("bestmove 0000");
+        }
+        let Some(time_manager) = self.time_manager.clone().or_else(|| self.new_time_manager().ok()) else {
+            return self.out.send("bestmove 0000");
+        };
+        self.time_manager = Some(time_manager.clone());
+        let mut searchmoves = Vec::new();
+        for text in &go.searchmoves {
+            match text.parse::<UciMove>().ok().and_then(|uci| uci.to_move(&position).ok()) {
+                Some(mv) => searchmoves.push(mv),
+                None => self.out.error(&format!("searchmoves: {text} is not a legal move here; ignored"))?,
+            }
+        }
+        let Some(evaluator) = self.evaluator.as_mut() else {
+            return self.out.send("bestmove 0000");
+        };
+        let reused_visits = evaluator.search.set_position(&self.game);
+        let context = MoveContext {
+            white_to_move: position.turn().is_white(),
+            game_ply: self.game.game_ply(),
+            reused_visits,
+            move_overhead_ms: self.options.move_overhead_ms,
+            legal_moves: legal_moves.len(),
+            piece_count: position.board().occupied().count() as u32,
+            network_moves_left_plies: None,
+            moves_out_of_book: None,
+        };
+        let stopper = {
+            let mut manager = lock(&time_manager);
+            build_stopper_chain(Some(manager.as_mut()), &go.params, &context, &self.options.common_stopper_options())
+        };
+        let stopper = Box::new(TraceReportingStopper {
+            inner: stopper,
+            out: self.out.clone(),
+            time_manager,
+            trace_file: self.options.tm_trace_file.clone(),
+        });
+        let request = SearchRequest {
+            stopper,
+            clock: self.clock.clone(),
+            move_start_ms: self.position_received_ms,
+            searchmoves,
+            hold_bestmove_until_stop: go.params.infinite || go.params.ponder,
+        };
+        let reporter = Reporter { out: self.out.clone(), show_wdl: self.options.show_wdl };
+        let handle = evaluator.search.start(request, Box::new(move |event| reporter.report(event)));
+        let ponder = go.params.ponder.then_some(go);
+        self.running = Some(Running { handle, ponder });
+        Ok(())
+    }
+}
+
+/// Turns the search's events into output lines; runs on a search thread.
+struct Reporter {
+    out: UciOutput,
+    show_wdl: bool,
+}
+
+impl Reporter {
+    /// Sends one event; output errors are left for the main loop to notice on its next write.
+    fn report(&self, event: SearchEvent) {
+        let _ = self.try_report(event);
+    }
+
+    fn try_report(&self, event: SearchEvent) -> io::Result<()> {
+        match event {
+            SearchEvent::Info(info) => self.out.send(&info.to_uci(self.show_wdl)),
+            SearchEvent::VerboseStats(lines) => {
+                lines.iter().try_for_each(|line| self.out.send(&format!("info string {line}")))
+            }
+            SearchEvent::Error(message) => self.out.error(&message),
+            SearchEvent::BestMove { best, ponder, .. } => self.out.send(&bestmove_line(best.as_ref(), ponder.as_ref())),
+        }
+    }
+}
+
+/// Wraps the stopper chain so that, once the move is over and the time manager has learned from it,
+/// its trace is appended to `TmTraceFile` and summarised as `info string` (right after `bestmove`).
+struct TraceReportingStopper {
+    inner: Box<dyn Stopper>,
+    out: UciOutput,
+    time_manager: SharedTimeManager,
+    trace_file: String,
+}
+
+impl Stopper for TraceReportingStopper {
+    fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
+        self.inner.should_stop(stats, hints)
+    }
+
+    fn on_search_done(&mut self, stats: &IterationStats) {
+        self.inner.on_search_done(stats);
+        let traces = lock(&self.time_manager).drain_trace();
+        if let Err(error) = append_traces(&self.trace_file, &traces) {
+            let _ = self.out.error(&error.to_string());
+        }
+        for trace in &traces {
+            let _ = self.out.send(&format!("info string {}", trace.summary()));
+        }
+    }
+
+    fn stop_reason(&self) -> Option<String> {
+        self.inner.stop_reason()
+    }
+}
+
+/// `bestmove <move> [ponder <move>]`, or `bestmove 0000` without a move.
+fn bestmove_line(best: Option<&Move>, ponder: Option<&Move>) -> String {
+    let uci = |mv: &Move| mv.to_uci(CastlingMode::Standard).to_string();
+    match (best, ponder) {
+        (Some(best), Some(ponder)) => format!("bestmove {} ponder {}", uci(best), uci(ponder)),
+        (Some(best), None) => format!("bestmove {}", uci(best)),
+        (None, _) => "bestmove 0000".to_string(),
+    }
+}
+
+/// Whether `next` continues `previous`: the same start position and the old moves as a prefix.
+fn is_continuation(previous: &GameState, next: &GameState) -> bool {
+    let fen = |game: &GameState| Fen::from_position(game.start(), EnPassantMode::Legal).to_string();
+    fen(previous) == fen(next) && next.moves().starts_with(previous.moves())
+}
+
+/// The session's clock: wall time, or a fresh virtual clock per game.
+fn new_clock(options: &EngineOptions) -> SharedClock {
+    if options.virtual_clock {
+        Arc::new(VirtualClock::new(options.virtual_nps as f64, options.virtual_batch_cost_ms))
+    } else {
+        Arc::new(WallClock::new())
+    }
+}
+
+/// Locks a mutex, recovering the data if another thread panicked while holding it.
+fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn continuation_needs_the_same_start_and_a_move_prefix() {
+        let start = GameState::from_uci(None, &[]).unwrap();
+        let one = GameState::from_uci(None, &["e2e4"]).unwrap();
+        let two = GameState::from_uci(None, &["e2e4", "e7e5"]).unwrap();
+        let other = GameState::from_uci(None, &["d2d4"]).unwrap();
+        let fen = GameState::from_uci(Some("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"), &[]).unwrap();
+        assert!(is_continuation(&start, &two) && is_continuation(&one, &two) && is_continuation(&two, &two));
+        assert!(!is_continuation(&two, &one) && !is_continuation(&one, &other) && !is_continuation(&start, &fen));
+    }
+
+    #[test]
+    fn bestmove_lines() {
+        let game = GameState::from_uci(None, &["e2e4"]).unwrap();
+        let moves = game.position().legal_moves();
+        let e5 = moves.iter().find(|mv| mv.to_uci(CastlingMode::Standard).to_string() == "e7e5").unwrap();
+        assert_eq!(bestmove_line(Some(e5), None), "bestmove e7e5");
+        assert_eq!(bestmove_line(Some(e5), Some(e5)), "bestmove e7e5 ponder e7e5");
+        assert_eq!(bestmove_line(None, Some(e5)), "bestmove 0000");
+    }
+}

@@ -58,7 +58,7 @@ pub fn build_stopper_chain(
     chain.push(Box::new(VisitsStopper::new(visits_limit, publish_playouts)));
     let infinite = go.infinite || go.ponder || go.mate.is_some();
     if let Some(movetime) = go.movetime.filter(|_| !infinite) {
-        chain.push(Box::new(TimeLimitStopper::new(movetime - ctx.move_overhead_ms)));
+        chain.push(Box::new(TimeLimitStopper::new(movetime.saturating_sub(ctx.move_overhead_ms))));
     }
     if let Some(depth) = go.depth {
         chain.push(Box::new(DepthStopper::new(depth)));

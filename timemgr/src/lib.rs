@@ -4,6 +4,8 @@
 //! game state and its statistics in ([`search_stats`]); a [`TimeManager`] hands out a per-move stopper and
 //! learns from how each move went. [`build_stopper_chain`] adds the generic stoppers the way lc0 does.
 
+#![warn(missing_docs)]
+
 pub mod chain;
 pub mod decay;
 pub mod estimator;
@@ -19,7 +21,7 @@ pub use chain::{build_stopper_chain, CommonStopperOptions};
 pub use factory::{build_time_manager, time_manager_from_str};
 pub use managers::{ClockView, TimeManager};
 pub use options::{render_help, OptionError, TimeManagerConfig};
-pub use planner::{plan, PlanConfig, PlanError, PlanReport};
+pub use planner::{plan, PlanConfig, PlanError, PlanReport, PlannedMove, TimeControl};
 pub use search_stats::{GoParams, Hints, IterationStats, MoveContext, Stopper, TimeUsageHint};
 pub use trace::MoveTrace;
 

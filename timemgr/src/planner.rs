@@ -155,7 +155,8 @@ pub struct PlanReport {
 /// Plays the synthetic game.
 pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
     let in_unit = |x: f64| (0.0..=1.0).contains(&x);
-    if !(config.nps > 0.0 && config.nps.is_finite()) || !in_unit(config.nps_noise) || !in_unit(config.reuse) {
+    let nps_ok = config.nps > 0.0 && config.nps.is_finite();
+    if !nps_ok || !in_unit(config.nps_noise) || !in_unit(config.reuse) {
         return Err(PlanError::Model("nps must be > 0; nps-noise and reuse in [0, 1]".to_owned()));
     }
     if !(config.timeuse > 0.0 && config.timeuse <= 1.0) || config.poll_ms <= 0 {
@@ -164,7 +165,7 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
     let mut manager = time_manager_from_str(&config.time_manager)?;
     let no_pruning = CommonStopperOptions { smart_pruning_factor: 0.0, ..CommonStopperOptions::default() };
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
-    let tc = config.time_control;
+    let tc = TimeControl { moves: config.time_control.moves.filter(|&m| m > 0), ..config.time_control };
     let mut clock = tc.base_ms;
     let mut previous_nodes = 0u64;
     let mut report = PlanReport {
@@ -193,7 +194,7 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
             reused_visits: reused,
             move_overhead_ms: config.move_overhead_ms,
             legal_moves: 30,
-            piece_count: 32 - 26 * ply / config.plies.max(1),
+            piece_count: 32 - (26 * u64::from(ply) / u64::from(config.plies.max(1))) as u32,
             network_moves_left_plies: None,
             moves_out_of_book: Some(move_number),
         };
@@ -207,21 +208,21 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
             let limit = t.saturating_add(hints.remaining_time_ms());
             allocated = allocated.max(limit.min(crate::search_stats::UNLIMITED_TIME_MS));
             let satisfied = t as f64 >= config.timeuse * limit as f64;
-            if stop || satisfied || t >= clock.max(0) + config.poll_ms {
+            if stop || satisfied || t >= clock.max(0).saturating_add(config.poll_ms) {
                 break stats;
             }
-            t += config.poll_ms.max((limit - t) / 200);
+            t = t.saturating_add(config.poll_ms.max(limit.saturating_sub(t) / 200));
         };
         chain.on_search_done(&stats);
         let trace: Option<MoveTrace> = manager.drain_trace().pop();
         if stats.time_since_movestart_ms > clock {
             report.flagged = true;
         }
-        clock = clock - stats.time_since_movestart_ms + tc.increment_ms;
+        clock = clock.saturating_sub(stats.time_since_movestart_ms).saturating_add(tc.increment_ms);
         if tc.moves.is_some_and(|m| move_number % m == 0) {
-            clock += tc.base_ms;
+            clock = clock.saturating_add(tc.base_ms);
         }
-        report.total_time_used_ms += stats.time_since_movestart_ms;
+        report.total_time_used_ms = report.total_time_used_ms.saturating_add(stats.time_since_movestart_ms);
         previous_nodes = stats.total_nodes;
         report.moves.push(PlannedMove {
             move_number,
@@ -251,7 +252,7 @@ fn model_stats(t: i64, nps: f64, reused: u64) -> IterationStats {
     const FIRST_BATCH_MS: i64 = 10;
     let since_first_batch = (t - FIRST_BATCH_MS).max(0);
     let playouts = (nps * since_first_batch as f64 / 1000.0) as u64;
-    let total = playouts + reused;
+    let total = playouts.saturating_add(reused);
     let share = |s: f64| (s * total as f64) as u32;
     IterationStats {
         time_since_movestart_ms: t,

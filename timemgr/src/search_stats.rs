@@ -109,16 +109,27 @@ pub trait Stopper: Send {
 /// The parameters of one UCI `go` command; times in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GoParams {
+    /// White's remaining clock.
     pub wtime: Option<i64>,
+    /// Black's remaining clock.
     pub btime: Option<i64>,
+    /// White's increment per move.
     pub winc: Option<i64>,
+    /// Black's increment per move.
     pub binc: Option<i64>,
+    /// Moves until the next time control (values ≤ 0 are ignored).
     pub movestogo: Option<i32>,
+    /// Fixed time for this move.
     pub movetime: Option<i64>,
+    /// Node (visit) limit for this move.
     pub nodes: Option<u64>,
+    /// Average-depth limit for this move.
     pub depth: Option<u32>,
+    /// Search for a mate in this many moves.
     pub mate: Option<u32>,
+    /// Search until `stop`.
     pub infinite: bool,
+    /// Search on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
 }
 

@@ -69,7 +69,7 @@ impl TimeLimitStopper {
 
 impl Stopper for TimeLimitStopper {
     fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
-        hints.update_remaining_time(self.limit_ms - stats.time_since_movestart_ms);
+        hints.update_remaining_time(self.limit_ms.saturating_sub(stats.time_since_movestart_ms));
         stats.time_since_movestart_ms >= self.limit_ms
     }
     fn stop_reason(&self) -> Option<String> {
@@ -140,7 +140,7 @@ impl KldGainStopper {
 impl Stopper for KldGainStopper {
     fn should_stop(&mut self, stats: &IterationStats, _hints: &mut Hints) -> bool {
         let count = stats.total_nodes.saturating_sub(1);
-        if count < self.previous_count + self.average_interval {
+        if count < self.previous_count.saturating_add(self.average_interval) {
             return false;
         }
         let mut stop = false;
@@ -188,11 +188,11 @@ impl SmartPruningStopper {
 
     /// Playouts the search can still do, from the time and playout hints of the members polled before.
     fn remaining_playouts(&self, stats: &IterationStats, hints: &Hints, first_eval_ms: i64) -> f64 {
-        let nodes = stats.nodes_since_movestart + SMART_PRUNING_TOLERANCE_NODES;
-        let elapsed = (stats.time_since_movestart_ms - first_eval_ms).max(1) as u64;
+        let nodes = stats.nodes_since_movestart.saturating_add(SMART_PRUNING_TOLERANCE_NODES);
+        let elapsed = stats.time_since_movestart_ms.saturating_sub(first_eval_ms).max(1) as u64;
         let nps = match hints.estimated_nps() {
             Some(nps) => f64::from(nps),
-            None => (1000 * nodes / elapsed + 1) as f64,
+            None => (nodes.saturating_mul(1000) / elapsed + 1) as f64,
         };
         let factor = f64::from(self.factor);
         let by_time = hints.remaining_time_ms() as f64 / 1000.0 * nps / factor;
@@ -229,7 +229,7 @@ impl Stopper for SmartPruningStopper {
             }
             Some(first) => first,
         };
-        if children == 0 || stats.time_since_movestart_ms < first_eval_ms + SMART_PRUNING_TOLERANCE_MS {
+        if children == 0 || stats.time_since_movestart_ms < first_eval_ms.saturating_add(SMART_PRUNING_TOLERANCE_MS) {
             return false;
         }
         let remaining = self.remaining_playouts(stats, hints, first_eval_ms);

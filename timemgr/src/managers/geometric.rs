@@ -63,7 +63,8 @@ pub fn solve_alpha(rule: AlphaRule, moves: u32, min_move_ms: f64, t0: f64) -> (f
             let target = min_move_ms / t0.max(f64::MIN_POSITIVE);
             let rest = |alpha: f64| (1.0 - 1.0 / alpha).powf(n) / alpha - target;
             let peak = n + 1.0;
-            if !(rest(peak) > 0.0) {
+            let at_peak = rest(peak);
+            if at_peak.is_nan() || at_peak <= 0.0 {
                 return (peak, true);
             }
             let (mut low, mut high) = (1.0, peak);

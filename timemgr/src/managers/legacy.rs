@@ -41,7 +41,7 @@ impl LegacyState {
 
 impl EndOfMove for LegacyState {
     fn end_of_move(&mut self, move_time_ms: i64, deadline_ms: i64, stats: &IterationStats, reason: String) {
-        self.spared_ms += deadline_ms - move_time_ms;
+        self.spared_ms = self.spared_ms.saturating_add(deadline_ms.saturating_sub(move_time_ms));
         let snapshot = self.snapshot();
         self.traces.close(move_time_ms, stats.total_nodes, reason, snapshot);
     }

@@ -36,16 +36,18 @@ pub struct ClockView {
 
 impl ClockView {
     /// Reads the clock of the side to move; `None` when no manager should run (no clock, infinite, ponder).
+    /// Times are clamped to ±2^40 ms (35 years) and the overhead to [0, 2^40] so no budget arithmetic overflows.
     pub fn from_go(go: &GoParams, ctx: &MoveContext) -> Option<Self> {
+        const LIMIT: i64 = 1 << 40;
         if go.infinite || go.ponder {
             return None;
         }
         let (time, increment) = if ctx.white_to_move { (go.wtime, go.winc) } else { (go.btime, go.binc) };
         Some(Self {
-            time_ms: time?,
-            increment_ms: increment.unwrap_or(0).max(0),
+            time_ms: time?.clamp(-LIMIT, LIMIT),
+            increment_ms: increment.unwrap_or(0).clamp(0, LIMIT),
             movestogo: go.movestogo.filter(|&mtg| mtg > 0),
-            overhead_ms: ctx.move_overhead_ms,
+            overhead_ms: ctx.move_overhead_ms.clamp(0, LIMIT),
         })
     }
 
@@ -110,7 +112,7 @@ impl<S: EndOfMove> DeadlineStopper<S> {
 
 impl<S: EndOfMove> Stopper for DeadlineStopper<S> {
     fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
-        hints.update_remaining_time(self.deadline_ms - stats.time_since_movestart_ms);
+        hints.update_remaining_time(self.deadline_ms.saturating_sub(stats.time_since_movestart_ms));
         self.hit_deadline = stats.time_since_movestart_ms >= self.deadline_ms;
         self.hit_deadline
     }

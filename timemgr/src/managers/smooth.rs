@@ -138,7 +138,7 @@ impl Shared {
         }
         let elapsed = since_first_batch_ms as f32;
         let current = 1000.0 * nodes as f32 / elapsed;
-        let step = (since_first_batch_ms - s.last_time) as f32;
+        let step = since_first_batch_ms.saturating_sub(s.last_time) as f32;
         if self.params.nps_update_period > 0.0 {
             s.nps = if s.nps_is_reliable && since_first_batch_ms > s.last_time {
                 linear_decay(s.nps, current, elapsed, step, 1000.0 * self.params.nps_update_period)
@@ -161,9 +161,9 @@ impl Shared {
         let used_share =
             if s.move_allocated_time <= 0.0 { 1.0 } else { report.move_time_ms as f32 / s.move_allocated_time };
         if report.piggybank_used {
-            let overrun = (report.move_time_ms - report.deadline_ms).max(0);
+            let overrun = report.move_time_ms.saturating_sub(report.deadline_ms).max(0);
             if p.lc0_compat {
-                s.piggybank -= overrun;
+                s.piggybank = s.piggybank.saturating_sub(overrun);
             } else {
                 s.piggybank = (s.piggybank - overrun.min(report.allowance_ms.max(0))).max(0);
             }
@@ -313,7 +313,7 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
         s.piggybank = b.max_piggybank_time_ms as i64;
     }
     b.piggybank_after_cap_ms = s.piggybank;
-    b.total_remaining_ms = ((time - s.piggybank) as f32 + increment * (moves - 1.0) - overhead).max(0.0);
+    b.total_remaining_ms = (time.saturating_sub(s.piggybank) as f32 + increment * (moves - 1.0) - overhead).max(0.0);
     b.remaining_game_nodes = b.total_remaining_ms * s.nps / 1000.0;
     b.avg_nodes_per_move = b.remaining_game_nodes / moves;
     s.avg_ms_per_move = b.total_remaining_ms / moves;
@@ -429,9 +429,9 @@ impl TrendWatcher {
             Some((prev, cur, _)) => (prev, cur, snapshot),
         };
         let rotate = if self.lc0_rotation {
-            cur.time_ms + self.period_ms >= time_ms
+            cur.time_ms.saturating_add(self.period_ms) >= time_ms
         } else {
-            time_ms - cur.time_ms >= self.period_ms
+            time_ms.saturating_sub(cur.time_ms) >= self.period_ms
         };
         self.snapshots = Some(if rotate { (cur, last.clone(), last) } else { (prev, cur, last) });
     }
@@ -443,7 +443,7 @@ impl TrendWatcher {
         if prev.time_ms >= last.time_ms || by_ms <= last.time_ms {
             return false;
         }
-        let span = (last.time_ms - prev.time_ms) as f64;
+        let span = last.time_ms.saturating_sub(prev.time_ms) as f64;
         let rate = |i: usize| {
             let before = prev.visits.get(i).copied().unwrap_or(0);
             (f64::from(last.visits[i]) - f64::from(before)) / span
@@ -451,7 +451,7 @@ impl TrendWatcher {
         let Some(best) = (0..last.visits.len()).reduce(|b, i| if last.visits[i] > last.visits[b] { i } else { b }) else {
             return false;
         };
-        let horizon = (by_ms - last.time_ms) as f64;
+        let horizon = by_ms.saturating_sub(last.time_ms) as f64;
         let best_future = f64::from(last.visits[best]) + self.bestmove_optimism * rate(best) * horizon;
         (0..last.visits.len())
             .filter(|&i| i != best)
@@ -495,7 +495,7 @@ impl Stopper for SmoothStopper {
         };
         let limit = if reason.is_some() { extended } else { self.deadline_ms };
         hints.update_estimated_nps(nps);
-        hints.update_remaining_time(limit - now);
+        hints.update_remaining_time(limit.saturating_sub(now));
         if reason.is_some() && now >= self.deadline_ms && !self.piggybank_used {
             self.piggybank_used = true;
             self.piggybank_reason = reason;
@@ -528,5 +528,88 @@ impl Stopper for SmoothStopper {
 
     fn stop_reason(&self) -> Option<String> {
         self.stopped.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn watcher(lc0_rotation: bool) -> TrendWatcher {
+        TrendWatcher { period_ms: 3000, lc0_rotation, bestmove_optimism: 0.2, overtaker_optimism: 4.0, snapshots: None }
+    }
+
+    fn prev_time(w: &TrendWatcher) -> i64 {
+        w.snapshots.as_ref().map_or(-1, |(prev, _, _)| prev.time_ms)
+    }
+
+    #[test]
+    fn trend_rates_span_the_stated_window_unless_lc0_compatible() {
+        let (mut fixed, mut lc0) = (watcher(false), watcher(true));
+        for t in (10..=6010).step_by(100) {
+            fixed.update(t, &[t as u32, 0]);
+            lc0.update(t, &[t as u32, 0]);
+        }
+        // lc0 rotates on every poll within the period: the rate spans one 100 ms poll interval.
+        assert_eq!(prev_time(&lc0), 5910);
+        // Fixed: snapshots rotate when 3000 ms have passed (at 3010 and 6010), so the rate spans ≥ 3000 ms.
+        assert_eq!(prev_time(&fixed), 3010);
+        // Polls more than a period apart: lc0 stops rotating for good; the fixed watcher keeps going.
+        let mut lc0_sparse = watcher(true);
+        let mut fixed_sparse = watcher(false);
+        for t in [10, 4000, 8000, 12000] {
+            lc0_sparse.update(t, &[1, 1]);
+            fixed_sparse.update(t, &[1, 1]);
+        }
+        assert_eq!(prev_time(&lc0_sparse), 10);
+        assert_eq!(prev_time(&fixed_sparse), 8000);
+    }
+
+    #[test]
+    fn overtaking_projection_hand_worked() {
+        let mut w = watcher(true);
+        w.update(1000, &[800, 150, 50]);
+        w.update(1100, &[880, 165, 55]);
+        // Rates per ms: best 0.8, second 0.15. By 2100 (Δ = 1000): best 880 + 0.2·0.8·1000 = 1040;
+        // second 165 + 4·0.15·1000 = 765 — not overtaken. By 3100 (Δ = 2000): 1200 vs 1365 — overtaken.
+        assert!(!w.best_move_may_be_overtaken(2100));
+        assert!(w.best_move_may_be_overtaken(3100));
+        assert!(!w.best_move_may_be_overtaken(1100), "no time left");
+    }
+
+    #[test]
+    fn exponential_nps_smoothing_of_pr_1195() {
+        let params = SmoothParams {
+            init_tree_reuse: 0.5,
+            max_tree_reuse: 0.7,
+            tree_reuse_update_rate: 4.0,
+            init_nps: 20000.0,
+            nps_update_rate: 5.0,
+            nps_update_period: 0.0,
+            init_timeuse: 0.7,
+            min_timeuse: 0.3,
+            timeuse_update_rate: 10.0,
+            max_move_budget: 0.3,
+            init_piggybank: 0.0,
+            per_move_piggybank: 0.0,
+            max_piggybank_use: 0.94,
+            max_piggybank_moves: 36.5,
+            trend_period_ms: 0,
+            bestmove_optimism: 0.2,
+            overtaker_optimism: 4.0,
+            force_piggybank_ms: -1,
+            need_more_time: false,
+            lc0_compat: false,
+            theta: 1.0,
+            estimator: MovesLeftEstimator::MleLegacy { midpoint: 51.5, steepness: 7.0 },
+            adjustments: Adjustments::default(),
+        };
+        let manager = SmoothManager::new(params, "smooth".into());
+        let mut shared = lock(&manager.shared);
+        // 25000 NPS observed over the first second: one fifth of a 5 s half-life from 20000.
+        let nps = shared.update_nps(1000, 25_000);
+        assert!((nps - (25000.0 - 5000.0 * 0.5f32.powf(0.2))).abs() < 1e-2, "{nps}");
+        assert_eq!(shared.update_nps(1000, 25_000), nps, "no time passed, no change");
+        assert_eq!(shared.update_nps(0, 0), nps, "before the first batch");
     }
 }

@@ -4,9 +4,10 @@
 /// lc0's FastLog2: exponent plus a quadratic fit of the mantissa, in f32.
 pub fn fast_log2(a: f32) -> f32 {
     let bits = a.to_bits();
-    let exponent = ((bits >> 23) & 0xff) as i32 - 127;
+    let biased_exponent = (bits >> 23) as f32;
     let mantissa = f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000) - 1.0;
-    mantissa * (1.346_555_2 - 0.346_555_23 * mantissa) + exponent as f32
+    // lc0 subtracts the bias before adding the exponent; the f32 rounding of that order is part of its values.
+    mantissa * (1.346_555_2 - 0.346_555_23 * mantissa) - 127.0 + biased_exponent
 }
 
 /// lc0's FastLog: natural logarithm via [`fast_log2`].

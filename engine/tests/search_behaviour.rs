@@ -1,0 +1,317 @@
+//! The search end to end with small deterministic test backends: mates, tree reuse, determinism, threads,
+//! held and aborted searches, no legal moves.
+
+use engine::clock::{SharedClock, VirtualClock};
+use engine::position::GameState;
+use engine::search::{Score, Search, SearchEvent, SearchOutcome, SearchParams, SearchRequest};
+use nn::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, EnPassantMode, Move};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
+use timemgr::search_stats::{Hints, IterationStats, Stopper};
+
+/// How the test backend values positions.
+#[derive(Clone, Copy)]
+enum Flavour {
+    /// Every position is even; every move equally likely.
+    Uniform,
+    /// Values and priors derived from the position's Zobrist hash: fixed, but far from uniform.
+    Hashed,
+}
+
+struct TestBackend {
+    flavour: Flavour,
+    batch: usize,
+}
+
+struct TestComputation {
+    flavour: Flavour,
+    queued: Vec<Evaluation>,
+}
+
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x
+}
+
+fn evaluate(flavour: Flavour, request: &EvalRequest<'_>) -> Evaluation {
+    let moves = request.moves.len().max(1);
+    match flavour {
+        Flavour::Uniform => Evaluation { wl: 0.0, d: 0.0, m: 0.0, policy: vec![1.0 / moves as f32; request.moves.len()] },
+        Flavour::Hashed => {
+            let position = &request.history.last().unwrap().position;
+            let hash = mix(shakmaty::Position::zobrist_hash::<Zobrist64>(position, EnPassantMode::Legal).0);
+            let weights: Vec<f32> = (0..request.moves.len()).map(|i| 1.0 + (mix(hash ^ i as u64) % 1000) as f32 / 100.0).collect();
+            let total: f32 = weights.iter().sum();
+            Evaluation {
+                wl: (hash % 2001) as f32 / 1000.0 - 1.0,
+                d: 0.0,
+                m: 0.0,
+                policy: weights.iter().map(|w| w / total).collect(),
+            }
+        }
+    }
+}
+
+impl Backend for TestBackend {
+    fn attributes(&self) -> BackendAttributes {
+        BackendAttributes {
+            has_wdl: true,
+            has_moves_left: false,
+            runs_on_cpu: true,
+            recommended_batch_size: self.batch,
+            maximum_batch_size: 256,
+            suggested_threads: 1,
+        }
+    }
+    fn new_computation(&self) -> Box<dyn Computation + '_> {
+        Box::new(TestComputation { flavour: self.flavour, queued: Vec::new() })
+    }
+}
+
+impl Computation for TestComputation {
+    fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
+        self.queued.push(evaluate(self.flavour, request));
+        Ok(Added::Queued(self.queued.len() - 1))
+    }
+    fn queued(&self) -> usize {
+        self.queued.len()
+    }
+    fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
+        Ok(self.queued)
+    }
+}
+
+/// Stops at a visit limit or when a win is proven; counts its end-of-search calls.
+struct VisitsStopper {
+    limit: u64,
+    stop_on_win: bool,
+    done_calls: Arc<AtomicU32>,
+}
+
+impl Stopper for VisitsStopper {
+    fn should_stop(&mut self, stats: &IterationStats, _hints: &mut Hints) -> bool {
+        stats.total_nodes >= self.limit || (self.stop_on_win && stats.win_found)
+    }
+    fn on_search_done(&mut self, _stats: &IterationStats) {
+        self.done_calls.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+fn sequential() -> SearchParams {
+    SearchParams { threads: 1, minibatch_size: 1, max_prefetch: 0, out_of_order_eval: false, ..SearchParams::default() }
+}
+
+struct Finished {
+    outcome: Option<SearchOutcome>,
+    events: Vec<SearchEvent>,
+    done_calls: u32,
+}
+
+fn run_search(search: &mut Search, limit: u64, stop_on_win: bool) -> Finished {
+    let done_calls = Arc::new(AtomicU32::new(0));
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink_events = Arc::clone(&events);
+    let clock: SharedClock = Arc::new(VirtualClock::new(1000.0, 1.0));
+    let request = SearchRequest {
+        stopper: Box::new(VisitsStopper { limit, stop_on_win, done_calls: Arc::clone(&done_calls) }),
+        clock,
+        move_start_ms: 0.0,
+        searchmoves: Vec::new(),
+        hold_bestmove_until_stop: false,
+    };
+    let handle = search.start(request, Box::new(move |event| sink_events.lock().unwrap().push(event)));
+    let outcome = handle.wait();
+    let events = events.lock().unwrap().clone();
+    Finished { outcome, events, done_calls: done_calls.load(Ordering::SeqCst) }
+}
+
+fn search_for(fen: Option<&str>, moves: &[&str], params: SearchParams, flavour: Flavour) -> Search {
+    let mut search = Search::new(Arc::new(TestBackend { flavour, batch: 8 }), params);
+    search.set_position(&GameState::from_uci(fen, moves).unwrap());
+    search
+}
+
+fn uci(mv: Option<Move>) -> String {
+    mv.map(|m| m.to_uci(CastlingMode::Standard).to_string()).unwrap_or_default()
+}
+
+fn last_info_score(events: &[SearchEvent]) -> Score {
+    events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            SearchEvent::Info(line) => Some(line.score),
+            _ => None,
+        })
+        .unwrap()
+}
+
+#[test]
+fn finds_mate_in_one_with_a_uniform_network() {
+    let mut search = search_for(Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"), &[], sequential(), Flavour::Uniform);
+    let finished = run_search(&mut search, 300, false);
+    let outcome = finished.outcome.unwrap();
+    assert_eq!(uci(outcome.best), "d1d8");
+    assert!(outcome.stats.win_found);
+    assert_eq!(outcome.stats.mate_depth, Some(1));
+    assert_eq!(last_info_score(&finished.events), Score::Mate(1));
+}
+
+#[test]
+fn proves_mate_in_two_by_certainty_propagation() {
+    // 1. Rb7 (or 1. Ra7) Kg8 2. Ra8# (Rb8#); there is no mate in one.
+    let mut search = search_for(Some("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"), &[], sequential(), Flavour::Uniform);
+    let finished = run_search(&mut search, 20_000, true);
+    let outcome = finished.outcome.unwrap();
+    assert!(["b1b7", "a2a7"].contains(&uci(outcome.best).as_str()), "best {}", uci(outcome.best));
+    assert_eq!(outcome.stats.mate_depth, Some(2));
+    assert!(outcome.stats.total_nodes < 20_000, "the proof should stop the search early");
+    assert_eq!(last_info_score(&finished.events), Score::Mate(2));
+}
+
+#[test]
+fn stalemate_root_gives_no_best_move() {
+    let mut search = search_for(Some("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), &[], sequential(), Flavour::Uniform);
+    let finished = run_search(&mut search, 100, false);
+    assert_eq!(finished.outcome.unwrap().best, None);
+    assert!(finished.events.iter().any(|e| matches!(e, SearchEvent::BestMove { best: None, .. })));
+    assert_eq!(finished.done_calls, 1);
+}
+
+#[test]
+fn tree_is_reused_after_the_expected_reply_only() {
+    let mut search = search_for(None, &[], sequential(), Flavour::Hashed);
+    let outcome = run_search(&mut search, 400, false).outcome.unwrap();
+    let (best, ponder) = (uci(outcome.best), uci(outcome.ponder));
+    let reused = search.set_position(&GameState::from_uci(None, &[&best, &ponder]).unwrap());
+    assert!(reused > 0, "expected reply must keep its subtree");
+    let second = run_search(&mut search, reused + 50, false).outcome.unwrap();
+    assert!(second.stats.total_nodes >= reused + 50);
+    assert_eq!(second.stats.nodes_since_movestart, second.stats.total_nodes - reused);
+    let other_game = GameState::from_uci(Some("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"), &[]).unwrap();
+    assert_eq!(search.set_position(&other_game), 0);
+    search.reset();
+    assert_eq!(search.set_position(&GameState::from_uci(None, &[&best]).unwrap()), 0);
+}
+
+#[test]
+fn one_thread_with_a_virtual_clock_is_deterministic() {
+    let run = || {
+        let mut search = search_for(None, &["e2e4"], SearchParams { threads: 1, minibatch_size: 4, ..SearchParams::default() }, Flavour::Hashed);
+        let finished = run_search(&mut search, 600, false);
+        let infos: Vec<String> = finished
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                SearchEvent::Info(line) => Some(line.to_uci(true)),
+                _ => None,
+            })
+            .collect();
+        (finished.outcome.unwrap(), infos)
+    };
+    let (first, first_infos) = run();
+    let (second, second_infos) = run();
+    assert_eq!(first, second);
+    assert_eq!(first_infos, second_infos);
+    assert!(first.stats.edge_n.iter().filter(|&&n| n > 0).count() > 1);
+}
+
+#[test]
+fn two_threads_finish_and_respect_the_visit_limit() {
+    let params = SearchParams { threads: 2, minibatch_size: 8, ..SearchParams::default() };
+    let mut search = search_for(None, &[], params, Flavour::Hashed);
+    let finished = run_search(&mut search, 1000, false);
+    let outcome = finished.outcome.unwrap();
+    assert!(outcome.stats.total_nodes >= 1000);
+    // At most one batch per thread can land after the stop.
+    assert!(outcome.stats.total_nodes < 1000 + 2 * 8 * 4, "{}", outcome.stats.total_nodes);
+    assert_eq!(finished.done_calls, 1);
+    assert_eq!(finished.events.iter().filter(|e| matches!(e, SearchEvent::BestMove { .. })).count(), 1);
+}
+
+/// Never stops by itself.
+struct Endless;
+
+impl Stopper for Endless {
+    fn should_stop(&mut self, _: &IterationStats, _: &mut Hints) -> bool {
+        false
+    }
+}
+
+fn start_endless(search: &mut Search, events: &Arc<Mutex<Vec<SearchEvent>>>, hold: bool) -> engine::search::SearchHandle {
+    let sink_events = Arc::clone(events);
+    let request = SearchRequest {
+        stopper: Box::new(Endless),
+        clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
+        move_start_ms: 0.0,
+        searchmoves: Vec::new(),
+        hold_bestmove_until_stop: hold,
+    };
+    search.start(request, Box::new(move |event| sink_events.lock().unwrap().push(event)))
+}
+
+fn wait_for_nodes(handle: &engine::search::SearchHandle, nodes: u64) {
+    while handle.stats().total_nodes < nodes {
+        std::thread::yield_now();
+    }
+}
+
+#[test]
+fn infinite_search_holds_the_best_move_until_stop() {
+    let mut search = search_for(Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"), &[], sequential(), Flavour::Uniform);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let handle = start_endless(&mut search, &events, true);
+    wait_for_nodes(&handle, 200);
+    assert!(!events.lock().unwrap().iter().any(|e| matches!(e, SearchEvent::BestMove { .. })));
+    handle.stop();
+    let outcome = handle.wait().unwrap();
+    assert_eq!(uci(outcome.best), "d1d8");
+    assert!(events.lock().unwrap().iter().any(|e| matches!(e, SearchEvent::BestMove { .. })));
+}
+
+#[test]
+fn abort_sends_no_best_move() {
+    let mut search = search_for(None, &[], sequential(), Flavour::Hashed);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let handle = start_endless(&mut search, &events, false);
+    wait_for_nodes(&handle, 50);
+    handle.abort();
+    assert!(handle.wait().is_none());
+    assert!(!events.lock().unwrap().iter().any(|e| matches!(e, SearchEvent::BestMove { .. })));
+}
+
+#[test]
+fn searchmoves_restrict_the_best_move() {
+    let mut search = search_for(None, &[], sequential(), Flavour::Hashed);
+    let game = GameState::from_uci(None, &[]).unwrap();
+    let a3: Move = "a2a3".parse::<shakmaty::uci::UciMove>().unwrap().to_move(game.position()).unwrap();
+    let sink_events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&sink_events);
+    let request = SearchRequest {
+        stopper: Box::new(VisitsStopper { limit: 100, stop_on_win: false, done_calls: Arc::new(AtomicU32::new(0)) }),
+        clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
+        move_start_ms: 0.0,
+        searchmoves: vec![a3],
+        hold_bestmove_until_stop: false,
+    };
+    let outcome = search.start(request, Box::new(move |e| sink.lock().unwrap().push(e))).wait().unwrap();
+    assert_eq!(outcome.best, Some(a3));
+    assert_eq!(outcome.stats.edge_n.iter().filter(|&&n| n > 0).count(), 1);
+}
+
+#[test]
+fn verbose_stats_come_before_the_best_move() {
+    let params = SearchParams { verbose_move_stats: true, ..sequential() };
+    let mut search = search_for(None, &[], params, Flavour::Hashed);
+    let finished = run_search(&mut search, 50, false);
+    let verbose = finished.events.iter().position(|e| matches!(e, SearchEvent::VerboseStats(_))).unwrap();
+    let best = finished.events.iter().position(|e| matches!(e, SearchEvent::BestMove { .. })).unwrap();
+    assert!(verbose < best);
+    let SearchEvent::VerboseStats(lines) = &finished.events[verbose] else { unreachable!() };
+    assert_eq!(lines.len(), 21, "twenty root moves and the root line");
+    assert!(lines[0].contains("N: ") && lines[0].contains("(P: ") && lines[0].contains("(Q: ") && lines[0].contains("(U: "));
+}

@@ -81,7 +81,7 @@ fn main() {
                 let legal = position.legal_moves();
                 let ply = position.fullmoves().get() * 2 + u32::from(position.turn() == Color::Black);
                 let chosen = legal.get((ply as usize * 7 + searches as usize) % legal.len().max(1));
-                let best = chosen.map(|m| UciMove::from_move(m.clone(), CastlingMode::Standard).to_string());
+                let best = chosen.map(|m| UciMove::from_move(*m, CastlingMode::Standard).to_string());
                 let info = format!(
                     "info depth {} seldepth {} nodes {} score cp {} time {} pv {}",
                     1 + ply % 5,

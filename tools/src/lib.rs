@@ -1,4 +1,5 @@
 //! Match running, statistics and tuning.
+#![warn(missing_docs)]
 
 pub mod cli;
 pub mod report;

@@ -46,7 +46,7 @@ fn run(plan: &MatchPlan) -> Vec<GameRecord> {
 }
 
 fn short_games() -> GameSettings {
-    GameSettings { max_plies: Some(24), hang_grace_ms: 700, latency_margin_ms: 50, ..GameSettings::default() }
+    GameSettings { max_plies: Some(24), hang_grace_ms: 1500, latency_margin_ms: 50, ..GameSettings::default() }
 }
 
 #[test]

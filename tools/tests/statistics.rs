@@ -175,3 +175,41 @@ fn degenerate_counts_give_typed_errors() {
     assert!(sprt(0.0, 5.0, EloModel::Logistic).llr(&[1, 2]).is_err());
     assert!(bayeselo_llr([0, 1, 1], 0.0, 5.0).is_err());
 }
+
+mod properties {
+    use proptest::prelude::*;
+    use tools::stats::{EloModel, Outcome, Pentanomial, SprtConfig, Trinomial};
+
+    proptest! {
+        #[test]
+        fn swapping_the_engines_negates_elo_and_mirrors_los(wins in 1u64..500, draws in 0u64..500, losses in 1u64..500) {
+            let ahead = Trinomial { wins, draws, losses }.estimate().unwrap();
+            let behind = Trinomial { wins: losses, draws, losses: wins }.estimate().unwrap();
+            prop_assert!((ahead.elo + behind.elo).abs() < 1e-9);
+            prop_assert!((ahead.nelo + behind.nelo).abs() < 1e-9);
+            prop_assert!((ahead.elo_error - behind.elo_error).abs() < 1e-9);
+            prop_assert!((ahead.los + behind.los - 1.0).abs() < 1e-12);
+        }
+
+        #[test]
+        fn pair_counts_follow_the_pair_score(outcomes in proptest::collection::vec(0u8..3, 2..40)) {
+            let outcome = |o: u8| [Outcome::Loss, Outcome::Draw, Outcome::Win][o as usize];
+            let mut pairs = Pentanomial::default();
+            let mut expected = [0u64; 5];
+            for pair in outcomes.chunks_exact(2) {
+                pairs.add_pair(outcome(pair[0]), outcome(pair[1]));
+                expected[(pair[0] + pair[1]) as usize] += 1;
+            }
+            prop_assert_eq!(pairs.counts_by_score(), expected);
+        }
+
+        #[test]
+        fn more_wins_never_lower_the_llr(cells in proptest::array::uniform5(1u64..2000), extra in 1u64..200) {
+            let config = SprtConfig { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: EloModel::Normalized };
+            let mut better = cells;
+            better[4] += extra;
+            let (before, after) = (config.llr(&cells).unwrap(), config.llr(&better).unwrap());
+            prop_assert!(after >= before - 1e-9 * (1.0 + before.abs()), "{before} -> {after}");
+        }
+    }
+}

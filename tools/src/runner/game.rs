@@ -10,7 +10,7 @@ use shakmaty::{Chess, Color, EnPassantMode, Position};
 
 use super::adjudication::{Adjudicator, DrawAdjudication, ResignAdjudication, Verdict};
 use super::engine_config::EngineConfig;
-use super::openings::Opening;
+use super::openings::{InvalidOpening, Opening};
 use super::record::{GameRecord, GameResult, MoveRecord, Termination};
 use super::time_control::{GoLimits, SideClock};
 use super::uci_process::{EngineFailure, UciProcess};
@@ -177,7 +177,7 @@ fn run_game(job: &GameJob, mut slots: [&mut EngineSlot; 2], settings: &GameSetti
     }
     let (mut position, mut history) = match replay_opening(&job.opening) {
         Ok(start) => start,
-        Err(reason) => return Ending::draw(Termination::InvalidOpening, &reason),
+        Err(invalid) => return Ending::draw(Termination::InvalidOpening, &invalid.to_string()),
     };
     let start_command = if job.opening.fen == Opening::startpos().fen {
         "position startpos".to_owned()
@@ -258,20 +258,14 @@ fn position_key(position: &Chess) -> u64 {
     position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
-fn replay_opening(opening: &Opening) -> Result<(Chess, HashMap<u64, u32>), String> {
-    let mut position = opening.start_position()?;
+fn replay_opening(opening: &Opening) -> Result<(Chess, HashMap<u64, u32>), InvalidOpening> {
+    let positions = opening.positions()?;
     let mut history = HashMap::new();
-    history.insert(position_key(&position), 1);
-    for text in &opening.moves {
-        let m = text
-            .parse::<UciMove>()
-            .ok()
-            .and_then(|m| m.to_move(&position).ok())
-            .ok_or_else(|| format!("opening move '{text}' is illegal in {}", opening.fen))?;
-        position.play_unchecked(m);
-        *history.entry(position_key(&position)).or_insert(0) += 1;
+    for position in &positions {
+        *history.entry(position_key(position)).or_insert(0) += 1;
     }
-    Ok((position, history))
+    let last = positions.last().cloned().unwrap_or_default();
+    Ok((last, history))
 }
 
 fn rules_ending(position: &Chess, history: &HashMap<u64, u32>) -> Option<Ending> {

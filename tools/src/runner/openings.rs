@@ -52,11 +52,33 @@ impl Opening {
     }
 
     /// The position before the book moves.
-    pub fn start_position(&self) -> Result<Chess, String> {
-        let fen: Fen = self.fen.parse().map_err(|e| format!("bad FEN '{}': {e}", self.fen))?;
-        fen.into_position(CastlingMode::Standard).map_err(|e| format!("illegal position '{}': {e}", self.fen))
+    pub fn start_position(&self) -> Result<Chess, InvalidOpening> {
+        let fen: Fen = self.fen.parse().map_err(|e| InvalidOpening(format!("bad FEN '{}': {e}", self.fen)))?;
+        fen.into_position(CastlingMode::Standard)
+            .map_err(|e| InvalidOpening(format!("illegal position '{}': {e}", self.fen)))
+    }
+
+    /// The positions from the start through every book move, checking each move's legality.
+    pub fn positions(&self) -> Result<Vec<Chess>, InvalidOpening> {
+        let mut position = self.start_position()?;
+        let mut positions = vec![position.clone()];
+        for text in &self.moves {
+            let m = text
+                .parse::<UciMove>()
+                .ok()
+                .and_then(|m| m.to_move(&position).ok())
+                .ok_or_else(|| InvalidOpening(format!("book move '{text}' is illegal after '{}'", self.fen)))?;
+            position.play_unchecked(m);
+            positions.push(position.clone());
+        }
+        Ok(positions)
     }
 }
+
+/// An opening whose position or moves are not legal chess.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}; fix or remove that opening")]
+pub struct InvalidOpening(pub String);
 
 /// How the book is walked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,7 +119,7 @@ pub fn parse_epd(text: &str) -> Result<Vec<Opening>, (usize, String)> {
         let counters = fields[4..].iter().take(2).take_while(|f| f.parse::<u32>().is_ok()).count();
         let fen = if counters == 2 { fields[..6].join(" ") } else { fields[..4].join(" ") };
         let opening = Opening { fen, moves: Vec::new() };
-        let position = opening.start_position().map_err(|e| (index + 1, e))?;
+        let position = opening.start_position().map_err(|e| (index + 1, e.0))?;
         openings.push(Opening { fen: Fen::from_position(&position, EnPassantMode::Legal).to_string(), moves: Vec::new() });
     }
     Ok(openings)
@@ -141,7 +163,7 @@ pub fn parse_pgn(text: &str) -> Result<Vec<Opening>, (usize, String)> {
 }
 
 fn san_to_uci(opening: &Opening, movetext: &str) -> Result<Vec<String>, String> {
-    let mut position = opening.start_position()?;
+    let mut position = opening.start_position().map_err(|e| e.0)?;
     let mut moves = Vec::new();
     let mut depth = 0usize;
     let mut cleaned = String::new();

@@ -8,7 +8,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Color, Position};
 
-use super::openings::Opening;
+use super::openings::{InvalidOpening, Opening};
 use super::record::{GameRecord, MoveRecord};
 use super::uci_process::Score;
 
@@ -43,8 +43,24 @@ fn move_comment(record: &MoveRecord) -> String {
     parts.join(" ")
 }
 
+/// A game record whose moves cannot be replayed, so it cannot be written as PGN.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PgnError {
+    /// The opening is invalid.
+    #[error(transparent)]
+    Opening(#[from] InvalidOpening),
+    /// A recorded engine move is illegal.
+    #[error("game {game_id}: recorded move '{uci}' is illegal; the results file is damaged")]
+    IllegalMove {
+        /// The game.
+        game_id: u64,
+        /// The move.
+        uci: String,
+    },
+}
+
 /// Renders a game as PGN text; fails only if the record's moves are not legal from its opening.
-pub fn game_to_pgn(game: &GameRecord, round: u64) -> Result<String, String> {
+pub fn game_to_pgn(game: &GameRecord, round: u64) -> Result<String, PgnError> {
     let mut position = game.opening.start_position()?;
     let mut out = String::new();
     let mut tag = |name: &str, value: &str| out.push_str(&format!("[{name} \"{}\"]\n", value.replace('"', "'")));
@@ -76,7 +92,7 @@ pub fn game_to_pgn(game: &GameRecord, round: u64) -> Result<String, String> {
             .parse::<UciMove>()
             .ok()
             .and_then(|m| m.to_move(&position).ok())
-            .ok_or_else(|| format!("game {}: move '{uci}' is illegal", game.game_id))?;
+            .ok_or_else(|| PgnError::IllegalMove { game_id: game.game_id, uci: uci.clone() })?;
         let number = position.fullmoves().get();
         if position.turn() == Color::White {
             words.push(format!("{number}."));
@@ -121,7 +137,7 @@ impl PgnLog {
 
     /// Appends one game.
     pub fn append(&mut self, game: &GameRecord) -> anyhow::Result<()> {
-        let text = game_to_pgn(game, game.game_id + 1).map_err(anyhow::Error::msg)?;
+        let text = game_to_pgn(game, game.game_id + 1)?;
         self.file.write_all(text.as_bytes())?;
         self.file.flush().map_err(|e| anyhow::anyhow!("writing {}: {e}", self.path.display()))
     }

@@ -90,17 +90,7 @@ impl MatchPlan {
             return Err(PlanError::NothingToRun);
         }
         for (index, opening) in self.openings.iter().enumerate() {
-            let opening_error = |reason| PlanError::BadOpening { index: index + 1, reason };
-            let mut position = opening.start_position().map_err(opening_error)?;
-            for text in &opening.moves {
-                use shakmaty::Position;
-                let m = text
-                    .parse::<shakmaty::uci::UciMove>()
-                    .ok()
-                    .and_then(|m| m.to_move(&position).ok())
-                    .ok_or_else(|| opening_error(format!("move '{text}' is illegal")))?;
-                position.play_unchecked(m);
-            }
+            opening.positions().map_err(|e| PlanError::BadOpening { index: index + 1, reason: e.to_string() })?;
         }
         Ok(())
     }

@@ -3,6 +3,24 @@
 //! Pure and deterministic: no clock reads, no threads, no randomness except seeded. The search passes the
 //! game state and its statistics in ([`search_stats`]); a [`TimeManager`] hands out a per-move stopper and
 //! learns from how each move went. [`build_stopper_chain`] adds the generic stoppers the way lc0 does.
+//!
+//! ```
+//! use timemgr::{build_stopper_chain, time_manager_from_str, CommonStopperOptions, GoParams, Hints, IterationStats, MoveContext};
+//!
+//! // One manager per game; one chain per `go`.
+//! let mut tm = time_manager_from_str("smooth(preset=lc0)").unwrap();
+//! let go = GoParams { wtime: Some(60_000), btime: Some(60_000), winc: Some(600), binc: Some(600), ..GoParams::default() };
+//! let ctx = MoveContext { white_to_move: true, move_overhead_ms: 200, legal_moves: 20, ..MoveContext::default() };
+//! let mut chain = build_stopper_chain(Some(tm.as_mut()), &go, &ctx, &CommonStopperOptions::default());
+//! let stats = IterationStats { time_since_movestart_ms: 4700, total_nodes: 1000, nodes_since_movestart: 1000,
+//!                              edge_n: vec![600, 400], time_since_first_batch_ms: 4680, ..IterationStats::default() };
+//! let mut hints = Hints::default();
+//! assert!(chain.should_stop(&stats, &mut hints)); // deadline 4688 ms (lc0's first-move budget)
+//! chain.on_search_done(&stats);
+//! let trace = tm.drain_trace().remove(0);
+//! assert_eq!(trace.deadline_ms, 4688);
+//! println!("info string {}", trace.summary());
+//! ```
 
 #![warn(missing_docs)]
 

@@ -80,29 +80,29 @@ pub struct SmoothParams {
 
 /// The learned state (LC0-NOTES §1.4) plus the best-move share for `theta`.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SmoothState {
+struct SmoothState {
     /// Tree-reuse estimate.
-    pub tree_reuse: f32,
+    tree_reuse: f32,
     /// NPS estimate.
-    pub nps: f32,
+    nps: f32,
     /// Whether a move has ended (linear NPS decay only then).
-    pub nps_is_reliable: bool,
+    nps_is_reliable: bool,
     /// Time-use estimate.
-    pub timeuse: f32,
+    timeuse: f32,
     /// Planned average move time of the latest budget (weighting unit of the updates).
-    pub avg_ms_per_move: f32,
+    avg_ms_per_move: f32,
     /// The latest allocation A.
-    pub move_allocated_time: f32,
+    move_allocated_time: f32,
     /// Root visits when the previous move was made.
-    pub last_move_final_nodes: i64,
+    last_move_final_nodes: i64,
     /// Time since the first batch at the latest NPS update.
-    pub last_time: i64,
+    last_time: i64,
     /// The piggybank in ms.
-    pub piggybank: i64,
+    piggybank: i64,
     /// Whether no budget was computed yet.
-    pub is_first_move: bool,
+    is_first_move: bool,
     /// Best move's share of the root visits at the end of the previous move.
-    pub best_share: f32,
+    best_share: f32,
 }
 
 impl SmoothState {
@@ -267,10 +267,6 @@ impl SmoothManager {
         Self { shared: Arc::new(Mutex::new(Shared { params, name, state, traces: TraceBook::default() })) }
     }
 
-    /// A copy of the learned state, for tests and diagnostics.
-    pub fn state(&self) -> SmoothState {
-        lock(&self.shared).state.clone()
-    }
 }
 
 /// Steps 1–18 of §1.5 on the shared state.

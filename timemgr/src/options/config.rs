@@ -260,11 +260,6 @@ impl TimeManagerConfig {
         Self::from_dict(spec, body)
     }
 
-    /// The defaults of a manager, as `NAME` alone would give.
-    pub fn defaults(name: &str) -> Result<Self, OptionError> {
-        Self::parse(name)
-    }
-
     fn from_dict(spec: &'static ComponentSpec, body: &Dict) -> Result<Self, OptionError> {
         let preset = match body.value("preset") {
             Some(value) => match spec.param("preset") {

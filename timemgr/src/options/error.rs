@@ -71,14 +71,6 @@ pub enum OptionError {
         /// The allowed range, formatted.
         range: String,
     },
-    /// The same key or sub-dictionary given twice.
-    #[error("'{key}' is given twice in {component}; give it once")]
-    Duplicate {
-        /// The component being configured.
-        component: String,
-        /// The repeated key.
-        key: String,
-    },
     /// Values that are valid one by one but not together.
     #[error("{component}: {reason}")]
     Inconsistent {

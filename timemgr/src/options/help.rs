@@ -1,5 +1,6 @@
 //! `kairos tm-help [NAME]`: every manager and estimator with each key's default, range and meaning.
 
+use super::config::ParamValue;
 use super::error::{Names, OptionError, Suggestion};
 use super::registry::{component, estimators, managers, ComponentKind, ComponentSpec, ParamKind};
 
@@ -37,7 +38,7 @@ fn render_component(spec: &ComponentSpec) -> String {
     for param in spec.all_params() {
         let (kind, default, range) = match param.kind {
             ParamKind::Float { default, min, max, .. } => {
-                ("float", format!("{default}"), format!("[{min}, {max}]"))
+                ("float", ParamValue::Float(default).to_string(), format!("[{min}, {max}]"))
             }
             ParamKind::Int { default, min, max, .. } => ("int", default.to_string(), format!("[{min}, {max}]")),
             ParamKind::Bool { default } => ("bool", default.to_string(), "true|false".to_owned()),
@@ -51,7 +52,14 @@ fn render_component(spec: &ComponentSpec) -> String {
             .values
             .iter()
             .chain(preset.estimator_values)
-            .map(|(key, value)| format!("{key}={value}"))
+            .map(|&(key, value)| {
+                let shown = match spec.param(key).map(|p| p.kind) {
+                    Some(ParamKind::Bool { .. }) => ParamValue::Bool(value != 0.0),
+                    Some(ParamKind::Int { .. }) => ParamValue::Int(value as i64),
+                    _ => ParamValue::Float(value),
+                };
+                format!("{key}={shown}")
+            })
             .collect();
         if !changes.is_empty() {
             out.push_str(&format!("    {}\n", changes.join(", ")));

@@ -118,3 +118,22 @@ fn bad_arguments_name_the_problem() {
     assert!(draw.to_string().contains("movenumber=x"), "{draw}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn pgn_book_openings_are_played_twice_with_colours_reversed() {
+    let dir = scratch("pgnbook");
+    let book = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/2moves-first-five.pgn");
+    let openings = tools::runner::load_openings(Path::new(book), tools::runner::OpeningOrder::Sequential).unwrap();
+    assert_eq!(openings.len(), 5);
+    assert_eq!(openings[0].moves, vec!["f2f4", "e7e6", "b2b4", "f8e7"]);
+    assert_eq!(openings[4].moves, vec!["b2b4", "g8f6", "h2h3", "e7e5"]);
+    run_match(args(&dir, &["--games", "4", "--openings", book, "--openings-order", "shuffled", "--seed", "11"])).unwrap();
+    let mut games = read_results(&dir.join("results.jsonl")).unwrap();
+    games.sort_by_key(|g| g.game_id);
+    let shuffled = tools::runner::load_openings(Path::new(book), tools::runner::OpeningOrder::Shuffled(11)).unwrap();
+    for (index, game) in games.iter().enumerate() {
+        assert_eq!(game.opening, shuffled[index / 2]);
+        assert_eq!(game.white, if index % 2 == 0 { "a" } else { "b" });
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

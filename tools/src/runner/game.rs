@@ -233,7 +233,7 @@ fn run_game(job: &GameJob, mut slots: [&mut EngineSlot; 2], settings: &GameSetti
             uci: report.best_move.clone(),
             time_used_ms: used_ms,
             wall_ms: (!settings.virtual_clock).then_some(report.wall_ms),
-            clock_left_ms: clocks[side].is_timed().then(|| clocks[side].remaining_ms()),
+            clock_left_ms: clocks[side].has_clock().then(|| clocks[side].remaining_ms()),
             nodes: report.nodes,
             depth: report.depth,
             seldepth: report.seldepth,

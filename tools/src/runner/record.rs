@@ -105,7 +105,7 @@ pub struct MoveRecord {
     pub time_used_ms: u64,
     /// Wall time from `go` to `bestmove`; absent in virtual-clock mode so that records replay exactly.
     pub wall_ms: Option<u64>,
-    /// Clock left after the move, increment included; absent for fixed-node moves.
+    /// Clock left after the move, increment or delay refund included; absent for fixed-time and fixed-node moves.
     pub clock_left_ms: Option<i64>,
     /// Nodes the engine reported.
     pub nodes: Option<u64>,

@@ -133,6 +133,11 @@ impl SideClock {
         !matches!(self.control, TimeControl::Nodes(_))
     }
 
+    /// Whether this side has a running clock (Fischer or Bronstein) whose time left is worth recording.
+    pub fn has_clock(&self) -> bool {
+        matches!(self.control, TimeControl::Fischer { .. } | TimeControl::Bronstein { .. })
+    }
+
     /// Time left in ms (the move time for fixed-time moves, 0 for fixed nodes).
     pub fn remaining_ms(&self) -> i64 {
         self.remaining_ms

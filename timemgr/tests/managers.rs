@@ -262,5 +262,10 @@ fn trace_summary_is_one_line_with_the_key_numbers() {
     assert!(line.contains("allocated_ms 4688.8") && line.contains("deadline 4688"), "{line}");
     let json = serde_json::to_value(&trace).unwrap();
     assert_eq!(json["deadline_ms"], 4688);
-    assert!(json["steps"].as_array().unwrap().len() >= 19);
+    let names: Vec<&str> = json["steps"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names.first(), Some(&"piggybank_before_ms"), "steps in computation order");
+    assert_eq!(names.last(), Some(&"piggybank_after_ms"));
+    let position = |n: &str| names.iter().position(|x| *x == n).unwrap();
+    assert!(position("remaining_moves") < position("total_remaining_ms"));
+    assert!(position("expected_movetime_brutto_ms") < position("allocated_ms"));
 }

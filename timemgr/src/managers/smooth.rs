@@ -191,7 +191,7 @@ struct EndOfMoveReport {
 }
 
 /// Every intermediate of one budget (§1.5), named as in the test-vector file.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SmoothBudget {
     /// Piggybank before the cap (after the initial deposit on the first move).
     pub piggybank_before_ms: i64,
@@ -234,11 +234,34 @@ pub struct SmoothBudget {
 }
 
 impl SmoothBudget {
+    /// Every intermediate with its name, in computation order.
+    pub fn steps(&self) -> [(&'static str, f64); 19] {
+        [
+            ("piggybank_before_ms", self.piggybank_before_ms as f64),
+            ("remaining_moves", f64::from(self.remaining_moves)),
+            ("max_piggybank_time_ms", f64::from(self.max_piggybank_time_ms)),
+            ("piggybank_after_cap_ms", self.piggybank_after_cap_ms as f64),
+            ("total_remaining_ms", f64::from(self.total_remaining_ms)),
+            ("remaining_game_nodes", f64::from(self.remaining_game_nodes)),
+            ("avg_nodes_per_move", f64::from(self.avg_nodes_per_move)),
+            ("avg_ms_per_move", f64::from(self.avg_ms_per_move)),
+            ("nodes_per_move_including_reuse", f64::from(self.nodes_per_move_including_reuse)),
+            ("move_estimate_nodes", f64::from(self.move_estimate_nodes)),
+            ("expected_movetime_brutto_ms", f64::from(self.expected_movetime_brutto_ms)),
+            ("time_to_piggybank_ms", f64::from(self.time_to_piggybank_ms)),
+            ("expected_movetime_netto_ms", f64::from(self.expected_movetime_netto_ms)),
+            ("allowed_piggybank_before_cap_ms", self.allowed_piggybank_before_cap_ms as f64),
+            ("allocated_before_caps_ms", f64::from(self.allocated_before_caps_ms)),
+            ("allocated_ms", f64::from(self.allocated_ms)),
+            ("allowed_piggybank_ms", self.allowed_piggybank_ms as f64),
+            ("deadline_ms", self.deadline_ms as f64),
+            ("piggybank_after_ms", self.piggybank_after_ms as f64),
+        ]
+    }
+
     fn record(&self, trace: &mut MoveTrace) {
-        if let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(self) {
-            for (name, value) in fields {
-                trace.step(&name, value.as_f64().unwrap_or(f64::NAN));
-            }
+        for (name, value) in self.steps() {
+            trace.step(name, value);
         }
     }
 }

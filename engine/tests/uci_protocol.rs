@@ -1,0 +1,435 @@
+//! The UCI front end end to end, through the real `kairos` binary: scripted sessions, bad input, ponder,
+//! the time-manager trace, random command sequences, and virtual-clock replays. Timeouts only guard
+//! against hangs; nothing asserts on wall time.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+
+/// Longest wait for any expected line; only a hang exceeds it.
+const HANG_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A running engine with a line reader on its output.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    transcript: Vec<String>,
+}
+
+impl Engine {
+    fn start(flags: &[&str]) -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
+            .args(flags)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("kairos starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, stdin, lines, transcript: Vec::new() }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.transcript.push(format!("> {line}"));
+        writeln!(self.stdin, "{line}").expect("engine reads its input");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Reads lines until one satisfies `done`; returns every line read, that one last.
+    fn read_until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + HANG_TIMEOUT;
+        let mut read = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    self.transcript.push(format!("< {line}"));
+                    let finished = done(&line);
+                    read.push(line);
+                    if finished {
+                        return read;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("engine hung; transcript:\n{}", self.transcript.join("\n")),
+                Err(RecvTimeoutError::Disconnected) => {
+                    panic!("engine exited early; transcript:\n{}", self.transcript.join("\n"))
+                }
+            }
+        }
+    }
+
+    fn ready(&mut self) -> Vec<String> {
+        self.send("isready");
+        self.read_until(|line| line == "readyok")
+    }
+
+    fn bestmove(&mut self) -> Vec<String> {
+        self.read_until(|line| line.starts_with("bestmove"))
+    }
+
+    /// Sends `quit`, waits for the process to end and returns all output not read yet.
+    fn quit(mut self) -> Vec<String> {
+        self.send("quit");
+        let mut rest = Vec::new();
+        let deadline = Instant::now() + HANG_TIMEOUT;
+        loop {
+            match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+                Ok(line) => rest.push(line),
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => panic!("engine did not quit; transcript:\n{}", self.transcript.join("\n")),
+            }
+        }
+        let status = self.child.wait().expect("engine exits");
+        assert!(status.success(), "exit status {status}");
+        rest
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn position_after(fen: Option<&str>, moves: &[&str]) -> Chess {
+    let mut position: Chess = match fen {
+        Some(fen) => fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap(),
+        None => Chess::default(),
+    };
+    for text in moves {
+        let mv = text.parse::<UciMove>().unwrap().to_move(&position).unwrap();
+        position.play_unchecked(mv);
+    }
+    position
+}
+
+fn is_legal(position: &Chess, text: &str) -> bool {
+    text.parse::<UciMove>().ok().and_then(|uci| uci.to_move(position).ok()).is_some()
+}
+
+/// The move of a `bestmove` line.
+fn best_of(line: &str) -> &str {
+    line.split_whitespace().nth(1).expect("bestmove has a move")
+}
+
+/// Checks an `info` line against lc0's field order and that its PV is a legal line from `position`.
+fn assert_well_formed_info(line: &str, position: &Chess) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words[0], "info");
+    if words.get(1) == Some(&"string") {
+        return;
+    }
+    let expected = ["depth", "seldepth", "time", "nodes", "score"];
+    for (index, field) in expected.iter().enumerate() {
+        assert_eq!(words.get(1 + 2 * index), Some(field), "{line}");
+    }
+    for index in [2, 4, 6, 8] {
+        assert!(words[index].parse::<u64>().is_ok(), "{line}");
+    }
+    assert!(matches!(words[10], "cp" | "mate") && words[11].parse::<i32>().is_ok(), "{line}");
+    let pv_at = words.iter().position(|word| *word == "pv").expect("info has a pv");
+    let mut line_position = position.clone();
+    for text in &words[pv_at + 1..] {
+        let mv = text.parse::<UciMove>().ok().and_then(|uci| uci.to_move(&line_position).ok());
+        let mv = mv.unwrap_or_else(|| panic!("pv move {text} is illegal in: {line}"));
+        line_position.play_unchecked(mv);
+    }
+}
+
+fn errors(lines: &[String]) -> Vec<&String> {
+    lines.iter().filter(|line| line.starts_with("info string error")).collect()
+}
+
+#[test]
+fn scripted_session_gives_one_legal_bestmove_per_go_and_well_formed_info() {
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1"]);
+    engine.send("uci");
+    let hello = engine.read_until(|line| line == "uciok");
+    assert!(hello[0].starts_with("id name Kairos"));
+    assert!(hello.contains(&"option name Threads type spin default 1 min 0 max 128".to_string()));
+    assert!(hello.contains(&"option name MoveOverheadMs type spin default 200 min 0 max 100000000".to_string()));
+    assert!(engine.ready().len() == 1);
+
+    engine.send("ucinewgame");
+    engine.send("position startpos moves e2e4");
+    let after_e4 = position_after(None, &["e2e4"]);
+    engine.send("go nodes 50");
+    let search = engine.bestmove();
+    assert!(is_legal(&after_e4, best_of(search.last().unwrap())), "{search:?}");
+    let infos: Vec<&String> = search.iter().filter(|line| line.starts_with("info")).collect();
+    assert!(!infos.is_empty());
+    infos.iter().for_each(|line| assert_well_formed_info(line, &after_e4));
+    let last_nodes: u64 = infos.last().unwrap().split_whitespace().nth(8).unwrap().parse().unwrap();
+    assert!((50..50 + 64).contains(&last_nodes), "go nodes 50 stops at 50 visits plus at most a batch: {last_nodes}");
+
+    engine.send("position startpos moves e2e4 e7e5");
+    engine.send("go wtime 3000 btime 3000 winc 100 binc 100");
+    let timed = engine.bestmove();
+    let after_e5 = position_after(None, &["e2e4", "e7e5"]);
+    assert!(is_legal(&after_e5, best_of(timed.last().unwrap())), "{timed:?}");
+
+    engine.send("go infinite");
+    let mid_search = engine.ready();
+    assert!(mid_search.iter().all(|line| !line.starts_with("bestmove")), "infinite holds its best move: {mid_search:?}");
+    engine.send("stop");
+    let stopped = engine.bestmove();
+    assert!(is_legal(&after_e5, best_of(stopped.last().unwrap())));
+
+    engine.send("stop");
+    let rest = engine.quit();
+    assert!(rest.iter().all(|line| !line.starts_with("bestmove")), "a stop without a search sends nothing: {rest:?}");
+}
+
+#[test]
+fn bad_input_is_reported_and_the_engine_keeps_serving() {
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1"]);
+    for bad in [
+        "position startpos moves e2e4 e2e4",
+        "position fen rnbqkbnr/pppppppp/8/8 w",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position",
+        "setoption name NoSuchOption value 3",
+        "setoption name Threads value 1000",
+        "setoption name CPuct value lots",
+        "setoption name TimeManager value smooth,legacy",
+        "setoption",
+        "go nodes many",
+        "go sideways",
+        "xyzzy",
+        "\u{1b}[A%%%",
+    ] {
+        engine.send(bad);
+        let answer = engine.ready();
+        assert_eq!(errors(&answer).len(), 1, "{bad:?} gives exactly one error: {answer:?}");
+        if bad.starts_with("go") {
+            assert!(answer.iter().all(|line| !line.starts_with("bestmove")), "{answer:?}");
+        }
+    }
+    engine.send("position startpos moves e2e4 e7e5 g1f3");
+    engine.send("position startpos moves e2e4 e7e5 g1f3 e5e4");
+    engine.send("go nodes 20");
+    let answer = engine.bestmove();
+    assert_eq!(errors(&answer).len(), 1, "the illegal position is reported: {answer:?}");
+    let kept = position_after(None, &["e2e4", "e7e5", "g1f3"]);
+    assert!(is_legal(&kept, best_of(answer.last().unwrap())), "the previous position is kept: {answer:?}");
+    engine.quit();
+}
+
+#[test]
+fn positions_without_legal_moves_get_bestmove_0000() {
+    let mut engine = Engine::start(&["--backend=uniform"]);
+    engine.send("position startpos moves f2f3 e7e5 g2g4 d8h4");
+    engine.send("go wtime 1000 btime 1000");
+    assert_eq!(engine.bestmove().last().unwrap(), "bestmove 0000");
+    engine.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    engine.send("go nodes 10");
+    assert_eq!(engine.bestmove().last().unwrap(), "bestmove 0000", "stalemate");
+    engine.quit();
+}
+
+#[test]
+fn searchmoves_restricts_the_root() {
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1"]);
+    engine.send("position startpos");
+    engine.send("go nodes 40 searchmoves h2h3 a2a3 a7a5");
+    let answer = engine.bestmove();
+    assert_eq!(errors(&answer).len(), 1, "a7a5 is not a legal move for white: {answer:?}");
+    assert!(matches!(best_of(answer.last().unwrap()), "h2h3" | "a2a3"), "{answer:?}");
+    engine.quit();
+}
+
+#[test]
+fn network_failure_is_an_error_line_and_go_still_answers() {
+    let mut engine = Engine::start(&["--weights=/nonexistent/net.pb.gz"]);
+    let answer = engine.ready();
+    let error = errors(&answer);
+    assert_eq!(error.len(), 1, "{answer:?}");
+    assert!(error[0].contains("/nonexistent/net.pb.gz") && error[0].contains("tried"), "{}", error[0]);
+    engine.send("go nodes 10");
+    let answer = engine.bestmove();
+    assert_eq!(errors(&answer).len(), 1);
+    assert_eq!(answer.last().unwrap(), "bestmove 0000");
+    engine.send("setoption name Backend value uniform");
+    engine.send("go nodes 10");
+    assert!(is_legal(&Chess::default(), best_of(engine.bestmove().last().unwrap())), "recovers after setoption");
+    engine.quit();
+}
+
+#[test]
+fn ponderhit_turns_the_ponder_search_into_one_timed_search() {
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1"]);
+    engine.send("position startpos moves e2e4 e7e5");
+    engine.send("go ponder wtime 2000 btime 2000");
+    assert!(engine.ready().iter().all(|line| !line.starts_with("bestmove")), "pondering holds the move");
+    engine.send("ponderhit");
+    let answer = engine.bestmove();
+    assert!(is_legal(&position_after(None, &["e2e4", "e7e5"]), best_of(answer.last().unwrap())));
+    engine.send("go ponder wtime 2000 btime 2000");
+    engine.ready();
+    engine.send("stop");
+    engine.bestmove();
+    let rest = engine.quit();
+    assert!(rest.iter().all(|line| !line.starts_with("bestmove")), "one bestmove per go: {rest:?}");
+}
+
+#[test]
+fn time_manager_trace_is_appended_per_move_and_summarised() {
+    let path = std::env::temp_dir().join(format!("kairos-uci-trace-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let flag = format!("--tm-trace-file={}", path.display());
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1", &flag]);
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..3 {
+        engine.send(&format!("position startpos moves {}", moves.join(" ")));
+        engine.send("go wtime 5000 btime 5000 winc 50 binc 50");
+        let answer = engine.bestmove();
+        moves.push(best_of(answer.last().unwrap()).to_string());
+        let summary = engine.read_until(|line| line.starts_with("info string tm"));
+        assert!(summary.last().unwrap().starts_with("info string tm legacy ply"), "{summary:?}");
+    }
+    engine.quit();
+    let text = std::fs::read_to_string(&path).expect("trace file written");
+    let plies: Vec<u64> = text
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["game_ply"].as_u64().unwrap())
+        .collect();
+    assert_eq!(plies, vec![0, 1, 2]);
+    let _ = std::fs::remove_file(&path);
+}
+
+/// Plays `plies` moves of a self-play game on the virtual clock, deducting the virtual time reported
+/// by the final `info` of each move; returns the moves and each move's (deadline, used) from the trace.
+fn virtual_clock_game(plies: usize) -> (Vec<String>, Vec<(i64, i64)>) {
+    let mut engine = Engine::start(&[
+        "--backend=random",
+        "--threads=1",
+        "--minibatch-size=8",
+        "--virtual-clock",
+        "--virtual-nps=2000",
+        "--virtual-batch-cost-ms=2",
+        "--move-overhead=50",
+    ]);
+    engine.send("ucinewgame");
+    let mut clocks = [3000i64, 3000i64];
+    let (mut moves, mut budgets) = (Vec::new(), Vec::new());
+    for ply in 0..plies {
+        engine.send(&format!("position startpos moves {}", moves.join(" ")));
+        engine.send(&format!("go wtime {} btime {} winc 20 binc 20", clocks[0], clocks[1]));
+        let answer = engine.bestmove();
+        let last_info = answer.iter().rev().find(|line| line.starts_with("info depth")).expect("an info line");
+        let used: i64 = last_info.split_whitespace().nth(6).unwrap().parse().unwrap();
+        clocks[ply % 2] += 20 - used;
+        moves.push(best_of(answer.last().unwrap()).to_string());
+        let summary = engine.read_until(|line| line.starts_with("info string tm"));
+        let words: Vec<&str> = summary.last().unwrap().split_whitespace().collect();
+        let after = |key: &str| -> i64 {
+            let at = words.iter().position(|word| *word == key).unwrap_or_else(|| panic!("{key} in {words:?}"));
+            words[at + 1].parse().unwrap()
+        };
+        budgets.push((after("deadline"), after("used")));
+    }
+    engine.quit();
+    (moves, budgets)
+}
+
+#[test]
+fn virtual_clock_games_replay_move_for_move_and_keep_the_deadline_within_one_batch() {
+    let (moves, budgets) = virtual_clock_game(8);
+    let (again, budgets_again) = virtual_clock_game(8);
+    assert_eq!(moves, again, "the same game on the virtual clock");
+    assert_eq!(budgets, budgets_again, "the same budgets and times");
+    // One batch on this clock: 2 ms plus 8 playouts at 2000/s = 6 ms.
+    for (deadline, used) in &budgets {
+        assert!(*used <= deadline + 6, "used {used} ms against a deadline of {deadline} ms");
+    }
+    assert!(budgets.iter().any(|(_, used)| *used > 0), "virtual time moves: {budgets:?}");
+}
+
+/// One command of a random session, with how many `bestmove` lines it can cause.
+fn random_command(rng: &mut ChaCha8Rng, moves: &mut Vec<String>) -> String {
+    match rng.random_range(0..12) {
+        0 => "isready".into(),
+        1 => "stop".into(),
+        2 => "ucinewgame".into(),
+        3 => {
+            if rng.random_bool(0.5) {
+                moves.clear();
+            }
+            let position = position_after(None, &moves.iter().map(String::as_str).collect::<Vec<_>>());
+            let legal = position.legal_moves();
+            if !legal.is_empty() && rng.random_bool(0.8) {
+                let mv = legal[rng.random_range(0..legal.len())].to_uci(CastlingMode::Standard).to_string();
+                moves.push(mv);
+            }
+            format!("position startpos moves {}", moves.join(" "))
+        }
+        4 => format!("go nodes {}", rng.random_range(1..200)),
+        5 => format!("go wtime {} btime {} winc 10 binc 10", rng.random_range(0..500), rng.random_range(0..500)),
+        6 => "go infinite".into(),
+        7 => "go ponder wtime 300 btime 300".into(),
+        8 => "ponderhit".into(),
+        9 => format!("go movetime {}", rng.random_range(0..50)),
+        10 => ["position startpos moves a1a8", "setoption name Threads value 2", "gibberish", "go depth 2"]
+            [rng.random_range(0..4)]
+        .into(),
+        _ => "position fen 8/8/8/4k3/8/8/4P3/4K3 w - - 0 1".into(),
+    }
+}
+
+#[test]
+fn random_command_sequences_never_hang_and_answer_every_go_once() {
+    let mut rng = ChaCha8Rng::seed_from_u64(20240601);
+    for _ in 0..12 {
+        let mut engine = Engine::start(&["--backend=uniform", "--threads=2", "--minibatch-size=4"]);
+        let (mut gos, mut moves, mut lines) = (0, Vec::new(), Vec::new());
+        for _ in 0..25 {
+            let command = random_command(&mut rng, &mut moves);
+            gos += usize::from(command.starts_with("go"));
+            engine.send(&command);
+        }
+        engine.send("stop");
+        lines.extend(engine.ready());
+        lines.extend(engine.quit());
+        let bestmoves = lines.iter().filter(|line| line.starts_with("bestmove")).count();
+        assert_eq!(bestmoves, gos, "{lines:?}");
+    }
+}
+
+#[test]
+fn real_network_searches_the_start_position() {
+    let mut engine = Engine::start(&["--threads=1", "--backend-device=cpu"]);
+    let ready = engine.ready();
+    assert!(errors(&ready).is_empty(), "the default network loads: {ready:?}");
+    engine.send("setoption name UCI_ShowWDL value true");
+    engine.send("position startpos");
+    engine.send("go nodes 1");
+    let answer = engine.bestmove();
+    let info = answer.iter().rev().find(|line| line.starts_with("info depth")).expect("an info line");
+    assert!(info.contains(" score cp 62 "), "lc0 reports cp 62 for Maia-1900 at the start position: {info}");
+    assert!(info.contains(" wdl "), "{info}");
+    engine.send("go nodes 200");
+    let answer = engine.bestmove();
+    assert!(is_legal(&Chess::default(), best_of(answer.last().unwrap())));
+    answer.iter().filter(|line| line.starts_with("info")).for_each(|line| assert_well_formed_info(line, &Chess::default()));
+    engine.quit();
+}

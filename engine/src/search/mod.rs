@@ -151,6 +151,11 @@ impl Search {
         self.lock().tree.reset();
     }
 
+    /// Visits of each root move, in the root's edge order (by prior); empty before the first search.
+    pub fn root_visits(&self) -> Vec<(Move, u32)> {
+        self.lock().tree.root.edges.iter().map(|e| (e.mv, e.n())).collect()
+    }
+
     /// Bytes used by the tree, for memory limits.
     pub fn tree_bytes(&self) -> u64 {
         self.lock().tree.bytes()

@@ -79,7 +79,10 @@ impl PairingTally {
             Err(e) => lines.push(format!("Elo: {e}")),
         }
         let p = self.pairs.counts_by_score();
-        lines.push(format!("Ptnml(0-2): [{}, {}, {}, {}, {}] (WL {} + DD {})", p[0], p[1], p[2], p[3], p[4], self.pairs.wl, self.pairs.dd));
+        lines.push(format!(
+            "Ptnml(0-2): [{}, {}, {}, {}, {}] (WL {} + DD {})",
+            p[0], p[1], p[2], p[3], p[4], self.pairs.wl, self.pairs.dd
+        ));
         if let Some(config) = sprt {
             let (lower, upper) = config.bounds();
             match self.llr(config) {

@@ -103,7 +103,11 @@ fn sprt_stops_at_the_upper_bound() {
     let mut sorted = games.clone();
     sorted.sort_by_key(|g| g.game_id);
     sorted[..sorted.len() - 2].iter().for_each(|g| assert!(without_last.add(g)));
-    assert_eq!(config.decide(without_last.llr(&config).unwrap()), SprtDecision::Continue, "it stopped at the first crossing");
+    assert_eq!(
+        config.decide(without_last.llr(&config).unwrap()),
+        SprtDecision::Continue,
+        "it stopped at the first crossing"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -127,7 +131,8 @@ fn pgn_book_openings_are_played_twice_with_colours_reversed() {
     assert_eq!(openings.len(), 5);
     assert_eq!(openings[0].moves, vec!["f2f4", "e7e6", "b2b4", "f8e7"]);
     assert_eq!(openings[4].moves, vec!["b2b4", "g8f6", "h2h3", "e7e5"]);
-    run_match(args(&dir, &["--games", "4", "--openings", book, "--openings-order", "shuffled", "--seed", "11"])).unwrap();
+    run_match(args(&dir, &["--games", "4", "--openings", book, "--openings-order", "shuffled", "--seed", "11"]))
+        .unwrap();
     let mut games = read_results(&dir.join("results.jsonl")).unwrap();
     games.sort_by_key(|g| g.game_id);
     let shuffled = tools::runner::load_openings(Path::new(book), tools::runner::OpeningOrder::Shuffled(11)).unwrap();

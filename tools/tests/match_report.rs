@@ -17,7 +17,14 @@ fn mv(time: u64, clock: i64, nodes: u64) -> MoveRecord {
     }
 }
 
-fn game(game_id: u64, white: &str, black: &str, book: &[&str], termination: Termination, moves: Vec<MoveRecord>) -> GameRecord {
+fn game(
+    game_id: u64,
+    white: &str,
+    black: &str,
+    book: &[&str],
+    termination: Termination,
+    moves: Vec<MoveRecord>,
+) -> GameRecord {
     GameRecord {
         game_id,
         pair_id: game_id / 2,

@@ -128,8 +128,10 @@ fn virtual_clock_match_replays_exactly_and_charges_reported_time() {
     assert_eq!(first, virtual_match());
     let game = &first[0];
     assert_eq!(game.termination, Termination::MaxPlies, "{game:?}");
-    let white: Vec<(u64, Option<i64>)> = game.moves.iter().step_by(2).map(|m| (m.time_used_ms, m.clock_left_ms)).collect();
-    let black: Vec<(u64, Option<i64>)> = game.moves.iter().skip(1).step_by(2).map(|m| (m.time_used_ms, m.clock_left_ms)).collect();
+    let white: Vec<(u64, Option<i64>)> =
+        game.moves.iter().step_by(2).map(|m| (m.time_used_ms, m.clock_left_ms)).collect();
+    let black: Vec<(u64, Option<i64>)> =
+        game.moves.iter().skip(1).step_by(2).map(|m| (m.time_used_ms, m.clock_left_ms)).collect();
     assert_eq!(&white[..3], &[(13, Some(1087)), (13, Some(1174)), (13, Some(1261))]);
     assert_eq!(&black[..3], &[(29, Some(1971)), (29, Some(1942)), (29, Some(1913))]);
     assert!(game.moves.iter().all(|m| m.wall_ms.is_none()));

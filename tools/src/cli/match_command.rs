@@ -198,10 +198,8 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     let (mut results, previous) = ResultsLog::open(&args.results, args.resume)?;
     let mut pgn = args.pgn.as_deref().map(PgnLog::open).transpose().context("opening the PGN file")?;
     let schedule = plan.schedule();
-    let mut tallies: Vec<PairingTally> = pairings
-        .iter()
-        .map(|&(a, b)| PairingTally::new(&plan.engines[a].name, &plan.engines[b].name))
-        .collect();
+    let mut tallies: Vec<PairingTally> =
+        pairings.iter().map(|&(a, b)| PairingTally::new(&plan.engines[a].name, &plan.engines[b].name)).collect();
     let mut done = std::collections::HashSet::new();
     for record in &previous {
         check_resumed(&plan, &schedule, record)?;
@@ -209,7 +207,8 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         tallies.iter_mut().any(|t| t.add(record));
     }
     let decided = |tallies: &[PairingTally]| {
-        sprt.as_ref().is_some_and(|config| tallies[0].llr(config).is_ok_and(|llr| config.decide(llr) != SprtDecision::Continue))
+        sprt.as_ref()
+            .is_some_and(|config| tallies[0].llr(config).is_ok_and(|llr| config.decide(llr) != SprtDecision::Continue))
     };
     let jobs: Vec<_> = schedule.iter().filter(|job| !done.contains(&job.game_id)).cloned().collect();
     let progress = MatchProgress::new(schedule.len() as u64, done.len() as u64);

@@ -40,7 +40,10 @@ pub fn run_match_report(args: MatchReportArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn mean_series(engines: &[(String, EngineUsage)], pick: impl Fn(&EngineUsage) -> &std::collections::BTreeMap<u32, Vec<f64>>) -> Vec<Series> {
+fn mean_series(
+    engines: &[(String, EngineUsage)],
+    pick: impl Fn(&EngineUsage) -> &std::collections::BTreeMap<u32, Vec<f64>>,
+) -> Vec<Series> {
     engines
         .iter()
         .map(|(name, usage)| {
@@ -55,9 +58,27 @@ fn mean_series(engines: &[(String, EngineUsage)], pick: impl Fn(&EngineUsage) ->
 
 fn write_charts(dir: &Path, engines: &[(String, EngineUsage)]) -> anyhow::Result<()> {
     let charts = [
-        ("time-per-move", "Mean time per move", "engine's move number after the book", "time used (ms)", mean_series(engines, |u| &u.time_by_move)),
-        ("clock-by-ply", "Mean clock remaining", "ply after the book", "clock left (ms)", mean_series(engines, |u| &u.clock_by_ply)),
-        ("tree-size", "Mean tree size at move time", "engine's move number after the book", "nodes", mean_series(engines, |u| &u.nodes_by_move)),
+        (
+            "time-per-move",
+            "Mean time per move",
+            "engine's move number after the book",
+            "time used (ms)",
+            mean_series(engines, |u| &u.time_by_move),
+        ),
+        (
+            "clock-by-ply",
+            "Mean clock remaining",
+            "ply after the book",
+            "clock left (ms)",
+            mean_series(engines, |u| &u.clock_by_ply),
+        ),
+        (
+            "tree-size",
+            "Mean tree size at move time",
+            "engine's move number after the book",
+            "nodes",
+            mean_series(engines, |u| &u.nodes_by_move),
+        ),
     ];
     for (stem, title, x_label, y_label, series) in &charts {
         write_chart(dir, stem, &Chart { title, x_label, y_label, series })?;

@@ -146,7 +146,10 @@ mod tests {
             EngineConfig::from_words(&[], &words("cmd=x tc=1+0 colour=red")),
             Err(EngineConfigError::UnknownKey("colour".into()))
         );
-        assert_eq!(EngineConfig::from_words(&[], &words("cmd=x")), Err(EngineConfigError::MissingTimeControl("x".into())));
+        assert_eq!(
+            EngineConfig::from_words(&[], &words("cmd=x")),
+            Err(EngineConfigError::MissingTimeControl("x".into()))
+        );
         assert_eq!(EngineConfig::from_words(&[], &words("tc=1+0")), Err(EngineConfigError::MissingCommand("?".into())));
     }
 }

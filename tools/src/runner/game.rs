@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, Color, EnPassantMode, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
 
 use super::adjudication::{Adjudicator, DrawAdjudication, ResignAdjudication, Verdict};
 use super::engine_config::EngineConfig;
@@ -142,7 +142,11 @@ pub fn play_game(job: &GameJob, white: &mut EngineSlot, black: &mut EngineSlot, 
     let mut moves = Vec::new();
     let ending = run_game(job, [&mut *white, &mut *black], settings, &mut moves);
     if let Some(white_failed) = ending.culprit.filter(|_| ending.termination.needs_restart()) {
-        if white_failed { white.discard() } else { black.discard() }
+        if white_failed {
+            white.discard()
+        } else {
+            black.discard()
+        }
     }
     GameRecord {
         game_id: job.game_id,
@@ -168,7 +172,12 @@ fn failure_ending(white: bool, name: &str, failure: EngineFailure) -> Ending {
     Ending::loss(white, termination, format!("{name}: {failure}"))
 }
 
-fn run_game(job: &GameJob, mut slots: [&mut EngineSlot; 2], settings: &GameSettings, moves: &mut Vec<MoveRecord>) -> Ending {
+fn run_game(
+    job: &GameJob,
+    mut slots: [&mut EngineSlot; 2],
+    settings: &GameSettings,
+    moves: &mut Vec<MoveRecord>,
+) -> Ending {
     for (index, slot) in slots.iter_mut().enumerate() {
         if let Err(failure) = slot.prepare(settings) {
             let ending = failure_ending(index == 0, &slot.config.name, failure);
@@ -197,7 +206,11 @@ fn run_game(job: &GameJob, mut slots: [&mut EngineSlot; 2], settings: &GameSetti
         let white_to_move = position.turn() == Color::White;
         let side = usize::from(!white_to_move);
         let name = slots[side].config.name.clone();
-        let command = if played.is_empty() { start_command.clone() } else { format!("{start_command} moves {}", played.join(" ")) };
+        let command = if played.is_empty() {
+            start_command.clone()
+        } else {
+            format!("{start_command} moves {}", played.join(" "))
+        };
         let go = go_command(&clocks, side);
         let timeout = Duration::from_millis(move_timeout(&clocks[side], settings));
         let search = match slots[side].process.as_mut() {
@@ -229,8 +242,9 @@ fn run_game(job: &GameJob, mut slots: [&mut EngineSlot; 2], settings: &GameSetti
             }
             return Ending::loss(white_to_move, Termination::TimeForfeit, text);
         }
+        let uci = UciMove::from_move(chess_move, CastlingMode::Standard).to_string();
         moves.push(MoveRecord {
-            uci: report.best_move.clone(),
+            uci: uci.clone(),
             time_used_ms: used_ms,
             wall_ms: (!settings.virtual_clock).then_some(report.wall_ms),
             clock_left_ms: clocks[side].has_clock().then(|| clocks[side].remaining_ms()),
@@ -239,7 +253,7 @@ fn run_game(job: &GameJob, mut slots: [&mut EngineSlot; 2], settings: &GameSetti
             seldepth: report.seldepth,
             score: report.score,
         });
-        played.push(report.best_move.clone());
+        played.push(uci);
         position.play_unchecked(chess_move);
         *history.entry(position_key(&position)).or_insert(0) += 1;
         if let Some(verdict) = adjudicator.after_move(white_to_move, report.score, position.fullmoves().get()) {
@@ -247,7 +261,10 @@ fn run_game(job: &GameJob, mut slots: [&mut EngineSlot; 2], settings: &GameSetti
                 Verdict::Draw => Ending::draw(Termination::DrawAdjudication, "both engines report a level score"),
                 Verdict::Resign { white_lost } => {
                     let loser = slots[usize::from(!white_lost)].config.name.clone();
-                    Ending { culprit: None, ..Ending::loss(white_lost, Termination::ResignAdjudication, format!("{loser} resigns")) }
+                    Ending {
+                        culprit: None,
+                        ..Ending::loss(white_lost, Termination::ResignAdjudication, format!("{loser} resigns"))
+                    }
                 }
             };
         }

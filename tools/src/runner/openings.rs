@@ -120,7 +120,8 @@ pub fn parse_epd(text: &str) -> Result<Vec<Opening>, (usize, String)> {
         let fen = if counters == 2 { fields[..6].join(" ") } else { fields[..4].join(" ") };
         let opening = Opening { fen, moves: Vec::new() };
         let position = opening.start_position().map_err(|e| (index + 1, e.0))?;
-        openings.push(Opening { fen: Fen::from_position(&position, EnPassantMode::Legal).to_string(), moves: Vec::new() });
+        openings
+            .push(Opening { fen: Fen::from_position(&position, EnPassantMode::Legal).to_string(), moves: Vec::new() });
     }
     Ok(openings)
 }
@@ -183,7 +184,8 @@ fn san_to_uci(opening: &Opening, movetext: &str) -> Result<Vec<String>, String> 
         if token.is_empty() || token.starts_with('$') {
             continue;
         }
-        let san: San = token.trim_end_matches(['+', '#', '!', '?']).parse().map_err(|e| format!("bad SAN '{token}': {e}"))?;
+        let san: San =
+            token.trim_end_matches(['+', '#', '!', '?']).parse().map_err(|e| format!("bad SAN '{token}': {e}"))?;
         let m = san.to_move(&position).map_err(|e| format!("illegal move '{token}': {e}"))?;
         moves.push(UciMove::from_move(m, CastlingMode::Standard).to_string());
         position.play_unchecked(m);

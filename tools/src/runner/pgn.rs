@@ -181,7 +181,10 @@ mod tests {
         };
         let pgn = game_to_pgn(&game, 1).unwrap().replace('\n', " ");
         assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
-        assert!(pgn.contains("1. f3 {book} e5 {book} 2. g4 {[%clk 0:00:09.980] [%emt 0:00:00.120] -0.35/6 nodes=800}"), "{pgn}");
+        assert!(
+            pgn.contains("1. f3 {book} e5 {book} 2. g4 {[%clk 0:00:09.980] [%emt 0:00:00.120] -0.35/6 nodes=800}"),
+            "{pgn}"
+        );
         assert!(pgn.contains("Qh4# {[%clk 0:00:09.870]"), "{pgn}");
         assert!(pgn.trim_end().ends_with("{checkmate} 0-1"), "{pgn}");
     }

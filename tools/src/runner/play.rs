@@ -18,7 +18,11 @@ pub enum Flow {
 /// Plays `jobs` with `plan.concurrency` workers; `on_game` sees every finished game in finishing order on the calling
 /// thread, which hands out one new job per finished game so that `Flow::Stop` takes effect at once. Returns all
 /// finished games.
-pub fn play_games(plan: &MatchPlan, jobs: Vec<GameJob>, mut on_game: impl FnMut(&GameRecord) -> Flow) -> Vec<GameRecord> {
+pub fn play_games(
+    plan: &MatchPlan,
+    jobs: Vec<GameJob>,
+    mut on_game: impl FnMut(&GameRecord) -> Flow,
+) -> Vec<GameRecord> {
     let workers = plan.concurrency.max(1);
     let (job_sender, job_receiver) = crossbeam_channel::unbounded::<GameJob>();
     let mut pending = jobs.into_iter();
@@ -46,7 +50,8 @@ pub fn play_games(plan: &MatchPlan, jobs: Vec<GameJob>, mut on_game: impl FnMut(
                     for index in [job.white, job.black] {
                         slots.entry(index).or_insert_with(|| EngineSlot::new(plan.engines[index].clone()));
                     }
-                    let (Some(mut white), Some(mut black)) = (slots.remove(&job.white), slots.remove(&job.black)) else {
+                    let (Some(mut white), Some(mut black)) = (slots.remove(&job.white), slots.remove(&job.black))
+                    else {
                         break;
                     };
                     let record = play_game(&job, &mut white, &mut black, &plan.settings);

@@ -81,10 +81,8 @@ impl ResultsLog {
 
     /// Appends one game and flushes it to the operating system.
     pub fn append(&mut self, record: &GameRecord) -> Result<(), ResultsError> {
-        let mut line = serde_json::to_string(record).map_err(|e| ResultsError::Io {
-            path: self.path.clone(),
-            source: std::io::Error::other(e),
-        })?;
+        let mut line = serde_json::to_string(record)
+            .map_err(|e| ResultsError::Io { path: self.path.clone(), source: std::io::Error::other(e) })?;
         line.push('\n');
         self.file
             .write_all(line.as_bytes())

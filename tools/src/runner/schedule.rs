@@ -42,7 +42,9 @@ pub enum PlanError {
     #[error("two engines are named '{0}': give each a distinct name=")]
     DuplicateName(String),
     /// No openings.
-    #[error("the opening list is empty: give --openings FILE with at least one position, or none for the start position")]
+    #[error(
+        "the opening list is empty: give --openings FILE with at least one position, or none for the start position"
+    )]
     NoOpenings,
     /// An opening is invalid.
     #[error("opening {index} is invalid: {reason}")]
@@ -53,7 +55,9 @@ pub enum PlanError {
         reason: String,
     },
     /// Virtual clock with an engine that does not report virtual time.
-    #[error("--virtual-clock needs engines that report virtual time; '{0}' does not (use cmd=kairos or virtualclock=yes)")]
+    #[error(
+        "--virtual-clock needs engines that report virtual time; '{0}' does not (use cmd=kairos or virtualclock=yes)"
+    )]
     NoVirtualClock(String),
     /// Zero concurrency or zero games.
     #[error("concurrency and the number of game pairs must both be at least 1")]

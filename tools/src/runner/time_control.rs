@@ -59,7 +59,10 @@ impl FromStr for TimeControl {
             return nodes.parse().ok().filter(|&n| n > 0).map(TimeControl::Nodes).ok_or_else(bad);
         }
         if let Some((base, delay)) = text.split_once('~') {
-            return Ok(TimeControl::Bronstein { base_ms: seconds_to_ms(base, text)?, delay_ms: seconds_to_ms(delay, text)? });
+            return Ok(TimeControl::Bronstein {
+                base_ms: seconds_to_ms(base, text)?,
+                delay_ms: seconds_to_ms(delay, text)?,
+            });
         }
         let (moves_to_go, clock) = match text.split_once('/') {
             Some((moves, clock)) => (Some(moves.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(bad)?), clock),
@@ -211,7 +214,10 @@ mod tests {
     #[test]
     fn fischer_adds_increment_and_period_time() {
         let mut clock = SideClock::new("2/10+1".parse().unwrap());
-        assert_eq!(clock.go_limits(), GoLimits::Clock { remaining_ms: 10_000, increment_ms: 1000, moves_to_go: Some(2) });
+        assert_eq!(
+            clock.go_limits(),
+            GoLimits::Clock { remaining_ms: 10_000, increment_ms: 1000, moves_to_go: Some(2) }
+        );
         assert!(clock.charge(3000, 0));
         assert_eq!(clock.remaining_ms(), 8000);
         assert_eq!(clock.go_limits(), GoLimits::Clock { remaining_ms: 8000, increment_ms: 1000, moves_to_go: Some(1) });

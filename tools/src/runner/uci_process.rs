@@ -100,14 +100,21 @@ pub struct UciProcess {
 
 impl UciProcess {
     /// Starts the engine, completes `uci`/`uciok`, sets its options and waits for `readyok`.
-    pub fn start(config: &EngineConfig, extra_options: &[(String, String)], timeout: Duration) -> Result<Self, EngineFailure> {
+    pub fn start(
+        config: &EngineConfig,
+        extra_options: &[(String, String)],
+        timeout: Duration,
+    ) -> Result<Self, EngineFailure> {
         let mut child = Command::new(&config.command)
             .args(&config.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| EngineFailure::StartFailed { command: config.command.display().to_string(), reason: e.to_string() })?;
+            .map_err(|e| EngineFailure::StartFailed {
+                command: config.command.display().to_string(),
+                reason: e.to_string(),
+            })?;
         let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
             (Some(stdin), Some(stdout)) => (stdin, stdout),
             _ => {
@@ -170,7 +177,12 @@ impl UciProcess {
         }
     }
 
-    fn wait_for(&mut self, accept: impl Fn(&str) -> bool, awaited: &str, timeout: Duration) -> Result<String, EngineFailure> {
+    fn wait_for(
+        &mut self,
+        accept: impl Fn(&str) -> bool,
+        awaited: &str,
+        timeout: Duration,
+    ) -> Result<String, EngineFailure> {
         let deadline = Instant::now() + timeout;
         loop {
             let line = self.next_line(deadline, awaited, timeout)?;

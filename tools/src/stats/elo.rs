@@ -1,7 +1,7 @@
 //! Elo, normalised Elo and likelihood of superiority from trinomial or pentanomial counts (LC0-NOTES §7.2–7.3).
 
-use serde::{Deserialize, Serialize};
 use libm::{erf, erfc};
+use serde::{Deserialize, Serialize};
 
 use super::StatsError;
 
@@ -225,8 +225,7 @@ impl Lc0TournamentStatus {
         let difference = counts.wins as f64 - counts.losses as f64;
         Lc0TournamentStatus {
             elo: (p > 0.0 && p < 1.0).then(|| score_to_elo(p)),
-            los: (decisive > 0.0)
-                .then(|| 0.5 + 0.5 * erf(difference / (2.0 * decisive).sqrt())),
+            los: (decisive > 0.0).then(|| 0.5 + 0.5 * erf(difference / (2.0 * decisive).sqrt())),
         }
     }
 }

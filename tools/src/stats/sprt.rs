@@ -83,10 +83,9 @@ impl SprtConfig {
     pub fn llr(&self, counts: &[u64]) -> Result<f64, StatsError> {
         let sample = Sample::regularized(counts)?;
         let (pmf0, pmf1) = match self.model {
-            EloModel::Logistic => (
-                sample.mle_with_mean(elo_to_score(self.elo0))?,
-                sample.mle_with_mean(elo_to_score(self.elo1))?,
-            ),
+            EloModel::Logistic => {
+                (sample.mle_with_mean(elo_to_score(self.elo0))?, sample.mle_with_mean(elo_to_score(self.elo1))?)
+            }
             EloModel::Normalized => {
                 let per_sample = if counts.len() == 5 { std::f64::consts::SQRT_2 } else { 1.0 };
                 let t = |nelo: f64| nelo / NELO_SCALE * per_sample;
@@ -140,11 +139,8 @@ impl Sample {
         for _ in 0..NORMALIZED_MLE_ROUNDS {
             let mu: f64 = pmf.iter().zip(&self.values).map(|(p, a)| p * a).sum();
             let sigma = pmf.iter().zip(&self.values).map(|(p, a)| p * (a - mu) * (a - mu)).sum::<f64>().sqrt();
-            let phi: Vec<f64> = self
-                .values
-                .iter()
-                .map(|a| a - 0.5 - t * sigma * (1.0 + ((a - mu) / sigma).powi(2)) / 2.0)
-                .collect();
+            let phi: Vec<f64> =
+                self.values.iter().map(|a| a - 0.5 - t * sigma * (1.0 + ((a - mu) / sigma).powi(2)) / 2.0).collect();
             let theta = solve_secular(&self.pmf, &phi)?;
             let next: Vec<f64> = self.pmf.iter().zip(&phi).map(|(p, x)| p / (1.0 + theta * x)).collect();
             let change = next.iter().zip(&pmf).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);

@@ -1,0 +1,84 @@
+//! `kairos bench` and `kairos benchmark` through the real binary, on the network-free backends.
+
+use std::process::{Command, Output};
+
+fn kairos(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kairos")).args(args).output().expect("kairos runs")
+}
+
+fn stdout_lines(output: &Output) -> Vec<String> {
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).lines().map(str::to_string).collect()
+}
+
+/// The number after `key` in a line of words.
+fn number_after(line: &str, key: &str) -> u64 {
+    let words: Vec<&str> = line.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
+    let at = words.iter().position(|word| *word == key).unwrap_or_else(|| panic!("{key} in {line}"));
+    words[at + 1].parse().unwrap_or_else(|_| panic!("number after {key} in {line}"))
+}
+
+#[test]
+fn bench_is_deterministic_and_ends_with_the_openbench_line() {
+    let run = || stdout_lines(&kairos(&["bench", "--backend=random", "--nodes=120"]));
+    let (first, second) = (run(), run());
+    assert_eq!(first.len(), 11, "{first:?}");
+    let per_position = |lines: &[String]| -> Vec<(String, u64)> {
+        lines[..10].iter().map(|line| (line.split_whitespace().nth(3).unwrap().to_string(), number_after(line, "nodes"))).collect()
+    };
+    assert_eq!(per_position(&first), per_position(&second), "same moves and node counts");
+    let last: Vec<&str> = first[10].split_whitespace().collect();
+    assert_eq!((last.len(), last[1], last[3]), (4, "nodes", "nps"), "{}", first[10]);
+    let total: u64 = per_position(&first).iter().map(|(_, nodes)| nodes).sum();
+    assert_eq!(last[0].parse::<u64>().unwrap(), total);
+    assert!(per_position(&first).iter().all(|(_, nodes)| *nodes >= 120), "every position reaches --nodes");
+}
+
+#[test]
+fn benchmark_prints_lc0s_per_position_lines_and_totals() {
+    let lines = stdout_lines(&kairos(&[
+        "benchmark",
+        "--backend=uniform",
+        "--threads=1",
+        "--movetime=40",
+        "--num-positions=2",
+    ]));
+    let positions: Vec<&String> = lines.iter().filter(|line| line.starts_with("Position: ")).collect();
+    assert_eq!(positions.len(), 2);
+    assert!(positions[0].starts_with("Position: 1/2 r3k2r/p1ppqpb1/"), "{}", positions[0]);
+    let results: Vec<&String> = lines.iter().filter(|line| line.starts_with("Benchmark time ")).collect();
+    let bestmoves: Vec<&String> = lines.iter().filter(|line| line.starts_with("bestmove ")).collect();
+    assert_eq!((results.len(), bestmoves.len()), (2, 2));
+    let time: u64 = results.iter().map(|line| number_after(line, "time")).sum();
+    let nodes: u64 = results.iter().map(|line| number_after(line, "ms")).sum();
+    let tail = &lines[lines.len() - 4..];
+    assert_eq!(tail[0], "===========================");
+    assert_eq!(tail[1], format!("Total time (ms) : {time}"));
+    assert_eq!(tail[2], format!("Nodes searched  : {nodes}"));
+    let nps = (1000.0 * nodes as f64 / (time + 1) as f64).round() as u64;
+    assert_eq!(tail[3], format!("Nodes/second    : {nps}"));
+}
+
+#[test]
+fn benchmark_takes_one_fen_and_a_node_limit() {
+    let fen = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1";
+    let lines = stdout_lines(&kairos(&["benchmark", "--backend=uniform", "--nodes=30", "--movetime=-1", "--fen", fen]));
+    assert!(lines.contains(&format!("Position: 1/1 {fen}")), "{lines:?}");
+    let result = lines.iter().find(|line| line.starts_with("Benchmark time ")).unwrap();
+    assert!(number_after(result, "ms") >= 30, "{result}");
+}
+
+#[test]
+fn bad_flags_fail_with_a_message_naming_them() {
+    for (args, expected) in [
+        (vec!["bench", "--nodes=0"], "--nodes=0"),
+        (vec!["bench", "--bogus=1"], "--bogus"),
+        (vec!["benchmark", "--movetime=soon"], "--movetime=soon"),
+        (vec!["bench", "--threads=999"], "Threads"),
+    ] {
+        let output = kairos(&args);
+        assert!(!output.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}

@@ -142,3 +142,15 @@ fn pgn_book_openings_are_played_twice_with_colours_reversed() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn draw_adjudication_ends_level_games() {
+    let dir = scratch("draw");
+    run_match(args(&dir, &["--games", "2", "--draw", "movenumber=1", "movecount=2", "score=10"])).unwrap();
+    for game in read_results(&dir.join("results.jsonl")).unwrap() {
+        assert_eq!(game.termination, tools::runner::Termination::DrawAdjudication, "{game:?}");
+        assert_eq!(game.result, GameResult::Draw);
+        assert_eq!(game.moves.len(), 4, "two level moves by each side");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -332,3 +332,39 @@ fn move_timeout(clock: &SideClock, settings: &GameSettings) -> u64 {
         clock.remaining_ms().max(0) as u64 + settings.latency_margin_ms + settings.hang_grace_ms
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clocks(white: &str, black: &str) -> [SideClock; 2] {
+        [SideClock::new(white.parse().unwrap()), SideClock::new(black.parse().unwrap())]
+    }
+
+    #[test]
+    fn go_sends_both_clocks_and_the_movers_moves_to_go() {
+        let mut c = clocks("40/60+0", "40/60+0");
+        assert_eq!(go_command(&c, 0), "go wtime 60000 winc 0 btime 60000 binc 0 movestogo 40");
+        assert!(c[0].charge(1000, 0));
+        assert_eq!(go_command(&c, 0), "go wtime 59000 winc 0 btime 60000 binc 0 movestogo 39");
+        let mixed = clocks("10+0.1", "nodes=500");
+        assert_eq!(go_command(&mixed, 0), "go wtime 10000 winc 100");
+        assert_eq!(go_command(&mixed, 1), "go nodes 500");
+        assert_eq!(go_command(&clocks("movetime=200", "5~1"), 0), "go movetime 200");
+        assert_eq!(go_command(&clocks("movetime=200", "5~1"), 1), "go btime 5000 binc 0");
+    }
+
+    #[test]
+    fn hang_deadline_follows_the_clock_unless_time_is_virtual() {
+        let settings = GameSettings {
+            latency_margin_ms: 50,
+            hang_grace_ms: 1000,
+            stall_timeout_ms: 9000,
+            ..GameSettings::default()
+        };
+        let c = clocks("10+0.1", "nodes=500");
+        assert_eq!(move_timeout(&c[0], &settings), 11_050);
+        assert_eq!(move_timeout(&c[1], &settings), 9000);
+        assert_eq!(move_timeout(&c[0], &GameSettings { virtual_clock: true, ..settings }), 9000);
+    }
+}

@@ -116,3 +116,62 @@ impl MatchPlan {
         jobs
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn engine(name: &str) -> EngineConfig {
+        EngineConfig {
+            name: name.into(),
+            command: "engine".into(),
+            args: Vec::new(),
+            options: Vec::new(),
+            time_control: "1+0".parse().unwrap(),
+            speaks_virtual_clock: false,
+        }
+    }
+
+    fn plan(names: &[&str], tournament: Tournament) -> MatchPlan {
+        MatchPlan {
+            engines: names.iter().map(|n| engine(n)).collect(),
+            tournament,
+            openings: vec![Opening::startpos(), Opening { fen: Opening::startpos().fen, moves: vec!["d2d4".into()] }],
+            pairs_per_pairing: 3,
+            concurrency: 1,
+            settings: GameSettings::default(),
+        }
+    }
+
+    #[test]
+    fn gauntlet_and_round_robin_pairings() {
+        assert_eq!(plan(&["a", "b", "c"], Tournament::Gauntlet).pairings(), vec![(0, 1), (0, 2)]);
+        assert_eq!(plan(&["a", "b", "c"], Tournament::RoundRobin).pairings(), vec![(0, 1), (0, 2), (1, 2)]);
+    }
+
+    #[test]
+    fn schedule_plays_each_opening_twice_with_colours_reversed() {
+        let jobs = plan(&["a", "b", "c"], Tournament::Gauntlet).schedule();
+        assert_eq!(jobs.len(), 12);
+        let view: Vec<(u64, u64, usize, usize, usize)> =
+            jobs.iter().map(|j| (j.game_id, j.pair_id, j.white, j.black, j.opening.moves.len())).collect();
+        assert_eq!(
+            &view[..6],
+            &[(0, 0, 0, 1, 0), (1, 0, 1, 0, 0), (2, 1, 0, 2, 0), (3, 1, 2, 0, 0), (4, 2, 0, 1, 1), (5, 2, 1, 0, 1)]
+        );
+        assert_eq!(view[8], (8, 4, 0, 1, 0), "the book wraps around");
+    }
+
+    #[test]
+    fn invalid_plans_are_refused_with_the_reason() {
+        assert_eq!(plan(&["a"], Tournament::Gauntlet).validate(), Err(PlanError::TooFewEngines));
+        assert_eq!(plan(&["a", "a"], Tournament::Gauntlet).validate(), Err(PlanError::DuplicateName("a".into())));
+        let mut bad_book = plan(&["a", "b"], Tournament::Gauntlet);
+        bad_book.openings[1].moves = vec!["d2d5".into()];
+        assert!(matches!(bad_book.validate(), Err(PlanError::BadOpening { index: 2, .. })));
+        let mut virtual_clock = plan(&["a", "b"], Tournament::Gauntlet);
+        virtual_clock.settings.virtual_clock = true;
+        assert_eq!(virtual_clock.validate(), Err(PlanError::NoVirtualClock("a".into())));
+        assert_eq!(plan(&["a", "b"], Tournament::RoundRobin).validate(), Ok(()));
+    }
+}

@@ -115,6 +115,18 @@ fn clock_overrun_is_a_time_forfeit() {
     assert_faulty_engine_loses_every_game("overrun", Termination::TimeForfeit, "0.3+0");
 }
 
+#[test]
+fn engine_that_cannot_start_loses_every_game() {
+    let missing = EngineConfig { command: PathBuf::from("/nonexistent/kairos-engine"), ..fake("missing", &[], "10+0.1") };
+    let games = run(&plan(vec![missing, fake("sound", &[], "10+0.1")], 1, short_games()));
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        assert_eq!(game.termination, Termination::EngineStartFailed);
+        assert_eq!(game.result, GameResult::win_for(game.white == "sound"));
+        assert!(game.reason.contains("/nonexistent/kairos-engine"), "{}", game.reason);
+    }
+}
+
 fn virtual_match() -> Vec<GameRecord> {
     let settings = GameSettings { virtual_clock: true, ..short_games() };
     let a = fake("a", &["--time", "13", "--expect-option", "VirtualClock"], "1+0.1");

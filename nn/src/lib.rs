@@ -1,6 +1,8 @@
 //! Lc0 networks: loading `.pb.gz` weights, encoding positions into 112 input planes, mapping policy
 //! outputs to moves, running the network through libtorch, and the batched backends the search uses.
 
+#![warn(missing_docs)]
+
 pub mod backend;
 pub mod bench;
 pub mod cache;

@@ -8,7 +8,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-use crate::backend::{Added, EvalRequest, HistoryEntry};
+use crate::backend::{Added, BackendError, EvalRequest, HistoryEntry};
 use crate::error::NnError;
 use crate::options::{open_backend, BackendOptions};
 
@@ -136,7 +136,7 @@ pub fn evaluate_position(
             .compute()?
             .into_iter()
             .nth(index)
-            .ok_or_else(|| NnError::Torch("the backend returned no result".into()))?,
+            .ok_or_else(|| BackendError::Compute("the backend returned no result".into()))?,
     };
     let w = (1.0 + evaluation.wl - evaluation.d) / 2.0;
     let l = (1.0 - evaluation.wl - evaluation.d) / 2.0;

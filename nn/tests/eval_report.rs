@@ -146,3 +146,18 @@ fn backend_bench_reports_every_size() {
         .iter()
         .all(|r| r.mean_nps > 0.0 && r.max_nps >= r.median_nps && r.median_nps >= r.min_nps));
 }
+
+#[test]
+fn missing_cuda_devices_fall_back_to_the_cpu() {
+    nn::load_cuda_runtime();
+    let count = if tch::Cuda::is_available() {
+        tch::Cuda::device_count() as usize
+    } else {
+        0
+    };
+    let (device, kind) =
+        nn::options::resolve_device(DeviceChoice::Cuda(count), Precision::Auto).unwrap();
+    assert_eq!((device, kind), (tch::Device::Cpu, tch::Kind::Float));
+    let (device, kind) = nn::options::resolve_device(DeviceChoice::Cpu, Precision::Bf16).unwrap();
+    assert_eq!((device, kind), (tch::Device::Cpu, tch::Kind::BFloat16));
+}

@@ -117,7 +117,8 @@ fn clock_overrun_is_a_time_forfeit() {
 
 #[test]
 fn engine_that_cannot_start_loses_every_game() {
-    let missing = EngineConfig { command: PathBuf::from("/nonexistent/kairos-engine"), ..fake("missing", &[], "10+0.1") };
+    let missing =
+        EngineConfig { command: PathBuf::from("/nonexistent/kairos-engine"), ..fake("missing", &[], "10+0.1") };
     let games = run(&plan(vec![missing, fake("sound", &[], "10+0.1")], 1, short_games()));
     assert_eq!(games.len(), 2);
     for game in &games {

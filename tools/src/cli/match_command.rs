@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::{ArgAction, Args, ValueEnum};
 
 use super::engine_list::EngineList;
@@ -196,7 +196,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         bail!("--sprt needs exactly one pairing (two engines); this match has {}", pairings.len());
     }
     let (mut results, previous) = ResultsLog::open(&args.results, args.resume)?;
-    let mut pgn = args.pgn.as_deref().map(PgnLog::open).transpose().context("opening the PGN file")?;
+    let mut pgn = args.pgn.as_deref().map(PgnLog::open).transpose()?;
     let schedule = plan.schedule();
     let mut tallies: Vec<PairingTally> =
         pairings.iter().map(|&(a, b)| PairingTally::new(&plan.engines[a].name, &plan.engines[b].name)).collect();
@@ -216,7 +216,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     if !decided(&tallies) {
         play_games(&plan, jobs, |record| {
             let written = results.append(record).map_err(anyhow::Error::from).and_then(|()| match pgn.as_mut() {
-                Some(pgn) => pgn.append(record),
+                Some(pgn) => pgn.append(record).map_err(anyhow::Error::from),
                 None => Ok(()),
             });
             if let Err(e) = written {

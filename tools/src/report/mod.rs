@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::Args;
 
-pub use plots::{write_chart, Chart, Series};
+pub use plots::{write_chart, Chart, PlotError, Series};
 pub use usage::{usage_by_engine, EngineUsage, Summary};
 
 use crate::runner::read_results;

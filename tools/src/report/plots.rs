@@ -1,6 +1,6 @@
 //! Line charts in PNG and SVG with plotters.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -22,19 +22,27 @@ pub struct Chart<'a> {
 
 const SIZE: (u32, u32) = (960, 600);
 
+/// A chart that could not be drawn or written.
+#[derive(Debug, thiserror::Error)]
+#[error("plot {path}: {reason} (text needs a system font such as DejaVu Sans)")]
+pub struct PlotError {
+    /// The file being written.
+    pub path: PathBuf,
+    /// What plotters reported.
+    pub reason: String,
+}
+
 /// Writes `<stem>.png` and `<stem>.svg` into `dir`.
-pub fn write_chart(dir: &Path, stem: &str, chart: &Chart) -> anyhow::Result<()> {
+pub fn write_chart(dir: &Path, stem: &str, chart: &Chart) -> Result<(), PlotError> {
     let png = dir.join(format!("{stem}.png"));
     let svg = dir.join(format!("{stem}.svg"));
+    let failed = |path: &Path, reason: String| PlotError { path: path.to_owned(), reason };
     {
         let root = BitMapBackend::new(&png, SIZE).into_drawing_area();
-        draw(&root, chart).map_err(|e| anyhow::anyhow!("drawing {}: {e}", png.display()))?;
-        root.present().map_err(|e| anyhow::anyhow!("writing {}: {e}", png.display()))?;
+        draw(&root, chart).and_then(|()| root.present()).map_err(|e| failed(&png, e.to_string()))?;
     }
     let root = SVGBackend::new(&svg, SIZE).into_drawing_area();
-    draw(&root, chart).map_err(|e| anyhow::anyhow!("drawing {}: {e}", svg.display()))?;
-    root.present().map_err(|e| anyhow::anyhow!("writing {}: {e}", svg.display()))?;
-    Ok(())
+    draw(&root, chart).and_then(|()| root.present()).map_err(|e| failed(&svg, e.to_string()))
 }
 
 fn draw<DB: DrawingBackend>(

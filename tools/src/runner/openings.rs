@@ -106,7 +106,8 @@ pub fn load_openings(path: &Path, order: OpeningOrder) -> Result<Vec<Opening>, O
 }
 
 /// Parses EPD lines: the four position fields, optional move counters, and operations that are ignored.
-pub fn parse_epd(text: &str) -> Result<Vec<Opening>, (usize, String)> {
+/// Errors carry the 1-based line number.
+fn parse_epd(text: &str) -> Result<Vec<Opening>, (usize, String)> {
     let mut openings = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let fields: Vec<&str> = line.split_whitespace().collect();
@@ -127,7 +128,8 @@ pub fn parse_epd(text: &str) -> Result<Vec<Opening>, (usize, String)> {
 }
 
 /// Parses PGN games into a start position (the `FEN` tag or the standard one) and their main-line moves.
-pub fn parse_pgn(text: &str) -> Result<Vec<Opening>, (usize, String)> {
+/// Errors carry the 1-based game number.
+fn parse_pgn(text: &str) -> Result<Vec<Opening>, (usize, String)> {
     let mut openings = Vec::new();
     let mut fen: Option<String> = None;
     let mut movetext = String::new();

@@ -43,9 +43,17 @@ fn move_comment(record: &MoveRecord) -> String {
     parts.join(" ")
 }
 
-/// A game record whose moves cannot be replayed, so it cannot be written as PGN.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// A game that cannot be written as PGN.
+#[derive(Debug, thiserror::Error)]
 pub enum PgnError {
+    /// The PGN file cannot be opened or written.
+    #[error("PGN file {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
     /// The opening is invalid.
     #[error(transparent)]
     Opening(#[from] InvalidOpening),
@@ -131,15 +139,22 @@ pub struct PgnLog {
 
 impl PgnLog {
     /// Opens (creating or appending).
-    pub fn open(path: &Path) -> std::io::Result<Self> {
-        Ok(PgnLog { path: path.to_owned(), file: OpenOptions::new().create(true).append(true).open(path)? })
+    pub fn open(path: &Path) -> Result<Self, PgnError> {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|source| PgnError::Io { path: path.to_owned(), source })?;
+        Ok(PgnLog { path: path.to_owned(), file })
     }
 
-    /// Appends one game.
-    pub fn append(&mut self, game: &GameRecord) -> anyhow::Result<()> {
+    /// Appends one game and flushes it.
+    pub fn append(&mut self, game: &GameRecord) -> Result<(), PgnError> {
         let text = game_to_pgn(game, game.game_id + 1)?;
-        self.file.write_all(text.as_bytes())?;
-        self.file.flush().map_err(|e| anyhow::anyhow!("writing {}: {e}", self.path.display()))
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|source| PgnError::Io { path: self.path.clone(), source })
     }
 }
 

@@ -16,7 +16,10 @@ struct Cli {
 
 fn fake_engine_path() -> PathBuf {
     let test_exe = std::env::current_exe().expect("test executable path");
-    test_exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps").join("examples").join("fake_uci")
+    let profile_dir = test_exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps");
+    let path = profile_dir.join("examples").join("fake_uci");
+    assert!(path.exists(), "{} is missing: run `cargo test -p tools`, which builds the examples", path.display());
+    path
 }
 
 fn scratch(name: &str) -> PathBuf {

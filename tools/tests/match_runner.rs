@@ -10,7 +10,9 @@ use tools::runner::{
 fn fake_engine_path() -> PathBuf {
     let test_exe = std::env::current_exe().expect("test executable path");
     let profile_dir = test_exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps");
-    profile_dir.join("examples").join("fake_uci")
+    let path = profile_dir.join("examples").join("fake_uci");
+    assert!(path.exists(), "{} is missing: run `cargo test -p tools`, which builds the examples", path.display());
+    path
 }
 
 fn fake(name: &str, args: &[&str], tc: &str) -> EngineConfig {

@@ -67,7 +67,7 @@ fn well_behaved_engines_finish_every_game_with_full_move_records() {
     }
 }
 
-fn assert_faulty_engine_loses_every_game(fault: &str, expected: Termination, tc: &str) {
+fn assert_faulty_engine_loses_every_game(fault: &str, expected: Termination, tc: &str) -> Vec<GameRecord> {
     let tag = format!("fault-{fault}-{}", std::process::id());
     let faulty = fake("faulty", &["--fail", fault, "--at", "2", "--tag", &tag], tc);
     let games = run(&plan(vec![faulty, fake("sound", &[], tc)], 2, short_games()));
@@ -81,6 +81,7 @@ fn assert_faulty_engine_loses_every_game(fault: &str, expected: Termination, tc:
         assert_eq!(game.moves.len(), moves_before_failure, "the failure comes on the faulty engine's second move");
     }
     assert!(!process_with_argument_exists(&tag), "every {fault} engine process was ended");
+    games
 }
 
 fn process_with_argument_exists(argument: &str) -> bool {
@@ -94,7 +95,8 @@ fn process_with_argument_exists(argument: &str) -> bool {
 
 #[test]
 fn crashing_engine_loses_and_is_restarted() {
-    assert_faulty_engine_loses_every_game("crash", Termination::EngineCrashed, "10+0.1");
+    let games = assert_faulty_engine_loses_every_game("crash", Termination::EngineCrashed, "10+0.1");
+    assert!(games.iter().all(|g| g.reason.contains("exit status: 3")), "{:?}", games[0].reason);
 }
 
 #[test]

@@ -167,7 +167,7 @@ fn failure_ending(white: bool, name: &str, failure: EngineFailure) -> Ending {
     let termination = match failure {
         EngineFailure::StartFailed { .. } => Termination::EngineStartFailed,
         EngineFailure::Hung { .. } => Termination::EngineHung,
-        EngineFailure::Crashed(_) | EngineFailure::WriteFailed(_) => Termination::EngineCrashed,
+        EngineFailure::Crashed { .. } | EngineFailure::WriteFailed(_) => Termination::EngineCrashed,
     };
     Ending::loss(white, termination, format!("{name}: {failure}"))
 }
@@ -215,7 +215,7 @@ fn run_game(
         let timeout = Duration::from_millis(move_timeout(&clocks[side], settings));
         let search = match slots[side].process.as_mut() {
             Some(process) => process.search(&command, &go, timeout),
-            None => Err(EngineFailure::Crashed(" before the move".into())),
+            None => Err(EngineFailure::Crashed { exit_status: None }),
         };
         let report = match search {
             Ok(report) => report,

@@ -8,6 +8,9 @@ use crossbeam_channel::{Receiver, RecvTimeoutError};
 
 use super::engine_config::EngineConfig;
 
+/// How long to wait for an exit status after an engine closed its output, or after `quit`.
+const EXIT_STATUS_WAIT: Duration = Duration::from_millis(200);
+
 /// What went wrong while talking to an engine.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineFailure {
@@ -20,8 +23,11 @@ pub enum EngineFailure {
         reason: String,
     },
     /// The engine closed its output or exited.
-    #[error("engine exited or closed its output{0}")]
-    Crashed(String),
+    #[error("engine exited or closed its output ({})", .exit_status.as_deref().unwrap_or("exit status not yet known"))]
+    Crashed {
+        /// How the process ended, if it has.
+        exit_status: Option<String>,
+    },
     /// The engine did not answer before the deadline and was killed.
     #[error("engine sent no '{awaited}' within {waited_ms} ms and was killed")]
     Hung {
@@ -199,21 +205,27 @@ impl UciProcess {
                 Err(EngineFailure::Hung { awaited: awaited.to_owned(), waited_ms: timeout.as_millis() as u64 })
             }
             Err(RecvTimeoutError::Disconnected) => {
-                let status = self.child.try_wait().ok().flatten().map(|s| format!(" ({s})")).unwrap_or_default();
-                Err(EngineFailure::Crashed(status))
+                Err(EngineFailure::Crashed { exit_status: self.exit_status_within(EXIT_STATUS_WAIT) })
             }
         }
     }
 
-    /// Asks the engine to quit, then kills it if it is still running.
-    pub fn quit(mut self) {
-        let _ = self.send("quit");
-        let grace = Instant::now() + Duration::from_millis(200);
-        while Instant::now() < grace {
-            if matches!(self.child.try_wait(), Ok(Some(_))) {
-                return;
+    /// The process's exit status if it ends within `wait`.
+    fn exit_status_within(&mut self, wait: Duration) -> Option<String> {
+        let deadline = Instant::now() + wait;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Some(status.to_string()),
+                Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+                _ => return None,
             }
-            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Asks the engine to quit and gives it a moment; dropping the process then kills it if it is still running.
+    pub fn quit(mut self) {
+        if self.send("quit").is_ok() {
+            self.exit_status_within(EXIT_STATUS_WAIT);
         }
     }
 }

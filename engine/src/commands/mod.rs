@@ -1,1 +1,94 @@
-//! The command-line modes of the kairos binary.
+//! The command-line modes of the kairos binary: the first argument names a mode, anything else (or nothing)
+//! means UCI with lc0-style flags.
+
+mod backendbench;
+mod eval;
+mod time_manager;
+
+use anyhow::Result;
+use clap::Parser;
+
+/// A mode of the binary, its name and what it is for (listed by `kairos help`).
+struct Mode {
+    name: &'static str,
+    summary: &'static str,
+    run: fn(&[String]) -> Result<()>,
+}
+
+const MODES: &[Mode] = &[
+    Mode { name: "uci", summary: "speak UCI on stdin/stdout (the default mode)", run: run_uci },
+    Mode { name: "bench", summary: "fixed-node search of fixed positions; last line 'N nodes M nps'", run: run_bench },
+    Mode { name: "benchmark", summary: "lc0-style timed search of a set of positions", run: run_benchmark },
+    Mode { name: "eval", summary: "evaluate one position with the network and print JSON", run: eval::run },
+    Mode { name: "backendbench", summary: "network evaluations per second by batch size", run: backendbench::run },
+    Mode { name: "tm-help", summary: "list time managers, estimators and their parameters", run: time_manager::help },
+    Mode { name: "tm-plan", summary: "plan a synthetic game with a time manager", run: time_manager::plan },
+    Mode { name: "match", summary: "play games between UCI engines with statistics and SPRT", run: run_match },
+    Mode { name: "match-report", summary: "time-usage report and plots of a match's results", run: run_match_report },
+    Mode { name: "help", summary: "this list", run: print_modes },
+];
+
+/// Runs the mode the arguments name.
+pub fn run(args: &[String]) -> Result<()> {
+    match args.first().and_then(|first| MODES.iter().find(|mode| mode.name == first.as_str())) {
+        Some(mode) => (mode.run)(&args[1..]),
+        None if matches!(args.first().map(String::as_str), Some("-h" | "--help")) => print_modes(&[]),
+        None => run_uci(args),
+    }
+}
+
+fn print_modes(_: &[String]) -> Result<()> {
+    println!("kairos {}: an lc0-style chess engine built around time management\n", env!("CARGO_PKG_VERSION"));
+    println!("usage: kairos [MODE] [--flag=value ...]   (no mode: UCI)\n");
+    for mode in MODES {
+        println!("  {:<14} {}", mode.name, mode.summary);
+    }
+    println!("\n'kairos MODE --help' describes a mode; 'kairos --help' in UCI mode lists the engine options.");
+    Ok(())
+}
+
+fn run_uci(args: &[String]) -> Result<()> {
+    let options = crate::options::EngineOptions::from_cli_flags(args)?;
+    let stdin = std::io::stdin();
+    crate::uci::run_uci(options, stdin.lock(), std::io::stdout())
+}
+
+fn run_bench(args: &[String]) -> Result<()> {
+    crate::bench::run_bench(args)
+}
+
+fn run_benchmark(args: &[String]) -> Result<()> {
+    crate::bench::run_benchmark(args)
+}
+
+/// Parses a mode's arguments with clap, naming the mode in usage and errors.
+fn parse_mode_args<T: Parser>(mode: &str, args: &[String]) -> Result<T> {
+    let words = std::iter::once(format!("kairos {mode}")).chain(args.iter().cloned());
+    T::try_parse_from(words).map_err(|error| {
+        // --help and --version print and end the process as clap users expect.
+        if matches!(error.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion) {
+            error.exit();
+        }
+        anyhow::anyhow!("{error}")
+    })
+}
+
+#[derive(Parser)]
+struct MatchCommand {
+    #[command(flatten)]
+    args: tools::MatchArgs,
+}
+
+fn run_match(args: &[String]) -> Result<()> {
+    tools::run_match(parse_mode_args::<MatchCommand>("match", args)?.args)
+}
+
+#[derive(Parser)]
+struct MatchReportCommand {
+    #[command(flatten)]
+    args: tools::MatchReportArgs,
+}
+
+fn run_match_report(args: &[String]) -> Result<()> {
+    tools::run_match_report(parse_mode_args::<MatchReportCommand>("match-report", args)?.args)
+}

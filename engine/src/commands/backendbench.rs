@@ -1,0 +1,70 @@
+//! `kairos backendbench`: network throughput by batch size, as lc0's backendbench prints it.
+
+use anyhow::{bail, Result};
+use clap::Parser;
+
+use super::{eval::backend_options, parse_mode_args};
+
+/// Measure network evaluations per second for a range of batch sizes.
+#[derive(Parser)]
+struct BackendBenchArgs {
+    /// Lc0 network file (default: the installed Maia-1900).
+    #[arg(long)]
+    weights: Option<String>,
+    /// cpu, cuda, cuda:N or auto.
+    #[arg(long, default_value = "auto")]
+    device: String,
+    /// auto, fp32, bf16 or fp16.
+    #[arg(long, default_value = "auto")]
+    precision: String,
+    /// Timed batches per size (the first batch of each size is not timed).
+    #[arg(long, default_value_t = 20)]
+    batches: usize,
+    /// Smallest batch size (with --max-batch-size and --batch-step, as lc0).
+    #[arg(long = "start-batch-size", default_value_t = 1)]
+    start_batch_size: usize,
+    /// Largest batch size.
+    #[arg(long = "max-batch-size", default_value_t = 256)]
+    max_batch_size: usize,
+    /// Step between sizes; 0 doubles the size each time (1, 2, 4, …).
+    #[arg(long = "batch-step", default_value_t = 0)]
+    batch_step: usize,
+}
+
+/// Runs `kairos backendbench`.
+pub fn run(args: &[String]) -> Result<()> {
+    let args: BackendBenchArgs = parse_mode_args("backendbench", args)?;
+    if args.start_batch_size == 0 || args.start_batch_size > args.max_batch_size || args.batches == 0 {
+        bail!("need 1 <= --start-batch-size <= --max-batch-size and --batches >= 1");
+    }
+    let options = backend_options(args.weights.as_deref(), "torch", &args.device, &args.precision)?;
+    let sizes = batch_sizes(args.start_batch_size, args.max_batch_size, args.batch_step);
+    let rows = nn::backend_bench(&options, &sizes, args.batches)?;
+    println!("size, mean nps, mean ms, sdev, cv, max nps, median nps, min nps, first ms");
+    for row in rows {
+        println!(
+            "{}, {:.0}, {:.3}, {:.3}, {:.3}, {:.0}, {:.0}, {:.0}, {:.3}",
+            row.batch_size, row.mean_nps, row.mean_ms, row.sdev_ms, row.cv, row.max_nps, row.median_nps,
+            row.min_nps, row.first_ms
+        );
+    }
+    Ok(())
+}
+
+/// The batch sizes to time: an arithmetic range, or doublings when the step is 0.
+fn batch_sizes(start: usize, max: usize, step: usize) -> Vec<usize> {
+    let next = |size: usize| if step == 0 { size * 2 } else { size + step };
+    std::iter::successors(Some(start), |&size| Some(next(size)).filter(|&n| n <= max)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::batch_sizes;
+
+    #[test]
+    fn sizes_double_by_default_and_step_arithmetically_otherwise() {
+        assert_eq!(batch_sizes(1, 256, 0), vec![1, 2, 4, 8, 16, 32, 64, 128, 256]);
+        assert_eq!(batch_sizes(8, 30, 8), vec![8, 16, 24]);
+        assert_eq!(batch_sizes(5, 5, 0), vec![5]);
+    }
+}

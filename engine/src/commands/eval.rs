@@ -1,0 +1,70 @@
+//! `kairos eval`: one position through the network, printed as JSON (for checks against lc0).
+
+use anyhow::{Context, Result};
+use clap::Parser;
+
+use super::parse_mode_args;
+use crate::options::EngineOptions;
+
+/// Evaluate one position and print `{"wdl":[w,d,l],"q":…,"d":…,"m":…|null,"policy":{…}}`.
+#[derive(Parser)]
+struct EvalArgs {
+    /// Lc0 network file (default: the installed Maia-1900).
+    #[arg(long)]
+    weights: Option<String>,
+    /// Position in FEN (default: the start position).
+    #[arg(long, default_value = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")]
+    fen: String,
+    /// Moves in UCI notation played from the FEN before evaluating.
+    #[arg(long, num_args = 1..)]
+    moves: Vec<String>,
+    /// Policy softmax temperature (default 1: the raw network policy).
+    #[arg(long = "policy-temp")]
+    policy_temp: Option<f32>,
+    /// torch, uniform or random.
+    #[arg(long, default_value = "torch")]
+    backend: String,
+    /// cpu, cuda, cuda:N or auto.
+    #[arg(long, default_value = "auto")]
+    device: String,
+    /// auto, fp32, bf16 or fp16.
+    #[arg(long, default_value = "auto")]
+    precision: String,
+}
+
+/// Runs `kairos eval`.
+pub fn run(args: &[String]) -> Result<()> {
+    let args: EvalArgs = parse_mode_args("eval", args)?;
+    let options = backend_options(args.weights.as_deref(), &args.backend, &args.device, &args.precision)?;
+    let report = nn::evaluate_position(&options, &args.fen, &args.moves, args.policy_temp)?;
+    println!("{}", serde_json::to_string(&report).context("serialising the evaluation")?);
+    Ok(())
+}
+
+/// Backend options from the flags shared by the network commands; the weights path is resolved as the
+/// engine resolves `WeightsFile`.
+pub(super) fn backend_options(
+    weights: Option<&str>,
+    backend: &str,
+    device: &str,
+    precision: &str,
+) -> Result<nn::BackendOptions> {
+    let kind: nn::BackendKind = backend.parse()?;
+    let weights = match (kind, weights) {
+        (nn::BackendKind::Torch, given) => {
+            let mut options = EngineOptions::default();
+            if let Some(path) = given {
+                options.weights_file = path.to_string();
+            }
+            options.resolve_weights_path()?
+        }
+        (_, given) => given.unwrap_or_default().into(),
+    };
+    Ok(nn::BackendOptions {
+        weights,
+        kind,
+        device: device.parse()?,
+        precision: precision.parse()?,
+        ..nn::BackendOptions::default()
+    })
+}

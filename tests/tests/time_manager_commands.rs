@@ -1,0 +1,64 @@
+//! `kairos tm-help` and `kairos tm-plan` through the binary.
+
+use std::time::Duration;
+
+use kairos_tests::{run_kairos, workspace_root};
+use serde_json::Value;
+
+const MANAGERS: [&str; 7] = [
+    "smooth",
+    "smooth(preset=lc0)",
+    "legacy",
+    "alphazero",
+    "simple",
+    "geometric(moves=40)",
+    "expected-length",
+];
+
+#[test]
+fn tm_help_lists_every_manager_and_estimator() {
+    let output = run_kairos(&["tm-help"], &workspace_root(), Duration::from_secs(30));
+    assert_eq!(output.code, Some(0), "{}", output.stderr);
+    for name in ["smooth", "legacy", "alphazero", "simple", "geometric", "expected-length", "mle-legacy", "ahle", "lognormal", "pieces", "mlh", "fixed"] {
+        assert!(output.stdout.contains(name), "tm-help does not mention {name}");
+    }
+    let smooth = run_kairos(&["tm-help", "smooth"], &workspace_root(), Duration::from_secs(30));
+    assert!(smooth.stdout.contains("max-move-budget"), "{}", smooth.stdout);
+    let unknown = run_kairos(&["tm-help", "smoth"], &workspace_root(), Duration::from_secs(30));
+    assert_eq!(unknown.code, Some(1));
+    assert!(unknown.stderr.contains("smooth"), "suggests the closest name: {}", unknown.stderr);
+}
+
+#[test]
+fn every_manager_plans_a_game_without_flagging_and_reports_it_in_json() {
+    for manager in MANAGERS {
+        for tc in ["60+0.6", "10+0.1", "40/60+0"] {
+            let args = ["tm-plan", "--time-manager", manager, "--tc", tc, "--json", "--seed", "7"];
+            let output = run_kairos(&args, &workspace_root(), Duration::from_secs(60));
+            assert_eq!(output.code, Some(0), "{manager} {tc}: {}", output.stderr);
+            let lines: Vec<Value> =
+                output.stdout.lines().map(|line| serde_json::from_str(line).expect("one JSON object per line")).collect();
+            let summary = lines.last().expect("a summary line");
+            assert_eq!(summary["flagged"], Value::Bool(false), "{manager} at {tc} ran out of time: {summary}");
+            assert!(lines.len() > 10, "{manager} {tc}: one object per move");
+        }
+    }
+}
+
+#[test]
+fn tm_plan_is_reproducible_with_a_seed() {
+    let args = ["tm-plan", "--time-manager", "smooth(preset=lc0)", "--tc", "10+0.1", "--json", "--seed", "3"];
+    let first = run_kairos(&args, &workspace_root(), Duration::from_secs(60));
+    let second = run_kairos(&args, &workspace_root(), Duration::from_secs(60));
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    assert_eq!(first.stdout, second.stdout);
+}
+
+#[test]
+fn a_bad_option_string_names_the_key_and_the_closest_valid_one() {
+    let args = ["tm-plan", "--time-manager", "smooth(max-move-budgte=0.5)", "--tc", "60+0.6"];
+    let output = run_kairos(&args, &workspace_root(), Duration::from_secs(30));
+    assert_eq!(output.code, Some(1));
+    assert!(output.stderr.contains("max-move-budgte"), "{}", output.stderr);
+    assert!(output.stderr.contains("max-move-budget"), "{}", output.stderr);
+}

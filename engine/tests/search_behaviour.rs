@@ -315,3 +315,71 @@ fn verbose_stats_come_before_the_best_move() {
     assert_eq!(lines.len(), 21, "twenty root moves and the root line");
     assert!(lines[0].contains("N: ") && lines[0].contains("(P: ") && lines[0].contains("(Q: ") && lines[0].contains("(U: "));
 }
+
+/// A backend with a cache keyed by the whole history, counting hits.
+struct CachingBackend {
+    cache: Arc<Mutex<std::collections::HashMap<String, Evaluation>>>,
+    hits: Arc<AtomicU32>,
+}
+
+struct CachingComputation<'a> {
+    backend: &'a CachingBackend,
+    queued: Vec<(String, Evaluation)>,
+}
+
+fn history_key(request: &EvalRequest<'_>) -> String {
+    request
+        .history
+        .iter()
+        .map(|e| shakmaty::fen::Fen::from_position(&e.position, EnPassantMode::Legal).to_string())
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+impl Backend for CachingBackend {
+    fn attributes(&self) -> BackendAttributes {
+        TestBackend { flavour: Flavour::Hashed, batch: 1 }.attributes()
+    }
+    fn new_computation(&self) -> Box<dyn Computation + '_> {
+        Box::new(CachingComputation { backend: self, queued: Vec::new() })
+    }
+}
+
+impl Computation for CachingComputation<'_> {
+    fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
+        let key = history_key(request);
+        if let Some(hit) = self.backend.cache.lock().unwrap().get(&key) {
+            self.backend.hits.fetch_add(1, Ordering::SeqCst);
+            return Ok(Added::Ready(hit.clone()));
+        }
+        self.queued.push((key, evaluate(Flavour::Hashed, request)));
+        Ok(Added::Queued(self.queued.len() - 1))
+    }
+    fn queued(&self) -> usize {
+        self.queued.len()
+    }
+    fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
+        let mut cache = self.backend.cache.lock().unwrap();
+        Ok(self.queued.into_iter().map(|(key, eval)| cache.entry(key).or_insert(eval).clone()).collect())
+    }
+}
+
+fn cache_hits_with_prefetch(max_prefetch: usize) -> (u32, SearchOutcome) {
+    let hits = Arc::new(AtomicU32::new(0));
+    let backend = CachingBackend { cache: Arc::default(), hits: Arc::clone(&hits) };
+    let params = SearchParams { threads: 1, minibatch_size: 1, max_prefetch, ..SearchParams::default() };
+    let mut search = Search::new(Arc::new(backend), params);
+    search.set_position(&GameState::default());
+    let outcome = run_search(&mut search, 300, false).outcome.unwrap();
+    (hits.load(Ordering::SeqCst), outcome)
+}
+
+#[test]
+fn prefetch_warms_the_cache_and_hits_are_backed_up_out_of_order() {
+    let (without, plain) = cache_hits_with_prefetch(0);
+    assert_eq!(without, 0, "positions with distinct histories are evaluated once");
+    let (with, prefetched) = cache_hits_with_prefetch(32);
+    assert!(with > 50, "prefetched positions should come back as cache hits, got {with}");
+    assert_eq!(prefetched.stats.total_nodes, plain.stats.total_nodes);
+    assert_eq!(prefetched.best, plain.best, "the same network gives the same search");
+}

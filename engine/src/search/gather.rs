@@ -4,6 +4,7 @@
 use super::backup::{backup, cancel_visit};
 use super::node::{Edge, Node, Terminal};
 use super::params::SearchParams;
+use super::prefetch::prefetch;
 use super::select::{pick_child, AnyChild, ChildFilter};
 use super::stats::{best_root_edge, Progress, RootFilter};
 use super::tree::Tree;
@@ -133,6 +134,10 @@ pub fn gather(
         if collisions_left <= 0 {
             break;
         }
+    }
+    if !(context.stopping)() {
+        history.truncate(root_len);
+        prefetch(&tree.root, &mut history, params, computation)?;
     }
     Ok(gathered)
 }

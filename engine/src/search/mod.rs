@@ -7,6 +7,7 @@ mod gather;
 mod info;
 mod node;
 mod params;
+mod prefetch;
 mod prior;
 mod run;
 mod select;

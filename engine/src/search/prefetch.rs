@@ -1,0 +1,86 @@
+//! Prefetching (LC0-NOTES §4.5 step 4): when a batch is small, add the positions the search will probably
+//! visit next, so their results wait in the NN cache. Their evaluations are not backed up.
+
+use super::node::{Node, Terminal};
+use super::params::SearchParams;
+use super::select::{fpu, puct_multiplier};
+use crate::position::PositionHistory;
+use nn::{Added, BackendError, Computation, EvalRequest};
+use shakmaty::{Move, Position};
+
+/// Fills the batch with up to `params.max_prefetch − queued` likely future leaves below `root`.
+pub fn prefetch(
+    root: &Node,
+    history: &mut PositionHistory,
+    params: &SearchParams,
+    computation: &mut dyn Computation,
+) -> Result<(), BackendError> {
+    let queued = computation.queued();
+    if queued == 0 || queued >= params.max_prefetch {
+        return Ok(());
+    }
+    let budget = params.max_prefetch - queued;
+    prefetch_below(Some(root), budget, history, params, computation)?;
+    Ok(())
+}
+
+/// Spends up to `budget` prefetches below `node` (None = an edge without a node); returns how many it used.
+fn prefetch_below(
+    node: Option<&Node>,
+    budget: usize,
+    history: &mut PositionHistory,
+    params: &SearchParams,
+    computation: &mut dyn Computation,
+) -> Result<usize, BackendError> {
+    if budget == 0 {
+        return Ok(0);
+    }
+    let Some(node) = node.filter(|n| n.n + n.n_in_flight > 0) else {
+        let moves: Vec<Move> = history.last().legal_moves().into_iter().collect();
+        if moves.is_empty() {
+            return Ok(0);
+        }
+        let added = computation.add(&EvalRequest { history: history.encoder_window(), moves: &moves })?;
+        return Ok(usize::from(matches!(added, Added::Queued(_))));
+    };
+    if node.n == 0 || node.terminal != Terminal::No {
+        return Ok(0);
+    }
+    let puct_mult = puct_multiplier(params, node);
+    let fpu = fpu(params, node);
+    let mut scored: Vec<(f32, usize)> = node
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.p() != 0.0)
+        .map(|(i, e)| (e.p() * puct_mult / (1 + e.n_started()) as f32 + e.q(fpu), i))
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut budget = budget;
+    let mut spent_total = 0;
+    let mut budget_to_spend = budget;
+    let len = history.len();
+    for (rank, &(_, index)) in scored.iter().enumerate() {
+        if budget == 0 {
+            break;
+        }
+        let edge = &node.edges[index];
+        if let Some(&(next_score, _)) = scored.get(rank + 1) {
+            // lc0 compares with the Q that uses the negated FPU here.
+            let q = edge.q(-fpu);
+            budget_to_spend = if next_score > q {
+                let catch_up = (edge.p() * puct_mult / (next_score - q) - edge.n_started() as f32) as i64 + 1;
+                usize::try_from(catch_up).unwrap_or(0).min(budget)
+            } else {
+                budget
+            };
+        }
+        history.push(edge.mv);
+        let spent = prefetch_below(edge.child.as_deref(), budget_to_spend, history, params, computation);
+        history.truncate(len);
+        let spent = spent?;
+        budget -= spent.min(budget);
+        spent_total += spent;
+    }
+    Ok(spent_total)
+}

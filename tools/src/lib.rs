@@ -1,4 +1,5 @@
-//! Match running, statistics and tuning.
+//! Engine matches and their analysis: a UCI match runner ([`runner`]), Elo/SPRT statistics ([`stats`]),
+//! per-pairing tallies ([`tally`]), time-usage reports ([`report`]) and the `kairos match` front end ([`cli`]).
 #![warn(missing_docs)]
 
 pub mod cli;

@@ -195,3 +195,80 @@ pub fn verbose_move_stats(root: &Node, params: &SearchParams, has_moves_left: bo
     lines.push(format!("node  N: {:>7} (+{:>2}) (WL: {:8.5}) (D: {:5.3}) (M: {:4.1})", root.n, root.n_in_flight, root.wl, root.d, root.m));
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::node::Terminal;
+    use shakmaty::{Chess, Position};
+
+    /// A root with one edge per (prior, child) pair; a child is (N, WL, M, terminal).
+    fn root(children: &[(f32, Option<(u32, f64, f32, bool)>)]) -> Node {
+        let moves = Chess::default().legal_moves();
+        let edges: Vec<Edge> = children
+            .iter()
+            .zip(moves.iter())
+            .map(|(&(p, child), mv)| {
+                let mut edge = Edge::new(*mv, p);
+                edge.child = child.map(|(n, wl, m, terminal)| {
+                    let mut node = Box::<Node>::default();
+                    node.n = n;
+                    node.wl = wl;
+                    node.m = m;
+                    if terminal {
+                        node.terminal = Terminal::EndOfGame;
+                    }
+                    node
+                });
+                edge
+            })
+            .collect();
+        let n = 1 + children.iter().filter_map(|c| c.1.map(|x| x.0)).sum::<u32>();
+        Node { edges: edges.into_boxed_slice(), n, ..Node::default() }
+    }
+
+    fn stats_of(node: &Node) -> IterationStats {
+        let progress = Progress { playouts: 10, cumulative_depth: 25, ..Progress::default() };
+        iteration_stats(node, &progress, &SearchParams::default(), false)
+    }
+
+    #[test]
+    fn proven_children_fill_win_mate_and_losing_counts() {
+        let node = root(&[(0.5, Some((3, 1.0, 2.0, true))), (0.3, Some((2, -1.0, 1.0, true))), (0.2, Some((4, 1.0, 0.0, true)))]);
+        let stats = stats_of(&node);
+        assert_eq!(stats.edge_n, vec![3, 2, 4]);
+        assert!(stats.win_found);
+        assert_eq!(stats.mate_depth, Some(1));
+        assert_eq!(stats.num_losing_edges, 1);
+        assert!(!stats.may_resign);
+        assert_eq!(stats.average_depth, 2);
+    }
+
+    #[test]
+    fn may_resign_when_every_visited_child_is_below_minus_0_98() {
+        let node = root(&[(0.5, Some((3, -0.99, 0.0, false))), (0.5, None)]);
+        assert!(stats_of(&node).may_resign);
+    }
+
+    #[test]
+    fn need_more_time_when_the_most_visited_child_is_not_the_best_q() {
+        let agree = root(&[(0.5, Some((10, 0.2, 0.0, false))), (0.3, Some((5, 0.1, 0.0, false)))]);
+        assert_eq!(stats_of(&agree).time_usage_hint, TimeUsageHint::Normal);
+        let disagree = root(&[(0.5, Some((10, 0.1, 0.0, false))), (0.3, Some((5, 0.2, 0.0, false)))]);
+        assert_eq!(stats_of(&disagree).time_usage_hint, TimeUsageHint::NeedMoreTime);
+        // Equal Q: the later child wins the tie, so the most visited one is no longer the best.
+        let tie = root(&[(0.5, Some((10, 0.1, 0.0, false))), (0.3, Some((5, 0.1, 0.0, false)))]);
+        assert_eq!(stats_of(&tie).time_usage_hint, TimeUsageHint::NeedMoreTime);
+    }
+
+    #[test]
+    fn best_move_prefers_proven_wins_then_visits_then_q_then_prior() {
+        let node = root(&[(0.6, Some((50, 0.3, 0.0, false))), (0.1, Some((2, 1.0, 4.0, true))), (0.1, Some((2, 1.0, 2.0, true)))]);
+        // Both wins have N = 2; the shorter one (M = 2) is preferred.
+        assert_eq!(best_root_edge(&node, &RootFilter::default()), Some(2));
+        let node = root(&[(0.6, Some((50, 0.3, 0.0, false))), (0.3, Some((50, 0.4, 0.0, false)))]);
+        assert_eq!(best_root_edge(&node, &RootFilter::default()), Some(1));
+        let node = root(&[(0.6, Some((50, 0.3, 0.0, false))), (0.3, Some((60, -1.0, 3.0, true)))]);
+        assert_eq!(best_root_edge(&node, &RootFilter::default()), Some(0), "a proven loss is last whatever its N");
+    }
+}

@@ -141,3 +141,54 @@ fn revert_stale_two_folds(node: &mut Node, plies_from_root: u32) -> Vec<Removed>
     }
     removed_here
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::Position;
+
+    fn chain_with_two_fold() -> Node {
+        // root → a → b → c → d, d a two-fold draw with cycle length 4; the values are hand-picked means.
+        let mv = Chess::default().legal_moves()[0];
+        let mut d = Node::default();
+        d.n = 2;
+        d.make_terminal(0, 4.0, Terminal::TwoFold);
+        let wrap = |child: Node, n: u32, wl: f64, dd: f32, m: f32| {
+            let mut edge = Edge::new(mv, 1.0);
+            edge.child = Some(Box::new(child));
+            Node { edges: vec![edge].into_boxed_slice(), n, wl, d: dd, m, ..Node::default() }
+        };
+        let c = wrap(d, 6, 0.5, 0.5, 3.0);
+        let b = wrap(c, 7, -0.4, 0.4, 4.0);
+        wrap(b, 8, 0.3, 0.25, 5.0)
+    }
+
+    #[test]
+    fn two_fold_inside_the_path_is_kept() {
+        let mut root = chain_with_two_fold();
+        assert!(revert_stale_two_folds(&mut root, 1).is_empty());
+        let d = root.edges[0].child.as_ref().unwrap().edges[0].child.as_ref().unwrap().edges[0].child.as_ref().unwrap();
+        assert_eq!(d.terminal, Terminal::TwoFold);
+    }
+
+    #[test]
+    fn stale_two_fold_is_reverted_and_its_visits_leave_the_ancestors() {
+        let mut root = chain_with_two_fold();
+        // Seen from a root two plies higher up the draw is only 3 plies deep: stale.
+        revert_stale_two_folds(&mut root, 0);
+        let b = root.edges[0].child.as_ref().unwrap();
+        let c = b.edges[0].child.as_ref().unwrap();
+        let d = c.edges[0].child.as_ref().unwrap();
+        assert_eq!((d.n, d.terminal), (0, Terminal::No));
+        // c: 6 visits, 2 of them draws (v 0, d 1, m 4 + 1 = 5): WL 0.5·6/4, D (0.5·6 − 2)/4, M (3·6 − 10)/4.
+        assert_eq!(c.n, 4);
+        assert!((c.wl - 0.75).abs() < 1e-9);
+        assert!((c.d - 0.25).abs() < 1e-6);
+        assert!((c.m - 2.0).abs() < 1e-6);
+        // b: 7 → 5 visits, m of the draws 6.
+        assert_eq!(b.n, 5);
+        assert!((b.wl - (-0.4 * 7.0 / 5.0)).abs() < 1e-9);
+        assert!((b.m - (4.0 * 7.0 - 12.0) / 5.0).abs() < 1e-5);
+        assert_eq!(root.n, 6);
+    }
+}

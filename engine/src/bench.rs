@@ -187,7 +187,8 @@ impl Bench {
         let Some(outcome) = outcome else {
             bail!("search of {fen} ended without a best move");
         };
-        let best_move = outcome.best.map_or_else(|| "0000".to_string(), |mv| mv.to_uci(CastlingMode::Standard).to_string());
+        let best_move =
+            outcome.best.map_or_else(|| "0000".to_string(), |mv| mv.to_uci(CastlingMode::Standard).to_string());
         Ok(PositionResult { best_move, nodes: outcome.stats.nodes_since_movestart, time_ms })
     }
 }
@@ -204,7 +205,11 @@ mod tests {
             let game = GameState::from_uci(Some(fen), &[]).unwrap_or_else(|e| panic!("{fen}: {e}"));
             assert!(game.position().legal_moves().len() > 10, "{fen}");
             assert!(game.position().board().occupied().count() >= 20, "{fen} is no middlegame");
-            assert_eq!(&Fen::from_position(game.position(), EnPassantMode::Legal).to_string(), fen, "the FEN round-trips");
+            assert_eq!(
+                &Fen::from_position(game.position(), EnPassantMode::Legal).to_string(),
+                fen,
+                "the FEN round-trips"
+            );
         }
     }
 }

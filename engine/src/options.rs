@@ -615,10 +615,7 @@ mod tests {
             )
             .unwrap();
         assert_eq!((options.threads, options.cpuct), (1, 3.0), "flags apply on top of the given values");
-        assert_eq!(
-            extras,
-            vec![("nodes".into(), "100".into()), ("fen".into(), "8/8/8/8/8/8/8/K1k5 w - - 0 1".into())]
-        );
+        assert_eq!(extras, vec![("nodes".into(), "100".into()), ("fen".into(), "8/8/8/8/8/8/8/K1k5 w - - 0 1".into())]);
     }
 
     #[test]

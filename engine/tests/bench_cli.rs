@@ -24,7 +24,10 @@ fn bench_is_deterministic_and_ends_with_the_openbench_line() {
     let (first, second) = (run(), run());
     assert_eq!(first.len(), 11, "{first:?}");
     let per_position = |lines: &[String]| -> Vec<(String, u64)> {
-        lines[..10].iter().map(|line| (line.split_whitespace().nth(3).unwrap().to_string(), number_after(line, "nodes"))).collect()
+        lines[..10]
+            .iter()
+            .map(|line| (line.split_whitespace().nth(3).unwrap().to_string(), number_after(line, "nodes")))
+            .collect()
     };
     assert_eq!(per_position(&first), per_position(&second), "same moves and node counts");
     let last: Vec<&str> = first[10].split_whitespace().collect();
@@ -36,13 +39,8 @@ fn bench_is_deterministic_and_ends_with_the_openbench_line() {
 
 #[test]
 fn benchmark_prints_lc0s_per_position_lines_and_totals() {
-    let lines = stdout_lines(&kairos(&[
-        "benchmark",
-        "--backend=uniform",
-        "--threads=1",
-        "--movetime=40",
-        "--num-positions=2",
-    ]));
+    let lines =
+        stdout_lines(&kairos(&["benchmark", "--backend=uniform", "--threads=1", "--movetime=40", "--num-positions=2"]));
     let positions: Vec<&String> = lines.iter().filter(|line| line.starts_with("Position: ")).collect();
     assert_eq!(positions.len(), 2);
     assert!(positions[0].starts_with("Position: 1/2 r3k2r/p1ppqpb1/"), "{}", positions[0]);

@@ -95,7 +95,9 @@ impl Engine {
             match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
                 Ok(line) => rest.push(line),
                 Err(RecvTimeoutError::Disconnected) => break,
-                Err(RecvTimeoutError::Timeout) => panic!("engine did not quit; transcript:\n{}", self.transcript.join("\n")),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("engine did not quit; transcript:\n{}", self.transcript.join("\n"))
+                }
             }
         }
         let status = self.child.wait().expect("engine exits");
@@ -190,7 +192,10 @@ fn scripted_session_gives_one_legal_bestmove_per_go_and_well_formed_info() {
 
     engine.send("go infinite");
     let mid_search = engine.ready();
-    assert!(mid_search.iter().all(|line| !line.starts_with("bestmove")), "infinite holds its best move: {mid_search:?}");
+    assert!(
+        mid_search.iter().all(|line| !line.starts_with("bestmove")),
+        "infinite holds its best move: {mid_search:?}"
+    );
     engine.send("stop");
     let stopped = engine.bestmove();
     assert!(is_legal(&after_e5, best_of(stopped.last().unwrap())));
@@ -430,6 +435,9 @@ fn real_network_searches_the_start_position() {
     engine.send("go nodes 200");
     let answer = engine.bestmove();
     assert!(is_legal(&Chess::default(), best_of(answer.last().unwrap())));
-    answer.iter().filter(|line| line.starts_with("info")).for_each(|line| assert_well_formed_info(line, &Chess::default()));
+    answer
+        .iter()
+        .filter(|line| line.starts_with("info"))
+        .for_each(|line| assert_well_formed_info(line, &Chess::default()));
     engine.quit();
 }

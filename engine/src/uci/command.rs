@@ -52,7 +52,9 @@ pub struct GoCommand {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CommandError {
     /// The first word is not a UCI command.
-    #[error("unknown command '{0}'; expected uci, isready, setoption, ucinewgame, position, go, stop, ponderhit or quit")]
+    #[error(
+        "unknown command '{0}'; expected uci, isready, setoption, ucinewgame, position, go, stop, ponderhit or quit"
+    )]
     Unknown(String),
     /// `position` without `startpos` or `fen`.
     #[error("position needs 'startpos' or 'fen <fen>', got '{0}'")]
@@ -212,7 +214,10 @@ mod tests {
         };
         let p = &go.params;
         assert_eq!((p.wtime, p.btime, p.winc, p.binc), (Some(60000), Some(-5), Some(1000), Some(0)));
-        assert_eq!((p.movestogo, p.movetime, p.nodes, p.depth, p.mate), (Some(40), Some(500), Some(800), Some(12), Some(3)));
+        assert_eq!(
+            (p.movestogo, p.movetime, p.nodes, p.depth, p.mate),
+            (Some(40), Some(500), Some(800), Some(12), Some(3))
+        );
         assert!(p.infinite && p.ponder);
         assert_eq!(go.searchmoves, vec!["e2e4", "e7e8q"]);
     }
@@ -256,7 +261,10 @@ mod tests {
             parse("setoption name Weights File value /tmp/a b.pb.gz"),
             UciCommand::SetOption { name: "Weights File".into(), value: "/tmp/a b.pb.gz".into() }
         );
-        assert_eq!(parse("setoption name TmTraceFile"), UciCommand::SetOption { name: "TmTraceFile".into(), value: String::new() });
+        assert_eq!(
+            parse("setoption name TmTraceFile"),
+            UciCommand::SetOption { name: "TmTraceFile".into(), value: String::new() }
+        );
         assert_eq!(parse_command("setoption value 3"), Err(CommandError::SetOptionSyntax));
         assert_eq!(parse_command("setoption name value 3"), Err(CommandError::SetOptionSyntax));
     }

@@ -49,3 +49,46 @@ pub fn run_uci(options: EngineOptions, input: impl BufRead, output: impl Write +
     session.shut_down();
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+    use std::sync::{Arc, Mutex};
+
+    /// A writer whose bytes the test can read after the loop has ended.
+    #[derive(Clone, Default)]
+    struct SharedBuffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for SharedBuffer {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().write(bytes)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(options: EngineOptions, input: &[u8]) -> Vec<String> {
+        let buffer = SharedBuffer::default();
+        run_uci(options, Cursor::new(input.to_vec()), buffer.clone()).unwrap();
+        let text = String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn in_memory_session_answers_each_go_and_survives_invalid_utf8() {
+        let options = EngineOptions { backend: "uniform".into(), threads: 1, ..EngineOptions::default() };
+        let lines = session(options, b"isready\n\xff\xfe garbage\nposition startpos\ngo nodes 5\nisready\n");
+        assert_eq!(lines.iter().filter(|line| *line == "readyok").count(), 2, "{lines:?}");
+        assert!(lines.contains(&"info string error input line is not valid UTF-8; ignored".to_string()), "{lines:?}");
+        assert_eq!(lines.iter().filter(|line| line.starts_with("bestmove ")).count(), 1, "{lines:?}");
+    }
+
+    #[test]
+    fn quit_ends_the_loop_before_later_lines() {
+        let lines = session(EngineOptions::default(), b"uci\nquit\nisready\n");
+        assert_eq!(lines.last().map(String::as_str), Some("uciok"));
+        assert!(!lines.contains(&"readyok".to_string()));
+    }
+}

@@ -41,11 +41,8 @@ impl Evaluator {
     /// A fresh search with an empty cache over `network`.
     fn new(network: Arc<dyn Backend>, options: &EngineOptions) -> Self {
         let cache_size = usize::try_from(options.nn_cache_size).unwrap_or(usize::MAX);
-        let backend: Arc<dyn Backend> = if cache_size > 0 {
-            Arc::new(CachingBackend::new(network.clone(), cache_size))
-        } else {
-            network.clone()
-        };
+        let backend: Arc<dyn Backend> =
+            if cache_size > 0 { Arc::new(CachingBackend::new(network.clone(), cache_size)) } else { network.clone() };
         Self { search: Search::new(backend, options.search_params()), network }
     }
 }

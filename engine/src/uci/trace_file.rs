@@ -49,14 +49,12 @@ mod tests {
         let path = dir.join("trace.jsonl");
         let _ = std::fs::remove_file(&path);
         let path_text = path.to_string_lossy().to_string();
-        let trace = |ply| MoveTrace { manager: "legacy".into(), game_ply: ply, deadline_ms: 100, ..MoveTrace::default() };
+        let trace =
+            |ply| MoveTrace { manager: "legacy".into(), game_ply: ply, deadline_ms: 100, ..MoveTrace::default() };
         append_traces(&path_text, &[trace(0)]).unwrap();
         append_traces(&path_text, &[trace(2), trace(4)]).unwrap();
-        let lines: Vec<MoveTrace> = std::fs::read_to_string(&path)
-            .unwrap()
-            .lines()
-            .map(|line| serde_json::from_str(line).unwrap())
-            .collect();
+        let lines: Vec<MoveTrace> =
+            std::fs::read_to_string(&path).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
         assert_eq!(lines.iter().map(|t| t.game_ply).collect::<Vec<_>>(), vec![0, 2, 4]);
         assert!(matches!(append_traces("/nonexistent-dir/x.jsonl", &[trace(0)]), Err(TraceFileError::Io { .. })));
         std::fs::remove_dir_all(&dir).unwrap();

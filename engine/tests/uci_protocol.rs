@@ -441,3 +441,39 @@ fn real_network_searches_the_start_position() {
         .for_each(|line| assert_well_formed_info(line, &Chess::default()));
     engine.quit();
 }
+
+#[test]
+fn time_manager_state_lives_for_one_game() {
+    let path = std::env::temp_dir().join(format!("kairos-uci-tm-state-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let flag = format!("--tm-trace-file={}", path.display());
+    let mut engine =
+        Engine::start(&["--backend=random", "--threads=1", "--virtual-clock", "--time-manager=smooth", &flag]);
+    for command in [
+        "position startpos",
+        "position startpos moves e2e4",
+        "ucinewgame",
+        "position startpos",
+        "position startpos moves d2d4",
+        "position fen 8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",
+    ] {
+        engine.send(command);
+        if command.starts_with("position") {
+            engine.send("go wtime 3000 btime 3000");
+            engine.bestmove();
+            engine.read_until(|line| line.starts_with("info string tm"));
+        }
+    }
+    engine.quit();
+    let states: Vec<serde_json::Value> = std::fs::read_to_string(&path)
+        .expect("trace file written")
+        .lines()
+        .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["state_before"].clone())
+        .collect();
+    assert_eq!(states.len(), 5);
+    assert_ne!(states[1], states[0], "the second move of a game starts from what the first taught");
+    assert_eq!(states[2], states[0], "ucinewgame starts a fresh manager");
+    assert_ne!(states[3], states[0], "a continuation keeps the manager");
+    assert_eq!(states[4], states[0], "a position that does not continue the game starts a fresh manager");
+    let _ = std::fs::remove_file(&path);
+}

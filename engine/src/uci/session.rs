@@ -79,7 +79,7 @@ impl Session {
             position_received_ms: 0.0,
             running: None,
         };
-        session.time_manager = session.new_time_manager().ok();
+        session.time_manager = session.new_time_manager();
         session
     }
 
@@ -155,7 +155,7 @@ impl Session {
             self.evaluator = self.evaluator.take().map(|evaluator| Evaluator::new(evaluator.network, after));
         }
         if before.time_manager != after.time_manager {
-            self.time_manager = self.new_time_manager().ok();
+            self.time_manager = self.new_time_manager();
         }
         if (before.virtual_clock, before.virtual_nps, before.virtual_batch_cost_ms)
             != (after.virtual_clock, after.virtual_nps, after.virtual_batch_cost_ms)
@@ -184,13 +184,13 @@ impl Session {
         }
     }
 
-    /// A fresh time manager for a new game; a failure is reported.
-    fn new_time_manager(&self) -> Result<SharedTimeManager, ()> {
+    /// A fresh time manager for a new game; a failure is reported and gives None.
+    fn new_time_manager(&self) -> Option<SharedTimeManager> {
         match time_manager_from_str(&self.options.time_manager) {
-            Ok(manager) => Ok(Arc::new(Mutex::new(manager))),
+            Ok(manager) => Some(Arc::new(Mutex::new(manager))),
             Err(error) => {
                 let _ = self.out.error(&format!("TimeManager '{}': {error}", self.options.time_manager));
-                Err(())
+                None
             }
         }
     }
@@ -205,7 +205,7 @@ impl Session {
 
     fn start_new_game_state(&mut self) {
         self.evaluator = self.evaluator.take().map(|evaluator| Evaluator::new(evaluator.network, &self.options));
-        self.time_manager = self.new_time_manager().ok();
+        self.time_manager = self.new_time_manager();
         self.clock = new_clock(&self.options);
     }
 
@@ -257,7 +257,7 @@ impl Session {
         if !self.ensure_evaluator()? {
             return self.out.send("bestmove 0000");
         }
-        let Some(time_manager) = self.time_manager.clone().or_else(|| self.new_time_manager().ok()) else {
+        let Some(time_manager) = self.time_manager.clone().or_else(|| self.new_time_manager()) else {
             return self.out.send("bestmove 0000");
         };
         self.time_manager = Some(time_manager.clone());

@@ -82,7 +82,8 @@ pub enum Precision {
     Auto,
     /// IEEE single precision.
     Fp32,
-    /// bfloat16 (CPU; outputs within [`BF16_TOLERANCE`] of fp32 on Maia-1900).
+    /// bfloat16 (outputs within [`BF16_TOLERANCE`] of fp32 on Maia-1900); fast only on CPUs with native
+    /// bf16 (AVX512-BF16, AMX): on AVX2-only CPUs libtorch emulates it about 30 times slower than fp32.
     Bf16,
     /// IEEE half precision (CUDA only).
     Fp16,

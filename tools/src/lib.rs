@@ -7,7 +7,9 @@ pub mod report;
 pub mod runner;
 pub mod stats;
 pub mod tally;
+pub mod tune;
 
 pub use cli::{run_match, MatchArgs};
 pub use report::{run_match_report, MatchReportArgs};
 pub use runner::{play_games, GameRecord, MatchPlan};
+pub use tune::{run_tune, TuneArgs};

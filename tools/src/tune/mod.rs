@@ -1,0 +1,15 @@
+//! SPSA tuning of time-manager parameters through self-play (`kairos tune`).
+//!
+//! [`spsa`] is the optimiser, generic over an [`Objective`]; [`space`] maps `--param` boxes onto a manager's
+//! registry keys; [`match_objective`] measures by playing games with the match runner; [`journal`] is the JSONL log
+//! that `--resume` rebuilds the run from; [`command`] is the command-line driver.
+
+pub mod command;
+pub mod journal;
+pub mod match_objective;
+pub mod space;
+pub mod spsa;
+
+pub use command::{run_tune, tune, verify_match_args, TuneArgs, TuneOutcome};
+pub use space::{SpaceError, TuneSpace};
+pub use spsa::{Gains, Objective, Spsa, SpsaError, SpsaParam, Step, Trial};

@@ -40,11 +40,21 @@ fn mix(mut x: u64) -> u64 {
 fn evaluate(flavour: Flavour, request: &EvalRequest<'_>) -> Evaluation {
     let moves = request.moves.len().max(1);
     match flavour {
-        Flavour::Uniform => Evaluation { wl: 0.0, d: 0.0, m: 0.0, policy: vec![1.0 / moves as f32; request.moves.len()] },
+        Flavour::Uniform => Evaluation {
+            wl: 0.0,
+            d: 0.0,
+            m: 0.0,
+            policy: vec![1.0 / moves as f32; request.moves.len()],
+        },
         Flavour::Hashed => {
             let position = &request.history.last().unwrap().position;
-            let hash = mix(shakmaty::Position::zobrist_hash::<Zobrist64>(position, EnPassantMode::Legal).0);
-            let weights: Vec<f32> = (0..request.moves.len()).map(|i| 1.0 + (mix(hash ^ i as u64) % 1000) as f32 / 100.0).collect();
+            let hash =
+                mix(
+                    shakmaty::Position::zobrist_hash::<Zobrist64>(position, EnPassantMode::Legal).0,
+                );
+            let weights: Vec<f32> = (0..request.moves.len())
+                .map(|i| 1.0 + (mix(hash ^ i as u64) % 1000) as f32 / 100.0)
+                .collect();
             let total: f32 = weights.iter().sum();
             Evaluation {
                 wl: (hash % 2001) as f32 / 1000.0 - 1.0,
@@ -68,7 +78,10 @@ impl Backend for TestBackend {
         }
     }
     fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(TestComputation { flavour: self.flavour, queued: Vec::new() })
+        Box::new(TestComputation {
+            flavour: self.flavour,
+            queued: Vec::new(),
+        })
     }
 }
 
@@ -102,7 +115,13 @@ impl Stopper for VisitsStopper {
 }
 
 fn sequential() -> SearchParams {
-    SearchParams { threads: 1, minibatch_size: 1, max_prefetch: 0, out_of_order_eval: false, ..SearchParams::default() }
+    SearchParams {
+        threads: 1,
+        minibatch_size: 1,
+        max_prefetch: 0,
+        out_of_order_eval: false,
+        ..SearchParams::default()
+    }
 }
 
 struct Finished {
@@ -117,16 +136,27 @@ fn run_search(search: &mut Search, limit: u64, stop_on_win: bool) -> Finished {
     let sink_events = Arc::clone(&events);
     let clock: SharedClock = Arc::new(VirtualClock::new(1000.0, 1.0));
     let request = SearchRequest {
-        stopper: Box::new(VisitsStopper { limit, stop_on_win, done_calls: Arc::clone(&done_calls) }),
+        stopper: Box::new(VisitsStopper {
+            limit,
+            stop_on_win,
+            done_calls: Arc::clone(&done_calls),
+        }),
         clock,
         move_start_ms: 0.0,
         searchmoves: Vec::new(),
         hold_bestmove_until_stop: false,
     };
-    let handle = search.start(request, Box::new(move |event| sink_events.lock().unwrap().push(event)));
+    let handle = search.start(
+        request,
+        Box::new(move |event| sink_events.lock().unwrap().push(event)),
+    );
     let outcome = handle.wait();
     let events = events.lock().unwrap().clone();
-    Finished { outcome, events, done_calls: done_calls.load(Ordering::SeqCst) }
+    Finished {
+        outcome,
+        events,
+        done_calls: done_calls.load(Ordering::SeqCst),
+    }
 }
 
 fn search_for(fen: Option<&str>, moves: &[&str], params: SearchParams, flavour: Flavour) -> Search {
@@ -136,7 +166,8 @@ fn search_for(fen: Option<&str>, moves: &[&str], params: SearchParams, flavour: 
 }
 
 fn uci(mv: Option<Move>) -> String {
-    mv.map(|m| m.to_uci(CastlingMode::Standard).to_string()).unwrap_or_default()
+    mv.map(|m| m.to_uci(CastlingMode::Standard).to_string())
+        .unwrap_or_default()
 }
 
 fn last_info_score(events: &[SearchEvent]) -> Score {
@@ -152,7 +183,12 @@ fn last_info_score(events: &[SearchEvent]) -> Score {
 
 #[test]
 fn finds_mate_in_one_with_a_uniform_network() {
-    let mut search = search_for(Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"), &[], sequential(), Flavour::Uniform);
+    let mut search = search_for(
+        Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
+        &[],
+        sequential(),
+        Flavour::Uniform,
+    );
     let finished = run_search(&mut search, 300, false);
     let outcome = finished.outcome.unwrap();
     assert_eq!(uci(outcome.best), "d1d8");
@@ -164,21 +200,41 @@ fn finds_mate_in_one_with_a_uniform_network() {
 #[test]
 fn proves_mate_in_two_by_certainty_propagation() {
     // 1. Rb7 (or 1. Ra7) Kg8 2. Ra8# (Rb8#); there is no mate in one.
-    let mut search = search_for(Some("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"), &[], sequential(), Flavour::Uniform);
+    let mut search = search_for(
+        Some("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"),
+        &[],
+        sequential(),
+        Flavour::Uniform,
+    );
     let finished = run_search(&mut search, 20_000, true);
     let outcome = finished.outcome.unwrap();
-    assert!(["b1b7", "a2a7"].contains(&uci(outcome.best).as_str()), "best {}", uci(outcome.best));
+    assert!(
+        ["b1b7", "a2a7"].contains(&uci(outcome.best).as_str()),
+        "best {}",
+        uci(outcome.best)
+    );
     assert_eq!(outcome.stats.mate_depth, Some(2));
-    assert!(outcome.stats.total_nodes < 20_000, "the proof should stop the search early");
+    assert!(
+        outcome.stats.total_nodes < 20_000,
+        "the proof should stop the search early"
+    );
     assert_eq!(last_info_score(&finished.events), Score::Mate(2));
 }
 
 #[test]
 fn stalemate_root_gives_no_best_move() {
-    let mut search = search_for(Some("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), &[], sequential(), Flavour::Uniform);
+    let mut search = search_for(
+        Some("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
+        &[],
+        sequential(),
+        Flavour::Uniform,
+    );
     let finished = run_search(&mut search, 100, false);
     assert_eq!(finished.outcome.unwrap().best, None);
-    assert!(finished.events.iter().any(|e| matches!(e, SearchEvent::BestMove { best: None, .. })));
+    assert!(finished
+        .events
+        .iter()
+        .any(|e| matches!(e, SearchEvent::BestMove { best: None, .. })));
     assert_eq!(finished.done_calls, 1);
 }
 
@@ -191,17 +247,32 @@ fn tree_is_reused_after_the_expected_reply_only() {
     assert!(reused > 0, "expected reply must keep its subtree");
     let second = run_search(&mut search, reused + 50, false).outcome.unwrap();
     assert!(second.stats.total_nodes >= reused + 50);
-    assert_eq!(second.stats.nodes_since_movestart, second.stats.total_nodes - reused);
+    assert_eq!(
+        second.stats.nodes_since_movestart,
+        second.stats.total_nodes - reused
+    );
     let other_game = GameState::from_uci(Some("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"), &[]).unwrap();
     assert_eq!(search.set_position(&other_game), 0);
     search.reset();
-    assert_eq!(search.set_position(&GameState::from_uci(None, &[&best]).unwrap()), 0);
+    assert_eq!(
+        search.set_position(&GameState::from_uci(None, &[&best]).unwrap()),
+        0
+    );
 }
 
 #[test]
 fn one_thread_with_a_virtual_clock_is_deterministic() {
     let run = || {
-        let mut search = search_for(None, &["e2e4"], SearchParams { threads: 1, minibatch_size: 4, ..SearchParams::default() }, Flavour::Hashed);
+        let mut search = search_for(
+            None,
+            &["e2e4"],
+            SearchParams {
+                threads: 1,
+                minibatch_size: 4,
+                ..SearchParams::default()
+            },
+            Flavour::Hashed,
+        );
         let finished = run_search(&mut search, 600, false);
         let infos: Vec<String> = finished
             .events
@@ -222,15 +293,30 @@ fn one_thread_with_a_virtual_clock_is_deterministic() {
 
 #[test]
 fn two_threads_finish_and_respect_the_visit_limit() {
-    let params = SearchParams { threads: 2, minibatch_size: 8, ..SearchParams::default() };
+    let params = SearchParams {
+        threads: 2,
+        minibatch_size: 8,
+        ..SearchParams::default()
+    };
     let mut search = search_for(None, &[], params, Flavour::Hashed);
     let finished = run_search(&mut search, 1000, false);
     let outcome = finished.outcome.unwrap();
     assert!(outcome.stats.total_nodes >= 1000);
     // At most one batch per thread can land after the stop.
-    assert!(outcome.stats.total_nodes < 1000 + 2 * 8 * 4, "{}", outcome.stats.total_nodes);
+    assert!(
+        outcome.stats.total_nodes < 1000 + 2 * 8 * 4,
+        "{}",
+        outcome.stats.total_nodes
+    );
     assert_eq!(finished.done_calls, 1);
-    assert_eq!(finished.events.iter().filter(|e| matches!(e, SearchEvent::BestMove { .. })).count(), 1);
+    assert_eq!(
+        finished
+            .events
+            .iter()
+            .filter(|e| matches!(e, SearchEvent::BestMove { .. }))
+            .count(),
+        1
+    );
 }
 
 /// Never stops by itself.
@@ -242,7 +328,11 @@ impl Stopper for Endless {
     }
 }
 
-fn start_endless(search: &mut Search, events: &Arc<Mutex<Vec<SearchEvent>>>, hold: bool) -> engine::search::SearchHandle {
+fn start_endless(
+    search: &mut Search,
+    events: &Arc<Mutex<Vec<SearchEvent>>>,
+    hold: bool,
+) -> engine::search::SearchHandle {
     let sink_events = Arc::clone(events);
     let request = SearchRequest {
         stopper: Box::new(Endless),
@@ -251,7 +341,10 @@ fn start_endless(search: &mut Search, events: &Arc<Mutex<Vec<SearchEvent>>>, hol
         searchmoves: Vec::new(),
         hold_bestmove_until_stop: hold,
     };
-    search.start(request, Box::new(move |event| sink_events.lock().unwrap().push(event)))
+    search.start(
+        request,
+        Box::new(move |event| sink_events.lock().unwrap().push(event)),
+    )
 }
 
 fn wait_for_nodes(handle: &engine::search::SearchHandle, nodes: u64) {
@@ -262,15 +355,28 @@ fn wait_for_nodes(handle: &engine::search::SearchHandle, nodes: u64) {
 
 #[test]
 fn infinite_search_holds_the_best_move_until_stop() {
-    let mut search = search_for(Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"), &[], sequential(), Flavour::Uniform);
+    let mut search = search_for(
+        Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
+        &[],
+        sequential(),
+        Flavour::Uniform,
+    );
     let events = Arc::new(Mutex::new(Vec::new()));
     let handle = start_endless(&mut search, &events, true);
     wait_for_nodes(&handle, 200);
-    assert!(!events.lock().unwrap().iter().any(|e| matches!(e, SearchEvent::BestMove { .. })));
+    assert!(!events
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|e| matches!(e, SearchEvent::BestMove { .. })));
     handle.stop();
     let outcome = handle.wait().unwrap();
     assert_eq!(uci(outcome.best), "d1d8");
-    assert!(events.lock().unwrap().iter().any(|e| matches!(e, SearchEvent::BestMove { .. })));
+    assert!(events
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|e| matches!(e, SearchEvent::BestMove { .. })));
 }
 
 #[test]
@@ -281,39 +387,72 @@ fn abort_sends_no_best_move() {
     wait_for_nodes(&handle, 50);
     handle.abort();
     assert!(handle.wait().is_none());
-    assert!(!events.lock().unwrap().iter().any(|e| matches!(e, SearchEvent::BestMove { .. })));
+    assert!(!events
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|e| matches!(e, SearchEvent::BestMove { .. })));
 }
 
 #[test]
 fn searchmoves_restrict_the_best_move() {
     let mut search = search_for(None, &[], sequential(), Flavour::Hashed);
     let game = GameState::from_uci(None, &[]).unwrap();
-    let a3: Move = "a2a3".parse::<shakmaty::uci::UciMove>().unwrap().to_move(game.position()).unwrap();
+    let a3: Move = "a2a3"
+        .parse::<shakmaty::uci::UciMove>()
+        .unwrap()
+        .to_move(game.position())
+        .unwrap();
     let sink_events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&sink_events);
     let request = SearchRequest {
-        stopper: Box::new(VisitsStopper { limit: 100, stop_on_win: false, done_calls: Arc::new(AtomicU32::new(0)) }),
+        stopper: Box::new(VisitsStopper {
+            limit: 100,
+            stop_on_win: false,
+            done_calls: Arc::new(AtomicU32::new(0)),
+        }),
         clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
         move_start_ms: 0.0,
         searchmoves: vec![a3],
         hold_bestmove_until_stop: false,
     };
-    let outcome = search.start(request, Box::new(move |e| sink.lock().unwrap().push(e))).wait().unwrap();
+    let outcome = search
+        .start(request, Box::new(move |e| sink.lock().unwrap().push(e)))
+        .wait()
+        .unwrap();
     assert_eq!(outcome.best, Some(a3));
     assert_eq!(outcome.stats.edge_n.iter().filter(|&&n| n > 0).count(), 1);
 }
 
 #[test]
 fn verbose_stats_come_before_the_best_move() {
-    let params = SearchParams { verbose_move_stats: true, ..sequential() };
+    let params = SearchParams {
+        verbose_move_stats: true,
+        ..sequential()
+    };
     let mut search = search_for(None, &[], params, Flavour::Hashed);
     let finished = run_search(&mut search, 50, false);
-    let verbose = finished.events.iter().position(|e| matches!(e, SearchEvent::VerboseStats(_))).unwrap();
-    let best = finished.events.iter().position(|e| matches!(e, SearchEvent::BestMove { .. })).unwrap();
+    let verbose = finished
+        .events
+        .iter()
+        .position(|e| matches!(e, SearchEvent::VerboseStats(_)))
+        .unwrap();
+    let best = finished
+        .events
+        .iter()
+        .position(|e| matches!(e, SearchEvent::BestMove { .. }))
+        .unwrap();
     assert!(verbose < best);
-    let SearchEvent::VerboseStats(lines) = &finished.events[verbose] else { unreachable!() };
+    let SearchEvent::VerboseStats(lines) = &finished.events[verbose] else {
+        unreachable!()
+    };
     assert_eq!(lines.len(), 21, "twenty root moves and the root line");
-    assert!(lines[0].contains("N: ") && lines[0].contains("(P: ") && lines[0].contains("(Q: ") && lines[0].contains("(U: "));
+    assert!(
+        lines[0].contains("N: ")
+            && lines[0].contains("(P: ")
+            && lines[0].contains("(Q: ")
+            && lines[0].contains("(U: ")
+    );
 }
 
 /// A backend with a cache keyed by the whole history, counting hits.
@@ -338,10 +477,17 @@ fn history_key(request: &EvalRequest<'_>) -> String {
 
 impl Backend for CachingBackend {
     fn attributes(&self) -> BackendAttributes {
-        TestBackend { flavour: Flavour::Hashed, batch: 1 }.attributes()
+        TestBackend {
+            flavour: Flavour::Hashed,
+            batch: 1,
+        }
+        .attributes()
     }
     fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(CachingComputation { backend: self, queued: Vec::new() })
+        Box::new(CachingComputation {
+            backend: self,
+            queued: Vec::new(),
+        })
     }
 }
 
@@ -360,14 +506,26 @@ impl Computation for CachingComputation<'_> {
     }
     fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
         let mut cache = self.backend.cache.lock().unwrap();
-        Ok(self.queued.into_iter().map(|(key, eval)| cache.entry(key).or_insert(eval).clone()).collect())
+        Ok(self
+            .queued
+            .into_iter()
+            .map(|(key, eval)| cache.entry(key).or_insert(eval).clone())
+            .collect())
     }
 }
 
 fn cache_hits_with_prefetch(max_prefetch: usize) -> (u32, SearchOutcome) {
     let hits = Arc::new(AtomicU32::new(0));
-    let backend = CachingBackend { cache: Arc::default(), hits: Arc::clone(&hits) };
-    let params = SearchParams { threads: 1, minibatch_size: 1, max_prefetch, ..SearchParams::default() };
+    let backend = CachingBackend {
+        cache: Arc::default(),
+        hits: Arc::clone(&hits),
+    };
+    let params = SearchParams {
+        threads: 1,
+        minibatch_size: 1,
+        max_prefetch,
+        ..SearchParams::default()
+    };
     let mut search = Search::new(Arc::new(backend), params);
     search.set_position(&GameState::default());
     let outcome = run_search(&mut search, 300, false).outcome.unwrap();
@@ -377,9 +535,113 @@ fn cache_hits_with_prefetch(max_prefetch: usize) -> (u32, SearchOutcome) {
 #[test]
 fn prefetch_warms_the_cache_and_hits_are_backed_up_out_of_order() {
     let (without, plain) = cache_hits_with_prefetch(0);
-    assert_eq!(without, 0, "positions with distinct histories are evaluated once");
+    assert_eq!(
+        without, 0,
+        "positions with distinct histories are evaluated once"
+    );
     let (with, prefetched) = cache_hits_with_prefetch(32);
-    assert!(with > 50, "prefetched positions should come back as cache hits, got {with}");
+    assert!(
+        with > 50,
+        "prefetched positions should come back as cache hits, got {with}"
+    );
     assert_eq!(prefetched.stats.total_nodes, plain.stats.total_nodes);
-    assert_eq!(prefetched.best, plain.best, "the same network gives the same search");
+    assert_eq!(
+        prefetched.best, plain.best,
+        "the same network gives the same search"
+    );
+}
+
+/// Fails every batch.
+struct BrokenBackend;
+
+struct BrokenComputation(usize);
+
+impl Backend for BrokenBackend {
+    fn attributes(&self) -> BackendAttributes {
+        TestBackend {
+            flavour: Flavour::Uniform,
+            batch: 4,
+        }
+        .attributes()
+    }
+    fn new_computation(&self) -> Box<dyn Computation + '_> {
+        Box::new(BrokenComputation(0))
+    }
+}
+
+impl Computation for BrokenComputation {
+    fn add(&mut self, _: &EvalRequest<'_>) -> Result<Added, BackendError> {
+        self.0 += 1;
+        Ok(Added::Queued(self.0 - 1))
+    }
+    fn queued(&self) -> usize {
+        self.0
+    }
+    fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
+        Err(BackendError::Compute("device lost".into()))
+    }
+}
+
+#[test]
+fn a_failing_backend_reports_the_error_and_still_sends_bestmove() {
+    let mut search = Search::new(Arc::new(BrokenBackend), sequential());
+    search.set_position(&GameState::default());
+    let finished = run_search(&mut search, 100, false);
+    assert!(finished
+        .events
+        .iter()
+        .any(|e| matches!(e, SearchEvent::Error(text) if text.contains("device lost"))));
+    assert_eq!(finished.outcome.unwrap().best, None);
+    assert_eq!(finished.done_calls, 1);
+}
+
+#[test]
+fn the_ram_limit_stops_an_endless_search() {
+    let params = SearchParams {
+        ram_limit_mb: 1,
+        ..sequential()
+    };
+    let mut search = search_for(None, &[], params, Flavour::Hashed);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let outcome = start_endless(&mut search, &events, false).wait().unwrap();
+    assert!(outcome.best.is_some());
+    assert!(search.tree_bytes() >= 1_000_000);
+    assert!(search.tree_bytes() < 1_100_000, "{}", search.tree_bytes());
+}
+
+/// Tells the search it has only one playout left, so root moves that cannot catch up are skipped.
+struct OnePlayoutLeft(u64);
+
+impl Stopper for OnePlayoutLeft {
+    fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
+        hints.update_remaining_playouts(1);
+        stats.total_nodes >= self.0
+    }
+}
+
+#[test]
+fn root_children_that_cannot_catch_up_are_not_visited() {
+    let mut search = search_for(None, &[], sequential(), Flavour::Hashed);
+    let request = SearchRequest {
+        stopper: Box::new(OnePlayoutLeft(400)),
+        clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
+        move_start_ms: 0.0,
+        searchmoves: Vec::new(),
+        hold_bestmove_until_stop: false,
+    };
+    let pruned = search.start(request, Box::new(|_| {})).wait().unwrap();
+    let mut free = search_for(None, &[], sequential(), Flavour::Hashed);
+    let unpruned = run_search(&mut free, 400, false).outcome.unwrap();
+    let best_n = |s: &IterationStats| *s.edge_n.iter().max().unwrap();
+    assert!(
+        best_n(&pruned.stats) > best_n(&unpruned.stats),
+        "{:?} vs {:?}",
+        pruned.stats.edge_n,
+        unpruned.stats.edge_n
+    );
+    // With one playout left, a child trailing the best by two or more visits is skipped, so nearly all
+    // visits go to the leader.
+    let mut sorted = pruned.stats.edge_n.clone();
+    sorted.sort_unstable();
+    assert!(sorted[sorted.len() - 1] > 300, "{:?}", pruned.stats.edge_n);
 }

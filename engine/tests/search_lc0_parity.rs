@@ -29,16 +29,39 @@ impl Stopper for Visits {
 #[test]
 fn sequential_400_node_search_matches_lc0() {
     let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
-    assert!(std::path::Path::new(weights).exists(), "{weights} is missing; run scripts/setup to install Maia-1900");
-    let options = BackendOptions { weights: weights.into(), kind: BackendKind::Torch, cache_size: 0, ..BackendOptions::default() };
+    assert!(
+        std::path::Path::new(weights).exists(),
+        "{weights} is missing; run scripts/setup to install Maia-1900"
+    );
+    let options = BackendOptions {
+        weights: weights.into(),
+        kind: BackendKind::Torch,
+        cache_size: 0,
+        ..BackendOptions::default()
+    };
     let backend = open_backend(&options).expect("the torch backend opens Maia-1900");
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../reference/lc0-sequential-search-400.json")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../reference/lc0-sequential-search-400.json"
+    ))
+    .unwrap();
     let reference: Value = serde_json::from_str(&text).unwrap();
-    let params = SearchParams { threads: 1, minibatch_size: 1, max_prefetch: 0, out_of_order_eval: false, ..SearchParams::default() };
+    let params = SearchParams {
+        threads: 1,
+        minibatch_size: 1,
+        max_prefetch: 0,
+        out_of_order_eval: false,
+        ..SearchParams::default()
+    };
     let mut report = Vec::new();
     let mut worst = 0;
     for (name, case) in reference["positions"].as_object().unwrap() {
-        let moves: Vec<&str> = case["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+        let moves: Vec<&str> = case["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
         let game = GameState::from_uci(case["fen"].as_str(), &moves).unwrap();
         let mut search = Search::new(Arc::clone(&backend), params.clone());
         search.set_position(&game);
@@ -56,16 +79,32 @@ fn sequential_400_node_search_matches_lc0() {
             .filter(|(_, n)| *n > 0)
             .map(|(m, n)| (m.to_uci(CastlingMode::Standard).to_string(), i64::from(n)))
             .collect();
-        let theirs: BTreeMap<String, i64> =
-            case["visits"].as_object().unwrap().iter().map(|(m, n)| (m.clone(), n.as_i64().unwrap())).collect();
-        let best = outcome.best.map(|m| m.to_uci(CastlingMode::Standard).to_string()).unwrap_or_default();
-        assert_eq!(best, case["bestmove"].as_str().unwrap(), "{name}: ours {ours:?} lc0 {theirs:?}");
+        let theirs: BTreeMap<String, i64> = case["visits"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(m, n)| (m.clone(), n.as_i64().unwrap()))
+            .collect();
+        let best = outcome
+            .best
+            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .unwrap_or_default();
+        assert_eq!(
+            best,
+            case["bestmove"].as_str().unwrap(),
+            "{name}: ours {ours:?} lc0 {theirs:?}"
+        );
         for mv in ours.keys().chain(theirs.keys()) {
-            let diff = (ours.get(mv).copied().unwrap_or(0) - theirs.get(mv).copied().unwrap_or(0)).abs();
+            let diff =
+                (ours.get(mv).copied().unwrap_or(0) - theirs.get(mv).copied().unwrap_or(0)).abs();
             worst = worst.max(diff);
         }
         report.push(format!("{name}: ours {ours:?}\n{name}: lc0  {theirs:?}"));
     }
     println!("{}\nlargest visit difference: {worst}", report.join("\n"));
-    assert!(worst <= VISIT_TOLERANCE, "largest visit difference {worst}\n{}", report.join("\n"));
+    assert!(
+        worst <= VISIT_TOLERANCE,
+        "largest visit difference {worst}\n{}",
+        report.join("\n")
+    );
 }

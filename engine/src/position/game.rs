@@ -36,7 +36,9 @@ pub enum PositionError {
         text: String,
     },
     /// A move is not legal in the position it is played in.
-    #[error("move {index} {text:?} is illegal in {fen}; check the move list against the start position")]
+    #[error(
+        "move {index} {text:?} is illegal in {fen}; check the move list against the start position"
+    )]
     IllegalMove {
         /// Zero-based index in the move list.
         index: usize,
@@ -84,7 +86,12 @@ impl GameState {
     /// A game starting at `start` with no moves played.
     pub fn new(start: Chess) -> Self {
         let start_ply = 2 * (start.fullmoves().get() - 1) + u32::from(start.turn() == Color::Black);
-        Self { history: PositionHistory::new(start.clone()), start, moves: Vec::new(), start_ply }
+        Self {
+            history: PositionHistory::new(start.clone()),
+            start,
+            moves: Vec::new(),
+            start_ply,
+        }
     }
 
     /// Builds the game of `position startpos|fen <fen> moves <moves>`; `fen` None means the start position.
@@ -95,12 +102,18 @@ impl GameState {
         };
         let mut game = Self::new(start);
         for (index, text) in moves.iter().enumerate() {
-            let uci: UciMove = text.parse().map_err(|_| PositionError::MoveSyntax { index, text: text.to_string() })?;
-            let mv = uci.to_move(game.position()).map_err(|_| PositionError::IllegalMove {
+            let uci: UciMove = text.parse().map_err(|_| PositionError::MoveSyntax {
                 index,
                 text: text.to_string(),
-                fen: Fen::from_position(game.position(), shakmaty::EnPassantMode::Legal).to_string(),
             })?;
+            let mv = uci
+                .to_move(game.position())
+                .map_err(|_| PositionError::IllegalMove {
+                    index,
+                    text: text.to_string(),
+                    fen: Fen::from_position(game.position(), shakmaty::EnPassantMode::Legal)
+                        .to_string(),
+                })?;
             game.play(mv);
         }
         Ok(game)
@@ -148,7 +161,9 @@ impl GameState {
         let position = self.position();
         if position.legal_moves().is_empty() {
             return Some(if position.is_check() {
-                GameOutcome::Checkmate { winner: !position.turn() }
+                GameOutcome::Checkmate {
+                    winner: !position.turn(),
+                }
             } else {
                 GameOutcome::Stalemate
             });
@@ -170,7 +185,13 @@ fn parse_fen(text: &str) -> Result<Chess, PositionError> {
     let fen: Fen = text
         .trim()
         .parse()
-        .map_err(|e: shakmaty::fen::ParseFenError| PositionError::FenSyntax { fen: text.to_string(), reason: e.to_string() })?;
+        .map_err(|e: shakmaty::fen::ParseFenError| PositionError::FenSyntax {
+            fen: text.to_string(),
+            reason: e.to_string(),
+        })?;
     fen.into_position(CastlingMode::Standard)
-        .map_err(|e| PositionError::FenPosition { fen: text.to_string(), reason: e.to_string() })
+        .map_err(|e| PositionError::FenPosition {
+            fen: text.to_string(),
+            reason: e.to_string(),
+        })
 }

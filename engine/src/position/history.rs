@@ -40,7 +40,10 @@ impl PositionHistory {
     pub fn new(first: Chess) -> Self {
         let key = PositionKey::new(&first, EnPassantMode::Always);
         Self {
-            entries: vec![HistoryEntry { position: first, repetitions: 0 }],
+            entries: vec![HistoryEntry {
+                position: first,
+                repetitions: 0,
+            }],
             keys: vec![key],
             cycle_lengths: vec![0],
         }
@@ -52,7 +55,10 @@ impl PositionHistory {
         position.play_unchecked(mv);
         let key = PositionKey::new(&position, EnPassantMode::PseudoLegal);
         let (repetitions, cycle_length) = self.find_repetition(&position, &key);
-        self.entries.push(HistoryEntry { position, repetitions });
+        self.entries.push(HistoryEntry {
+            position,
+            repetitions,
+        });
         self.keys.push(key);
         self.cycle_lengths.push(cycle_length);
     }
@@ -108,7 +114,9 @@ impl PositionHistory {
         let mut distance = 0;
         loop {
             distance += 2;
-            let Some(index) = newest.checked_sub(distance) else { return (0, 0) };
+            let Some(index) = newest.checked_sub(distance) else {
+                return (0, 0);
+            };
             if self.keys[index] == *key {
                 return (1 + self.entries[index].repetitions, distance as u32);
             }

@@ -20,7 +20,15 @@ pub fn backup(root: &mut Node, path: &[u16], v: f32, d: f32, m: f32, sticky_endg
     backup_from(root, path, true, v, d, m, sticky_endgames);
 }
 
-fn backup_from(node: &mut Node, path: &[u16], is_root: bool, v: f32, d: f32, m: f32, sticky: bool) -> Carry {
+fn backup_from(
+    node: &mut Node,
+    path: &[u16],
+    is_root: bool,
+    v: f32,
+    d: f32,
+    m: f32,
+    sticky: bool,
+) -> Carry {
     let mut carry = match path.split_first() {
         None => Carry {
             v,
@@ -33,13 +41,18 @@ fn backup_from(node: &mut Node, path: &[u16], is_root: bool, v: f32, d: f32, m: 
             update_parent_bounds: sticky && node.terminal != Terminal::No,
         },
         Some((&index, rest)) => {
-            let child = node.edges[usize::from(index)].child.as_deref_mut().expect("backup path follows existing children");
+            let child = node.edges[usize::from(index)]
+                .child
+                .as_deref_mut()
+                .expect("backup path follows existing children");
             let mut carry = backup_from(child, rest, false, v, d, m, sticky);
             if node.terminal != Terminal::No {
                 carry.n_to_fix = 0;
             }
-            carry.update_parent_bounds =
-                carry.update_parent_bounds && !is_root && node.terminal == Terminal::No && maybe_set_bounds(node, &mut carry);
+            carry.update_parent_bounds = carry.update_parent_bounds
+                && !is_root
+                && node.terminal == Terminal::No
+                && maybe_set_bounds(node, &mut carry);
             carry.v = -carry.v;
             carry.v_delta = -carry.v_delta;
             carry.m += 1.0;
@@ -80,7 +93,11 @@ fn maybe_set_bounds(parent: &mut Node, carry: &mut Carry) -> bool {
     if lower == upper {
         carry.n_to_fix = parent.n;
         let (old_v, old_d, old_m) = (parent.wl as f32, parent.d, parent.m);
-        let plies = if upper == -1 { losing_m.max(carry.m) } else { carry.m } + 1.0;
+        let plies = if upper == -1 {
+            losing_m.max(carry.m)
+        } else {
+            carry.m
+        } + 1.0;
         parent.make_terminal(-upper, plies, Terminal::EndOfGame);
         carry.v_delta = -(parent.wl as f32 - old_v);
         carry.d_delta = parent.d - old_d;
@@ -97,7 +114,10 @@ pub fn cancel_visit(root: &mut Node, path: &[u16]) {
     let mut node = root;
     node.n_in_flight -= 1;
     for &index in path {
-        node = node.edges[usize::from(index)].child.as_deref_mut().expect("collision path follows existing children");
+        node = node.edges[usize::from(index)]
+            .child
+            .as_deref_mut()
+            .expect("collision path follows existing children");
         node.n_in_flight -= 1;
     }
 }

@@ -12,5 +12,5 @@ pub fn fast_log2(a: f32) -> f32 {
 
 /// lc0's FastLog: natural logarithm via [`fast_log2`].
 pub fn fast_log(a: f32) -> f32 {
-    0.693_147_180_559_945_3_f32 * fast_log2(a)
+    std::f32::consts::LN_2 * fast_log2(a)
 }

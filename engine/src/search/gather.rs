@@ -81,7 +81,8 @@ impl ChildFilter for RootChildren<'_> {
         if !self.filter.allows(&edge.mv) {
             return false;
         }
-        let hopeless = i64::try_from(self.remaining_playouts).unwrap_or(i64::MAX) < i64::from(self.best_n) - i64::from(edge.n());
+        let hopeless = i64::try_from(self.remaining_playouts).unwrap_or(i64::MAX)
+            < i64::from(self.best_n) - i64::from(edge.n());
         Some(index) == self.best || !hopeless
     }
 }
@@ -94,7 +95,8 @@ pub fn gather(
     computation: &mut dyn Computation,
 ) -> Result<Gathered, BackendError> {
     let params = context.params;
-    let max_out_of_order = ((params.max_out_of_order_evals_factor * context.batch_target as f32) as usize).max(1);
+    let max_out_of_order =
+        ((params.max_out_of_order_evals_factor * context.batch_target as f32) as usize).max(1);
     let mut gathered = Gathered::default();
     let mut batch_size = 0;
     let mut out_of_order = 0;
@@ -119,7 +121,11 @@ pub fn gather(
             }
             Pick::Leaf { path, new } => {
                 batch_size += 1;
-                let (moves, value) = if new { examine_leaf(tree, &path, &history, params, computation)? } else { (Vec::new(), LeafValue::Terminal) };
+                let (moves, value) = if new {
+                    examine_leaf(tree, &path, &history, params, computation)?
+                } else {
+                    (Vec::new(), LeafValue::Terminal)
+                };
                 let leaf = Leaf { path, moves, value };
                 let ready = matches!(leaf.value, LeafValue::Ready(_) | LeafValue::Terminal);
                 if params.out_of_order_eval && ready {
@@ -163,12 +169,21 @@ pub fn finish(
 
 /// Takes every gathered visit out of flight without backing anything up (the batch failed).
 pub fn abandon(tree: &mut Tree, gathered: Gathered) {
-    for path in gathered.collisions.iter().chain(gathered.leaves.iter().map(|l| &l.path)) {
+    for path in gathered
+        .collisions
+        .iter()
+        .chain(gathered.leaves.iter().map(|l| &l.path))
+    {
         cancel_visit(&mut tree.root, path);
     }
 }
 
-fn descend(tree: &mut Tree, history: &mut PositionHistory, context: &GatherContext<'_>, new_nodes: &mut u64) -> Pick {
+fn descend(
+    tree: &mut Tree,
+    history: &mut PositionHistory,
+    context: &GatherContext<'_>,
+    new_nodes: &mut u64,
+) -> Pick {
     let best = best_root_edge(&tree.root, context.filter);
     let root_filter = RootChildren {
         filter: context.filter,
@@ -178,7 +193,12 @@ fn descend(tree: &mut Tree, history: &mut PositionHistory, context: &GatherConte
     };
     let mut path: Vec<u16> = Vec::new();
     let root_choice = if tree.root.n > 0 && tree.root.terminal == Terminal::No {
-        pick_child(context.params, &tree.root, context.has_moves_left, &root_filter)
+        pick_child(
+            context.params,
+            &tree.root,
+            context.has_moves_left,
+            &root_filter,
+        )
     } else {
         None
     };
@@ -196,7 +216,9 @@ fn descend(tree: &mut Tree, history: &mut PositionHistory, context: &GatherConte
         if node.terminal != Terminal::No {
             return Pick::Leaf { path, new: false };
         }
-        let Some(index) = choice.or_else(|| pick_child(context.params, node, context.has_moves_left, &AnyChild)) else {
+        let Some(index) =
+            choice.or_else(|| pick_child(context.params, node, context.has_moves_left, &AnyChild))
+        else {
             return Pick::Collision(path);
         };
         choice = None;
@@ -222,7 +244,11 @@ fn examine_leaf(
     let moves: Vec<Move> = position.legal_moves().into_iter().collect();
     let node = node_at(&mut tree.root, path);
     if moves.is_empty() {
-        node.make_terminal(if position.is_check() { 1 } else { 0 }, 0.0, Terminal::EndOfGame);
+        node.make_terminal(
+            if position.is_check() { 1 } else { 0 },
+            0.0,
+            Terminal::EndOfGame,
+        );
         return Ok((moves, LeafValue::Terminal));
     }
     if !path.is_empty() {
@@ -233,12 +259,19 @@ fn examine_leaf(
             node.make_terminal(0, 0.0, Terminal::EndOfGame);
             return Ok((moves, LeafValue::Terminal));
         }
-        if repetitions == 1 && plies_from_root >= 4 && params.two_fold_draws && plies_from_root >= cycle {
+        if repetitions == 1
+            && plies_from_root >= 4
+            && params.two_fold_draws
+            && plies_from_root >= cycle
+        {
             node.make_terminal(0, cycle as f32, Terminal::TwoFold);
             return Ok((moves, LeafValue::Terminal));
         }
     }
-    let request = EvalRequest { history: history.encoder_window(), moves: &moves };
+    let request = EvalRequest {
+        history: history.encoder_window(),
+        moves: &moves,
+    };
     let value = match computation.add(&request)? {
         Added::Queued(index) => LeafValue::Queued(index),
         Added::Ready(evaluation) => LeafValue::Ready(evaluation),
@@ -249,7 +282,10 @@ fn examine_leaf(
 fn node_at<'a>(root: &'a mut Node, path: &[u16]) -> &'a mut Node {
     let mut node = root;
     for &index in path {
-        node = node.edges[usize::from(index)].child.as_deref_mut().expect("leaf path follows existing children");
+        node = node.edges[usize::from(index)]
+            .child
+            .as_deref_mut()
+            .expect("leaf path follows existing children");
     }
     node
 }
@@ -264,12 +300,11 @@ fn finish_leaf(
     let evaluation = match leaf.value {
         LeafValue::Terminal => None,
         LeafValue::Ready(evaluation) => Some(evaluation),
-        LeafValue::Queued(index) => Some(
-            results
-                .and_then(|r| r.get(index))
-                .cloned()
-                .ok_or_else(|| BackendError::Compute(format!("the batch returned no result for position {index}")))?,
-        ),
+        LeafValue::Queued(index) => {
+            Some(results.and_then(|r| r.get(index)).cloned().ok_or_else(|| {
+                BackendError::Compute(format!("the batch returned no result for position {index}"))
+            })?)
+        }
     };
     let node = node_at(&mut tree.root, &leaf.path);
     let (v, d, m) = match evaluation {
@@ -282,14 +317,26 @@ fn finish_leaf(
                     leaf.moves.len()
                 )));
             }
-            let mut edges: Vec<Edge> = leaf.moves.iter().zip(&evaluation.policy).map(|(mv, p)| Edge::new(*mv, *p)).collect();
-            edges.sort_by(|a, b| b.prior.cmp(&a.prior));
+            let mut edges: Vec<Edge> = leaf
+                .moves
+                .iter()
+                .zip(&evaluation.policy)
+                .map(|(mv, p)| Edge::new(*mv, *p))
+                .collect();
+            edges.sort_by_key(|edge| std::cmp::Reverse(edge.prior));
             tree.edge_count += edges.len() as u64;
             node.edges = edges.into_boxed_slice();
             (-evaluation.wl, evaluation.d, evaluation.m)
         }
     };
-    backup(&mut tree.root, &leaf.path, v, d, m, context.params.sticky_endgames);
+    backup(
+        &mut tree.root,
+        &leaf.path,
+        v,
+        d,
+        m,
+        context.params.sticky_endgames,
+    );
     let depth = leaf.path.len() as u32 + 1;
     progress.playouts += 1;
     progress.cumulative_depth += u64::from(depth);

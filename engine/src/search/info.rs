@@ -37,13 +37,19 @@ pub struct InfoLine {
 impl InfoLine {
     /// The line as UCI prints it; `show_wdl` adds the `wdl` field (UCI_ShowWDL).
     pub fn to_uci(&self, show_wdl: bool) -> String {
-        let mut line = format!("info depth {} seldepth {} time {} nodes {} score ", self.depth, self.seldepth, self.time_ms, self.nodes);
+        let mut line = format!(
+            "info depth {} seldepth {} time {} nodes {} score ",
+            self.depth, self.seldepth, self.time_ms, self.nodes
+        );
         match self.score {
             Score::Cp(cp) => line.push_str(&format!("cp {cp}")),
             Score::Mate(moves) => line.push_str(&format!("mate {moves}")),
         }
         if show_wdl {
-            line.push_str(&format!(" wdl {} {} {}", self.wdl.0, self.wdl.1, self.wdl.2));
+            line.push_str(&format!(
+                " wdl {} {} {}",
+                self.wdl.0, self.wdl.1, self.wdl.2
+            ));
         }
         if let Some(nps) = self.nps {
             line.push_str(&format!(" nps {nps}"));
@@ -74,7 +80,11 @@ pub fn wdl_mu(wl: f32, d: f32) -> f32 {
 pub fn wdl_mu_centipawns(wl: f32, d: f32, has_wdl: bool) -> i32 {
     let mu = wdl_mu(wl, d);
     let fallback = 45.0 * (1.567_280_7_f32 * wl).tan();
-    if has_wdl && mu != 0.0 && wl.abs() + d < 0.996 && (mu.abs() < 1.0 || fallback.abs() < (100.0 * mu).abs()) {
+    if has_wdl
+        && mu != 0.0
+        && wl.abs() + d < 0.996
+        && (mu.abs() < 1.0 || fallback.abs() < (100.0 * mu).abs())
+    {
         (100.0 * mu) as i32
     } else {
         fallback as i32

@@ -24,8 +24,8 @@ use crate::clock::SharedClock;
 use crate::position::GameState;
 use run::{Run, RunConfig, TreeState};
 use shakmaty::Move;
-use std::sync::{Arc, Mutex, MutexGuard};
 use stats::{Progress, RootFilter};
+use std::sync::{Arc, Mutex, MutexGuard};
 use timemgr::search_stats::{IterationStats, Stopper};
 
 /// cpuct(N) = cpuct + cpuct_factor · FastLog((N + cpuct_base)/cpuct_base) for a parent with N visits.
@@ -117,8 +117,16 @@ pub struct Search {
 impl Search {
     /// A search with an empty tree at the start position.
     pub fn new(backend: Arc<dyn nn::Backend>, params: SearchParams) -> Self {
-        let state = TreeState { tree: tree::Tree::default(), progress: Progress::default() };
-        Self { backend, params, state: Arc::new(Mutex::new(state)), active: None }
+        let state = TreeState {
+            tree: tree::Tree::default(),
+            progress: Progress::default(),
+        };
+        Self {
+            backend,
+            params,
+            state: Arc::new(Mutex::new(state)),
+            active: None,
+        }
     }
 
     /// Replaces the network; the tree is discarded because its values came from the old one.
@@ -154,7 +162,13 @@ impl Search {
 
     /// Visits of each root move, in the root's edge order (by prior); empty before the first search.
     pub fn root_visits(&self) -> Vec<(Move, u32)> {
-        self.lock().tree.root.edges.iter().map(|e| (e.mv, e.n())).collect()
+        self.lock()
+            .tree
+            .root
+            .edges
+            .iter()
+            .map(|e| (e.mv, e.n()))
+            .collect()
     }
 
     /// Bytes used by the tree, for memory limits.
@@ -163,14 +177,27 @@ impl Search {
     }
 
     /// Starts searching the current position; events go to `sink` from the search's threads.
-    pub fn start(&mut self, request: SearchRequest, sink: Box<dyn FnMut(SearchEvent) + Send>) -> SearchHandle {
+    pub fn start(
+        &mut self,
+        request: SearchRequest,
+        sink: Box<dyn FnMut(SearchEvent) + Send>,
+    ) -> SearchHandle {
         self.finish_active();
         let filter = {
             let mut state = self.lock();
             let reused = u64::from(state.tree.root.n);
-            state.progress = Progress { reused_visits: reused, ..Progress::default() };
+            state.progress = Progress {
+                reused_visits: reused,
+                ..Progress::default()
+            };
             let legal = shakmaty::Position::legal_moves(state.tree.root_position());
-            RootFilter::new(request.searchmoves.into_iter().filter(|m| legal.contains(m)).collect())
+            RootFilter::new(
+                request
+                    .searchmoves
+                    .into_iter()
+                    .filter(|m| legal.contains(m))
+                    .collect(),
+            )
         };
         let run = Run::start(RunConfig {
             state: Arc::clone(&self.state),
@@ -196,7 +223,9 @@ impl Search {
     }
 
     fn lock(&self) -> MutexGuard<'_, TreeState> {
-        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 

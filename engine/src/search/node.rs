@@ -71,7 +71,11 @@ pub struct Edge {
 impl Edge {
     /// An edge without a child.
     pub fn new(mv: Move, prior: f32) -> Self {
-        Self { mv, prior: encode_prior(prior), child: None }
+        Self {
+            mv,
+            prior: encode_prior(prior),
+            child: None,
+        }
     }
     /// The decoded prior.
     pub fn p(&self) -> f32 {

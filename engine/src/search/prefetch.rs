@@ -40,7 +40,10 @@ fn prefetch_below(
         if moves.is_empty() {
             return Ok(0);
         }
-        let added = computation.add(&EvalRequest { history: history.encoder_window(), moves: &moves })?;
+        let added = computation.add(&EvalRequest {
+            history: history.encoder_window(),
+            moves: &moves,
+        })?;
         return Ok(usize::from(matches!(added, Added::Queued(_))));
     };
     if node.n == 0 || node.terminal != Terminal::No {
@@ -69,14 +72,21 @@ fn prefetch_below(
             // lc0 compares with the Q that uses the negated FPU here.
             let q = edge.q(-fpu);
             budget_to_spend = if next_score > q {
-                let catch_up = (edge.p() * puct_mult / (next_score - q) - edge.n_started() as f32) as i64 + 1;
+                let catch_up =
+                    (edge.p() * puct_mult / (next_score - q) - edge.n_started() as f32) as i64 + 1;
                 usize::try_from(catch_up).unwrap_or(0).min(budget)
             } else {
                 budget
             };
         }
         history.push(edge.mv);
-        let spent = prefetch_below(edge.child.as_deref(), budget_to_spend, history, params, computation);
+        let spent = prefetch_below(
+            edge.child.as_deref(),
+            budget_to_spend,
+            history,
+            params,
+            computation,
+        );
         history.truncate(len);
         let spent = spent?;
         budget -= spent.min(budget);

@@ -4,7 +4,10 @@
 use super::gather::{abandon, finish, gather, GatherContext};
 use super::params::SearchParams;
 use super::select::collision_budget;
-use super::stats::{best_root_edge, info_line, iteration_stats, principal_variation, verbose_move_stats, InfoContext, Progress, RootFilter};
+use super::stats::{
+    best_root_edge, info_line, iteration_stats, principal_variation, verbose_move_stats,
+    InfoContext, Progress, RootFilter,
+};
 use super::tree::Tree;
 use super::{SearchEvent, SearchOutcome};
 use crate::clock::SharedClock;
@@ -17,6 +20,16 @@ use timemgr::search_stats::{Hints, IterationStats, Stopper};
 
 /// Minimum interval between periodic `info` lines when nothing changes.
 const INFO_INTERVAL_MS: f64 = 5000.0;
+
+/// What one iteration achieved, to decide whether the worker should wait before the next.
+enum Work {
+    /// Visits were backed up.
+    Playouts,
+    /// Every pick collided with a leaf another thread is evaluating.
+    CollisionsOnly,
+    /// Nothing to do (stopping, or a terminal root).
+    Nothing,
+}
 
 /// The tree and the counters of the running search, behind one lock.
 pub struct TreeState {
@@ -81,7 +94,9 @@ pub struct RunConfig {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Run {
@@ -127,7 +142,9 @@ impl Run {
         let mut handles = Vec::new();
         for index in 0..threads {
             let worker = Arc::clone(&run);
-            handles.push(spawn(format!("kairos-search-{index}"), move || worker.work()));
+            handles.push(spawn(format!("kairos-search-{index}"), move || {
+                worker.work()
+            }));
         }
         let watchdog = Arc::clone(&run);
         handles.push(spawn("kairos-watchdog".into(), move || watchdog.watch()));
@@ -162,7 +179,9 @@ impl Run {
 
     /// Whether every thread has ended.
     pub fn is_finished(&self) -> bool {
-        lock(&self.threads).iter().all(std::thread::JoinHandle::is_finished)
+        lock(&self.threads)
+            .iter()
+            .all(std::thread::JoinHandle::is_finished)
     }
 
     fn elapsed_ms(&self) -> f64 {
@@ -179,8 +198,9 @@ impl Run {
                 break;
             }
             match self.iteration() {
-                Ok(true) => {}
-                Ok(false) => std::thread::sleep(Duration::from_millis(10)),
+                Ok(Work::Playouts) => {}
+                Ok(Work::CollisionsOnly) => std::thread::yield_now(),
+                Ok(Work::Nothing) => std::thread::sleep(Duration::from_millis(10)),
                 Err(error) => {
                     self.failed.store(true, Ordering::SeqCst);
                     self.stop.store(true, Ordering::SeqCst);
@@ -202,12 +222,15 @@ impl Run {
             }
             let wait_ms = control.hints.remaining_time_ms().clamp(1, 100) as u64;
             // Woken early by stop or abort; the next poll sees it.
-            drop(self.wake.wait_timeout(control, Duration::from_millis(wait_ms)));
+            drop(
+                self.wake
+                    .wait_timeout(control, Duration::from_millis(wait_ms)),
+            );
         }
     }
 
-    /// One gather–compute–backup cycle; returns whether it did any work.
-    fn iteration(&self) -> Result<bool, BackendError> {
+    /// One gather–compute–backup cycle.
+    fn iteration(&self) -> Result<Work, BackendError> {
         let backend = Arc::clone(&self.backend);
         let mut computation = backend.new_computation();
         let hints = lock(&self.control).hints.clone();
@@ -216,26 +239,30 @@ impl Run {
         let TreeState { tree, progress } = &mut *state;
         if tree.root.n > 0 && tree.root.terminal != super::node::Terminal::No {
             self.stop.store(true, Ordering::SeqCst);
-            return Ok(false);
+            return Ok(Work::Nothing);
         }
         let context = GatherContext {
             params: &self.params,
             filter: &self.filter,
             has_moves_left: self.has_moves_left,
             batch_target: self.batch_target,
-            collision_budget: collision_budget(&self.params, u64::from(tree.root.n).min(hints.remaining_playouts())),
+            collision_budget: collision_budget(
+                &self.params,
+                u64::from(tree.root.n).min(hints.remaining_playouts()),
+            ),
             remaining_playouts: hints.remaining_playouts(),
             stopping: &stopping,
         };
-        let gathered = match gather(tree, progress, &context, computation.as_mut()) {
-            Ok(gathered) => gathered,
-            Err(error) => return Err(error),
-        };
+        let gathered = gather(tree, progress, &context, computation.as_mut())?;
         if gathered.is_empty() {
-            return Ok(false);
+            return Ok(Work::Nothing);
         }
         drop(state);
-        let results = if computation.queued() > 0 { computation.compute() } else { Ok(Vec::new()) };
+        let results = if computation.queued() > 0 {
+            computation.compute()
+        } else {
+            Ok(Vec::new())
+        };
         let mut state = lock(&self.state);
         let TreeState { tree, progress } = &mut *state;
         let results = match results {
@@ -246,11 +273,12 @@ impl Run {
             }
         };
         let playouts = finish(tree, progress, gathered, &results, &context)?;
-        if playouts > 0 {
-            progress.batches += 1;
-            self.clock.on_batch(playouts);
+        if playouts == 0 {
+            return Ok(Work::CollisionsOnly);
         }
-        Ok(true)
+        progress.batches += 1;
+        self.clock.on_batch(playouts);
+        Ok(Work::Playouts)
     }
 
     /// Polls the stopper, sends periodic info, and sends the best move once the search may end.
@@ -267,11 +295,14 @@ impl Run {
             control.first_batch_ms = Some(now);
         }
         stats.time_since_movestart_ms = now as i64;
-        stats.time_since_first_batch_ms = control.first_batch_ms.map_or(0, |first| (now - first) as i64);
+        stats.time_since_first_batch_ms = control
+            .first_batch_ms
+            .map_or(0, |first| (now - first) as i64);
         if stats.total_nodes > 0 && !self.stop.load(Ordering::SeqCst) {
             let mut hints = Hints::default();
             hints.reset(None);
-            let over_memory = self.params.ram_limit_mb > 0 && state.tree.bytes() >= self.params.ram_limit_mb * 1_000_000;
+            let over_memory = self.params.ram_limit_mb > 0
+                && state.tree.bytes() >= self.params.ram_limit_mb * 1_000_000;
             if control.stopper.should_stop(&stats, &mut hints) || over_memory {
                 self.stop.store(true, Ordering::SeqCst);
                 self.wake.notify_all();
@@ -290,16 +321,30 @@ impl Run {
             hashfull: self.hashfull(&state.tree),
         };
         let root_ready = stats.total_nodes > 0 || self.failed.load(Ordering::SeqCst);
-        let may_send = self.stop.load(Ordering::SeqCst) && root_ready && (!self.hold || self.user_stop.load(Ordering::SeqCst));
+        let may_send = self.stop.load(Ordering::SeqCst)
+            && root_ready
+            && (!self.hold || self.user_stop.load(Ordering::SeqCst));
         if may_send {
             let line = info_line(root, &info_context);
             (control.sink)(SearchEvent::Info(line));
             if self.params.verbose_move_stats {
-                (control.sink)(SearchEvent::VerboseStats(verbose_move_stats(root, &self.params, self.has_moves_left)));
+                (control.sink)(SearchEvent::VerboseStats(verbose_move_stats(
+                    root,
+                    &self.params,
+                    self.has_moves_left,
+                )));
             }
             let pv = principal_variation(root, &self.filter);
-            let outcome = SearchOutcome { best: pv.first().copied(), ponder: pv.get(1).copied(), stats: stats.clone() };
-            (control.sink)(SearchEvent::BestMove { best: outcome.best, ponder: outcome.ponder, final_stats: stats.clone() });
+            let outcome = SearchOutcome {
+                best: pv.first().copied(),
+                ponder: pv.get(1).copied(),
+                stats: stats.clone(),
+            };
+            (control.sink)(SearchEvent::BestMove {
+                best: outcome.best,
+                ponder: outcome.ponder,
+                final_stats: stats.clone(),
+            });
             control.stopper.on_search_done(&stats);
             control.outcome = Some(outcome);
             control.done = true;
@@ -310,12 +355,16 @@ impl Run {
             return;
         }
         let best = best_root_edge(root, &self.filter).map(|i| root.edges[i].mv);
-        let depth = ((state.progress.cumulative_depth / state.progress.playouts.max(1)) as u32).max(1);
+        let depth =
+            ((state.progress.cumulative_depth / state.progress.playouts.max(1)) as u32).max(1);
         let seldepth = state.progress.max_depth;
         let due = match control.last_info {
             None => true,
             Some((last_best, last_depth, last_seldepth, at)) => {
-                last_best != best || last_depth != depth || last_seldepth != seldepth || now - at >= INFO_INTERVAL_MS
+                last_best != best
+                    || last_depth != depth
+                    || last_seldepth != seldepth
+                    || now - at >= INFO_INTERVAL_MS
             }
         };
         if due {
@@ -335,10 +384,18 @@ impl Run {
     /// The statistics of the search so far.
     pub fn stats(&self) -> IterationStats {
         let state = lock(&self.state);
-        iteration_stats(&state.tree.root, &state.progress, &self.params, self.has_moves_left)
+        iteration_stats(
+            &state.tree.root,
+            &state.progress,
+            &self.params,
+            self.has_moves_left,
+        )
     }
 }
 
-fn spawn(name: String, body: impl FnOnce() + Send + 'static) -> Option<std::thread::JoinHandle<()>> {
+fn spawn(
+    name: String,
+    body: impl FnOnce() + Send + 'static,
+) -> Option<std::thread::JoinHandle<()>> {
     std::thread::Builder::new().name(name).spawn(body).ok()
 }

@@ -27,7 +27,9 @@ pub fn collision_budget(params: &SearchParams, n: u64) -> u32 {
         return 1;
     }
     let fraction = (n - start) as f32 / (end - start) as f32;
-    let budget = 1.0 + (params.max_collision_visits as f32 - 1.0) * fraction.powf(params.max_collision_visits_scaling_power);
+    let budget = 1.0
+        + (params.max_collision_visits as f32 - 1.0)
+            * fraction.powf(params.max_collision_visits_scaling_power);
     (budget.round() as u32).min(params.max_collision_visits)
 }
 
@@ -52,7 +54,11 @@ impl<'a> MovesLeftUtility<'a> {
     /// The utility below `parent`; inactive without a moves-left head or when the parent's |Q| is small.
     pub fn new(params: &'a SearchParams, parent: &Node, has_moves_left: bool) -> Self {
         let active = has_moves_left && (parent.wl as f32).abs() > params.moves_left_threshold;
-        Self { params, parent_m: parent.m, active }
+        Self {
+            params,
+            parent_m: parent.m,
+            active,
+        }
     }
 
     /// The utility of an edge whose Q is `q` (0 for unvisited edges).
@@ -63,10 +69,18 @@ impl<'a> MovesLeftUtility<'a> {
         let p = self.params;
         let child_m = edge.m(0.0);
         let sign = if -q < 0.0 { -1.0 } else { 1.0 };
-        let mut utility = (p.moves_left_slope * (child_m - self.parent_m)).clamp(-p.moves_left_max_effect, p.moves_left_max_effect) * sign;
+        let mut utility = (p.moves_left_slope * (child_m - self.parent_m))
+            .clamp(-p.moves_left_max_effect, p.moves_left_max_effect)
+            * sign;
         let threshold = p.moves_left_threshold;
-        let scaled_q = if threshold > 0.0 && threshold < 1.0 { (q.abs() - threshold).max(0.0) / (1.0 - threshold) } else { q };
-        utility *= p.moves_left_constant_factor + p.moves_left_scaled_factor * scaled_q.abs() + p.moves_left_quadratic_factor * scaled_q * scaled_q;
+        let scaled_q = if threshold > 0.0 && threshold < 1.0 {
+            (q.abs() - threshold).max(0.0) / (1.0 - threshold)
+        } else {
+            q
+        };
+        utility *= p.moves_left_constant_factor
+            + p.moves_left_scaled_factor * scaled_q.abs()
+            + p.moves_left_quadratic_factor * scaled_q * scaled_q;
         utility
     }
 }
@@ -92,7 +106,12 @@ impl ChildFilter for AnyChild {
 }
 
 /// The child with the highest PUCT score (the first on ties), if any child is allowed.
-pub fn pick_child(params: &SearchParams, node: &Node, has_moves_left: bool, filter: &dyn ChildFilter) -> Option<usize> {
+pub fn pick_child(
+    params: &SearchParams,
+    node: &Node,
+    has_moves_left: bool,
+    filter: &dyn ChildFilter,
+) -> Option<usize> {
     let puct_mult = puct_multiplier(params, node);
     let fpu = fpu(params, node);
     let moves_left = MovesLeftUtility::new(params, node, has_moves_left);
@@ -160,7 +179,9 @@ pub fn best_child(node: &Node, allowed: impl Fn(usize) -> bool) -> Option<usize>
     let mut best: Option<usize> = None;
     for index in (0..node.edges.len()).filter(|&i| allowed(i)) {
         match best {
-            Some(current) if compare_for_best(&node.edges[index], &node.edges[current]) != Ordering::Less => {}
+            Some(current)
+                if compare_for_best(&node.edges[index], &node.edges[current]) != Ordering::Less => {
+            }
             _ => best = Some(index),
         }
     }
@@ -174,7 +195,15 @@ mod tests {
     #[test]
     fn collision_budget_examples_from_the_notes() {
         let params = SearchParams::default();
-        for (n, expected) in [(0, 1), (28, 1), (100, 7), (1000, 154), (10_000, 2819), (100_000, 50_273), (145_000, 80_000)] {
+        for (n, expected) in [
+            (0, 1),
+            (28, 1),
+            (100, 7),
+            (1000, 154),
+            (10_000, 2819),
+            (100_000, 50_273),
+            (145_000, 80_000),
+        ] {
             assert_eq!(collision_budget(&params, n), expected, "n = {n}");
         }
     }

@@ -48,11 +48,15 @@ pub fn best_root_edge(root: &Node, filter: &RootFilter) -> Option<usize> {
 /// The principal variation from the root: the best root child, then best children while they have visits.
 pub fn principal_variation(root: &Node, filter: &RootFilter) -> Vec<Move> {
     let mut pv = Vec::new();
-    let Some(first) = best_root_edge(root, filter) else { return pv };
+    let Some(first) = best_root_edge(root, filter) else {
+        return pv;
+    };
     pv.push(root.edges[first].mv);
     let mut node = root.edges[first].child.as_deref();
     while let Some(current) = node {
-        let Some(index) = best_child(current, |_| true) else { break };
+        let Some(index) = best_child(current, |_| true) else {
+            break;
+        };
         let edge = &current.edges[index];
         if edge.n() == 0 {
             break;
@@ -64,7 +68,12 @@ pub fn principal_variation(root: &Node, filter: &RootFilter) -> Vec<Move> {
 }
 
 /// The statistics a stopper sees, except the two time fields, which the caller fills from its clock.
-pub fn iteration_stats(root: &Node, progress: &Progress, params: &SearchParams, has_moves_left: bool) -> IterationStats {
+pub fn iteration_stats(
+    root: &Node,
+    progress: &Progress,
+    params: &SearchParams,
+    has_moves_left: bool,
+) -> IterationStats {
     let mut stats = IterationStats {
         total_nodes: progress.playouts + progress.reused_visits,
         nodes_since_movestart: progress.playouts,
@@ -136,11 +145,21 @@ pub fn info_line(root: &Node, context: &InfoContext<'_>) -> InfoLine {
     let best = best_root_edge(root, context.filter).map(|i| &root.edges[i]);
     let default_wl = -(root.wl as f32);
     let (wl, d, m, terminal) = match best {
-        Some(edge) => (edge.q(default_wl), edge.d(root.d), edge.m(0.0), edge.is_terminal()),
+        Some(edge) => (
+            edge.q(default_wl),
+            edge.d(root.d),
+            edge.m(0.0),
+            edge.is_terminal(),
+        ),
         None => (default_wl, root.d, 0.0, false),
     };
-    let score = if terminal && wl != 0.0 { Score::Mate(mate_moves(wl, m)) } else { Score::Cp(wdl_mu_centipawns(wl, d, context.has_wdl)) };
-    let nps = (context.since_first_batch_ms > 0).then(|| progress.playouts * 1000 / context.since_first_batch_ms as u64);
+    let score = if terminal && wl != 0.0 {
+        Score::Mate(mate_moves(wl, m))
+    } else {
+        Score::Cp(wdl_mu_centipawns(wl, d, context.has_wdl))
+    };
+    let nps = (context.since_first_batch_ms > 0)
+        .then(|| progress.playouts * 1000 / context.since_first_batch_ms as u64);
     InfoLine {
         depth: ((progress.cumulative_depth / progress.playouts.max(1)) as u32).max(1),
         seldepth: progress.max_depth,
@@ -150,7 +169,10 @@ pub fn info_line(root: &Node, context: &InfoContext<'_>) -> InfoLine {
         wdl: wdl_permille(wl, d),
         nps,
         hashfull: context.hashfull,
-        pv: principal_variation(root, context.filter).iter().map(uci).collect(),
+        pv: principal_variation(root, context.filter)
+            .iter()
+            .map(uci)
+            .collect(),
     }
 }
 
@@ -165,7 +187,7 @@ pub fn verbose_move_stats(root: &Node, params: &SearchParams, has_moves_left: bo
     let puct_mult = puct_multiplier(params, root);
     let moves_left = MovesLeftUtility::new(params, root, has_moves_left);
     let mut edges: Vec<&Edge> = root.edges.iter().collect();
-    edges.sort_by(|a, b| (a.n(), a.prior).cmp(&(b.n(), b.prior)));
+    edges.sort_by_key(|edge| (edge.n(), edge.prior));
     let mut lines: Vec<String> = edges
         .into_iter()
         .map(|edge| {
@@ -192,7 +214,10 @@ pub fn verbose_move_stats(root: &Node, params: &SearchParams, has_moves_left: bo
             .to_string()
         })
         .collect();
-    lines.push(format!("node  N: {:>7} (+{:>2}) (WL: {:8.5}) (D: {:5.3}) (M: {:4.1})", root.n, root.n_in_flight, root.wl, root.d, root.m));
+    lines.push(format!(
+        "node  N: {:>7} (+{:>2}) (WL: {:8.5}) (D: {:5.3}) (M: {:4.1})",
+        root.n, root.n_in_flight, root.wl, root.d, root.m
+    ));
     lines
 }
 
@@ -202,8 +227,11 @@ mod tests {
     use crate::search::node::Terminal;
     use shakmaty::{Chess, Position};
 
-    /// A root with one edge per (prior, child) pair; a child is (N, WL, M, terminal).
-    fn root(children: &[(f32, Option<(u32, f64, f32, bool)>)]) -> Node {
+    /// A child's (N, WL, M, proven).
+    type Child = (u32, f64, f32, bool);
+
+    /// A root with one edge per (prior, child) pair.
+    fn root(children: &[(f32, Option<Child>)]) -> Node {
         let moves = Chess::default().legal_moves();
         let edges: Vec<Edge> = children
             .iter()
@@ -223,18 +251,33 @@ mod tests {
                 edge
             })
             .collect();
-        let n = 1 + children.iter().filter_map(|c| c.1.map(|x| x.0)).sum::<u32>();
-        Node { edges: edges.into_boxed_slice(), n, ..Node::default() }
+        let n = 1 + children
+            .iter()
+            .filter_map(|c| c.1.map(|x| x.0))
+            .sum::<u32>();
+        Node {
+            edges: edges.into_boxed_slice(),
+            n,
+            ..Node::default()
+        }
     }
 
     fn stats_of(node: &Node) -> IterationStats {
-        let progress = Progress { playouts: 10, cumulative_depth: 25, ..Progress::default() };
+        let progress = Progress {
+            playouts: 10,
+            cumulative_depth: 25,
+            ..Progress::default()
+        };
         iteration_stats(node, &progress, &SearchParams::default(), false)
     }
 
     #[test]
     fn proven_children_fill_win_mate_and_losing_counts() {
-        let node = root(&[(0.5, Some((3, 1.0, 2.0, true))), (0.3, Some((2, -1.0, 1.0, true))), (0.2, Some((4, 1.0, 0.0, true)))]);
+        let node = root(&[
+            (0.5, Some((3, 1.0, 2.0, true))),
+            (0.3, Some((2, -1.0, 1.0, true))),
+            (0.2, Some((4, 1.0, 0.0, true))),
+        ]);
         let stats = stats_of(&node);
         assert_eq!(stats.edge_n, vec![3, 2, 4]);
         assert!(stats.win_found);
@@ -252,23 +295,49 @@ mod tests {
 
     #[test]
     fn need_more_time_when_the_most_visited_child_is_not_the_best_q() {
-        let agree = root(&[(0.5, Some((10, 0.2, 0.0, false))), (0.3, Some((5, 0.1, 0.0, false)))]);
+        let agree = root(&[
+            (0.5, Some((10, 0.2, 0.0, false))),
+            (0.3, Some((5, 0.1, 0.0, false))),
+        ]);
         assert_eq!(stats_of(&agree).time_usage_hint, TimeUsageHint::Normal);
-        let disagree = root(&[(0.5, Some((10, 0.1, 0.0, false))), (0.3, Some((5, 0.2, 0.0, false)))]);
-        assert_eq!(stats_of(&disagree).time_usage_hint, TimeUsageHint::NeedMoreTime);
+        let disagree = root(&[
+            (0.5, Some((10, 0.1, 0.0, false))),
+            (0.3, Some((5, 0.2, 0.0, false))),
+        ]);
+        assert_eq!(
+            stats_of(&disagree).time_usage_hint,
+            TimeUsageHint::NeedMoreTime
+        );
         // Equal Q: the later child wins the tie, so the most visited one is no longer the best.
-        let tie = root(&[(0.5, Some((10, 0.1, 0.0, false))), (0.3, Some((5, 0.1, 0.0, false)))]);
+        let tie = root(&[
+            (0.5, Some((10, 0.1, 0.0, false))),
+            (0.3, Some((5, 0.1, 0.0, false))),
+        ]);
         assert_eq!(stats_of(&tie).time_usage_hint, TimeUsageHint::NeedMoreTime);
     }
 
     #[test]
     fn best_move_prefers_proven_wins_then_visits_then_q_then_prior() {
-        let node = root(&[(0.6, Some((50, 0.3, 0.0, false))), (0.1, Some((2, 1.0, 4.0, true))), (0.1, Some((2, 1.0, 2.0, true)))]);
+        let node = root(&[
+            (0.6, Some((50, 0.3, 0.0, false))),
+            (0.1, Some((2, 1.0, 4.0, true))),
+            (0.1, Some((2, 1.0, 2.0, true))),
+        ]);
         // Both wins have N = 2; the shorter one (M = 2) is preferred.
         assert_eq!(best_root_edge(&node, &RootFilter::default()), Some(2));
-        let node = root(&[(0.6, Some((50, 0.3, 0.0, false))), (0.3, Some((50, 0.4, 0.0, false)))]);
+        let node = root(&[
+            (0.6, Some((50, 0.3, 0.0, false))),
+            (0.3, Some((50, 0.4, 0.0, false))),
+        ]);
         assert_eq!(best_root_edge(&node, &RootFilter::default()), Some(1));
-        let node = root(&[(0.6, Some((50, 0.3, 0.0, false))), (0.3, Some((60, -1.0, 3.0, true)))]);
-        assert_eq!(best_root_edge(&node, &RootFilter::default()), Some(0), "a proven loss is last whatever its N");
+        let node = root(&[
+            (0.6, Some((50, 0.3, 0.0, false))),
+            (0.3, Some((60, -1.0, 3.0, true))),
+        ]);
+        assert_eq!(
+            best_root_edge(&node, &RootFilter::default()),
+            Some(0),
+            "a proven loss is last whatever its N"
+        );
     }
 }

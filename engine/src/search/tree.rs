@@ -34,7 +34,11 @@ impl Default for Tree {
 }
 
 fn start_identity(position: &Chess) -> (PositionKey, u32, u32) {
-    (PositionKey::new(position, EnPassantMode::Always), position.halfmoves(), position.fullmoves().get())
+    (
+        PositionKey::new(position, EnPassantMode::Always),
+        position.halfmoves(),
+        position.fullmoves().get(),
+    )
 }
 
 /// Frees a detached subtree on a background thread, so a big old tree never stalls the next search.
@@ -42,7 +46,9 @@ fn free_in_background(subtree: Box<Node>) {
     if subtree.edges.is_empty() {
         return;
     }
-    let spawned = std::thread::Builder::new().name("kairos-tree-free".into()).spawn(move || drop(subtree));
+    let spawned = std::thread::Builder::new()
+        .name("kairos-tree-free".into())
+        .spawn(move || drop(subtree));
     // If no thread can be started the subtree was dropped with the closure, here, which is merely slower.
     drop(spawned);
 }
@@ -50,7 +56,8 @@ fn free_in_background(subtree: Box<Node>) {
 impl Tree {
     /// Bytes used by the tree's nodes and edges.
     pub fn bytes(&self) -> u64 {
-        self.node_count * std::mem::size_of::<Node>() as u64 + self.edge_count * std::mem::size_of::<Edge>() as u64
+        self.node_count * std::mem::size_of::<Node>() as u64
+            + self.edge_count * std::mem::size_of::<Edge>() as u64
     }
 
     /// Forgets everything (UCI `ucinewgame`).
@@ -63,11 +70,16 @@ impl Tree {
     /// the game continues the old one; returns the visits of the reused root (0 when nothing was kept).
     pub fn set_position(&mut self, game: &GameState) -> u64 {
         let identity = start_identity(game.start());
-        let continues = self.start.as_ref() == Some(&identity) && game.moves().starts_with(&self.moves);
+        let continues =
+            self.start.as_ref() == Some(&identity) && game.moves().starts_with(&self.moves);
         let mut root = std::mem::take(&mut self.root);
         if continues {
             for mv in &game.moves()[self.moves.len()..] {
-                let next = root.edges.iter_mut().position(|e| e.mv == *mv).and_then(|i| root.edges[i].child.take());
+                let next = root
+                    .edges
+                    .iter_mut()
+                    .position(|e| e.mv == *mv)
+                    .and_then(|i| root.edges[i].child.take());
                 free_in_background(std::mem::replace(&mut root, next.unwrap_or_default()));
             }
         } else {
@@ -108,7 +120,10 @@ fn revert_stale_two_folds(node: &mut Node, plies_from_root: u32) -> Vec<Removed>
         if valid {
             return Vec::new();
         }
-        let removed = Removed { visits: node.n, m: node.m };
+        let removed = Removed {
+            visits: node.n,
+            m: node.m,
+        };
         *node = Node::default();
         return vec![removed];
     }
@@ -116,7 +131,10 @@ fn revert_stale_two_folds(node: &mut Node, plies_from_root: u32) -> Vec<Removed>
     for edge in node.edges.iter_mut() {
         if let Some(child) = edge.child.as_deref_mut() {
             for removed in revert_stale_two_folds(child, plies_from_root + 1) {
-                removed_here.push(Removed { visits: removed.visits, m: removed.m + 1.0 });
+                removed_here.push(Removed {
+                    visits: removed.visits,
+                    m: removed.m + 1.0,
+                });
             }
         }
     }
@@ -150,13 +168,22 @@ mod tests {
     fn chain_with_two_fold() -> Node {
         // root → a → b → c → d, d a two-fold draw with cycle length 4; the values are hand-picked means.
         let mv = Chess::default().legal_moves()[0];
-        let mut d = Node::default();
-        d.n = 2;
+        let mut d = Node {
+            n: 2,
+            ..Node::default()
+        };
         d.make_terminal(0, 4.0, Terminal::TwoFold);
         let wrap = |child: Node, n: u32, wl: f64, dd: f32, m: f32| {
             let mut edge = Edge::new(mv, 1.0);
             edge.child = Some(Box::new(child));
-            Node { edges: vec![edge].into_boxed_slice(), n, wl, d: dd, m, ..Node::default() }
+            Node {
+                edges: vec![edge].into_boxed_slice(),
+                n,
+                wl,
+                d: dd,
+                m,
+                ..Node::default()
+            }
         };
         let c = wrap(d, 6, 0.5, 0.5, 3.0);
         let b = wrap(c, 7, -0.4, 0.4, 4.0);
@@ -167,7 +194,14 @@ mod tests {
     fn two_fold_inside_the_path_is_kept() {
         let mut root = chain_with_two_fold();
         assert!(revert_stale_two_folds(&mut root, 1).is_empty());
-        let d = root.edges[0].child.as_ref().unwrap().edges[0].child.as_ref().unwrap().edges[0].child.as_ref().unwrap();
+        let d = root.edges[0].child.as_ref().unwrap().edges[0]
+            .child
+            .as_ref()
+            .unwrap()
+            .edges[0]
+            .child
+            .as_ref()
+            .unwrap();
         assert_eq!(d.terminal, Terminal::TwoFold);
     }
 

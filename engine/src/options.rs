@@ -367,6 +367,7 @@ impl EngineOptions {
             device: self.backend_device.parse().map_err(|_| self.combo_error("BackendDevice", &self.backend_device))?,
             precision: self.precision.parse().map_err(|_| self.combo_error("Precision", &self.precision))?,
             policy_temperature: self.policy_temperature as f32,
+            exact_softmax: false,
             cache_size: 0,
         })
     }
@@ -639,6 +640,18 @@ mod tests {
                 assert!(tried.len() >= 2 && tried[0] == Path::new("no/such/net.pb.gz"));
             }
             other => panic!("expected WeightsNotFound, got {other:?}"),
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_setoption_and_flags_never_panic(name in "\\PC{0,24}", value in "\\PC{0,24}") {
+            let mut options = EngineOptions::default();
+            for spec in OPTIONS {
+                let _ = options.set(spec.uci_name, &value);
+            }
+            let _ = options.set(&name, &value);
+            let _ = EngineOptions::from_cli_flags(&[format!("--{name}={value}"), value.clone(), name.clone()]);
         }
     }
 }

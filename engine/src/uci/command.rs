@@ -275,4 +275,24 @@ mod tests {
         assert_eq!(parse_command("xyzzy 1 2"), Err(CommandError::Unknown("xyzzy".into())));
         assert_eq!(parse("  isready  "), UciCommand::IsReady);
     }
+
+    proptest::proptest! {
+        #[test]
+        fn any_line_parses_or_fails_without_panicking(line in "\\PC{0,80}") {
+            let _ = parse_command(&line);
+        }
+
+        #[test]
+        fn lines_of_command_words_parse_or_fail_without_panicking(
+            words in proptest::collection::vec(
+                proptest::sample::select(vec![
+                    "go", "position", "setoption", "name", "value", "moves", "fen", "startpos", "searchmoves",
+                    "wtime", "nodes", "infinite", "ponder", "-1", "99999999999999999999", "e2e4", "e7e8q", "",
+                ]),
+                0..12,
+            )
+        ) {
+            let _ = parse_command(&words.join(" "));
+        }
+    }
 }

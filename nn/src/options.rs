@@ -123,6 +123,8 @@ pub struct BackendOptions {
     pub precision: Precision,
     /// The policy softmax temperature.
     pub policy_temperature: f32,
+    /// Softmax with the exact exponential instead of lc0's FastExp (for network checks, not for play).
+    pub exact_softmax: bool,
     /// NN cache entries (0 disables the cache).
     pub cache_size: usize,
 }
@@ -135,6 +137,7 @@ impl Default for BackendOptions {
             device: DeviceChoice::Auto,
             precision: Precision::Auto,
             policy_temperature: DEFAULT_POLICY_TEMPERATURE,
+            exact_softmax: false,
             cache_size: DEFAULT_CACHE_SIZE,
         }
     }
@@ -156,7 +159,7 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
             let network = load_network(&options.weights)?;
             let (device, kind) = resolve_device(options.device, options.precision)?;
             Arc::new(
-                TorchBackend::new(&network, device, kind, options.policy_temperature)
+                TorchBackend::new(&network, device, kind, options.policy_temperature, options.exact_softmax)
                     .map_err(|e| NnError::Torch(e.to_string()))?,
             )
         }

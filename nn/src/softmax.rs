@@ -29,12 +29,19 @@ pub fn fast_exp(x: f32) -> f32 {
 /// Priors of the moves with logits `logits`, at `temperature`, computed as lc0 does (f32, FastExp,
 /// max subtracted, sum accumulated in order, then multiplied by the reciprocal).
 pub fn policy_softmax(logits: &[f32], temperature: f32) -> Vec<f32> {
+    softmax_with(logits, temperature, fast_exp)
+}
+
+/// The same softmax with the exact exponential: the network's own distribution, for checks of a network
+/// implementation (`kairos eval`), where lc0's FastExp would shift priors by up to about 2·10⁻⁴.
+pub fn exact_policy_softmax(logits: &[f32], temperature: f32) -> Vec<f32> {
+    softmax_with(logits, temperature, f32::exp)
+}
+
+fn softmax_with(logits: &[f32], temperature: f32, exp: fn(f32) -> f32) -> Vec<f32> {
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let inverse_temperature = 1.0 / temperature;
-    let exps: Vec<f32> = logits
-        .iter()
-        .map(|&x| fast_exp((x - max) * inverse_temperature))
-        .collect();
+    let exps: Vec<f32> = logits.iter().map(|&x| exp((x - max) * inverse_temperature)).collect();
     let sum: f32 = exps.iter().sum();
     if sum > 0.0 {
         let scale = 1.0 / sum;

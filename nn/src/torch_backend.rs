@@ -12,7 +12,7 @@ use crate::backend::{
 use crate::encoder::{encode_position, write_dense, PLANES};
 use crate::network::{InputFormat, Network, ValueKind};
 use crate::policy_map::{move_policy_index, POLICY_SIZE};
-use crate::softmax::policy_softmax;
+use crate::softmax::{exact_policy_softmax, policy_softmax};
 use crate::torch_net::{RawOutputs, TorchNetwork};
 
 /// The largest batch the backend runs (as lc0's network adapter).
@@ -26,15 +26,18 @@ pub struct TorchBackend {
     has_moves_left: bool,
     runs_on_cpu: bool,
     policy_temperature: f32,
+    exact_softmax: bool,
 }
 
 impl TorchBackend {
-    /// Builds the backend for `network` on `device` in precision `kind`, with a policy temperature.
+    /// Builds the backend for `network` on `device` in precision `kind`, with a policy temperature and
+    /// lc0's FastExp softmax, or the exact one when `exact_softmax`.
     pub fn new(
         network: &Network,
         device: Device,
         kind: Kind,
         policy_temperature: f32,
+        exact_softmax: bool,
     ) -> Result<Self, tch::TchError> {
         Ok(Self {
             network: Mutex::new(TorchNetwork::new(network, device, kind)?),
@@ -43,6 +46,7 @@ impl TorchBackend {
             has_moves_left: network.moves_left.is_some(),
             runs_on_cpu: device == Device::Cpu,
             policy_temperature,
+            exact_softmax,
         })
     }
 
@@ -138,7 +142,11 @@ impl Computation for TorchComputation<'_> {
                     wl,
                     d,
                     m: raw.moves_left.as_ref().map_or(0.0, |m| m[i]),
-                    policy: policy_softmax(&move_logits, self.backend.policy_temperature),
+                    policy: if self.backend.exact_softmax {
+                        exact_policy_softmax(&move_logits, self.backend.policy_temperature)
+                    } else {
+                        policy_softmax(&move_logits, self.backend.policy_temperature)
+                    },
                 }
             })
             .collect())

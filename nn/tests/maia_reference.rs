@@ -191,6 +191,7 @@ fn backend_priors_use_fast_exp_like_lc0() {
         device: DeviceChoice::Cpu,
         precision: Precision::Fp32,
         policy_temperature: 1.359,
+        exact_softmax: false,
         cache_size: 0,
     };
     let backend = nn::open_backend(&options).unwrap_or_else(|e| panic!("{e}"));

@@ -21,6 +21,10 @@ struct EvalArgs {
     /// Policy softmax temperature (default 1: the raw network policy).
     #[arg(long = "policy-temp")]
     policy_temp: Option<f32>,
+    /// Use lc0's approximate exponential in the softmax, as lc0's displayed priors do, instead of the exact
+    /// one (which differs by up to about 2e-4).
+    #[arg(long = "lc0-softmax")]
+    lc0_softmax: bool,
     /// torch, uniform or random.
     #[arg(long, default_value = "torch")]
     backend: String,
@@ -35,7 +39,10 @@ struct EvalArgs {
 /// Runs `kairos eval`.
 pub fn run(args: &[String]) -> Result<()> {
     let args: EvalArgs = parse_mode_args("eval", args)?;
-    let options = backend_options(args.weights.as_deref(), &args.backend, &args.device, &args.precision)?;
+    let options = nn::BackendOptions {
+        exact_softmax: !args.lc0_softmax,
+        ..backend_options(args.weights.as_deref(), &args.backend, &args.device, &args.precision)?
+    };
     let report = nn::evaluate_position(&options, &args.fen, &args.moves, args.policy_temp)?;
     println!("{}", serde_json::to_string(&report).context("serialising the evaluation")?);
     Ok(())

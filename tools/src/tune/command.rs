@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use super::journal::{IterationLine, Journal, RunHeader};
 use super::match_objective::{MatchObjective, MatchSetup};
 use super::space::TuneSpace;
-use super::spsa::{Gains, Spsa, SpsaError};
+use super::spsa::{Gains, Objective, Spsa, SpsaError};
 use crate::cli::{run_match, MatchArgs};
 use crate::report::{write_chart, Chart, Series};
 use crate::runner::{load_openings, GameSettings, Opening, OpeningOrder, KAIROS_COMMAND};
@@ -251,21 +251,31 @@ pub struct TuneOutcome {
     pub result_path: PathBuf,
 }
 
-/// Runs the tuning (resuming if asked), writes log, plot and result file, and returns the strings; no SPRT.
+/// Runs the tuning with games played by the match runner (resuming if asked); see [`tune_with`].
 pub fn tune(args: &TuneArgs) -> anyhow::Result<TuneOutcome> {
     let space = TuneSpace::new(&args.time_manager, &args.params)?;
-    let setup = setup(args)?;
-    let gains = Gains::spall(args.iterations, args.a, args.c);
-    let mut spsa = Spsa::new(space.params().to_vec(), gains, args.seed)?;
-    let mut objective = MatchObjective::new(&space, setup, |_| {});
+    let mut objective = MatchObjective::new(&space, setup(args)?, |_| {});
     let start = space.option_string(&space.starts())?;
     objective.plan(0, &start, &start)?;
-    let (mut journal, mut lines) = Journal::open(&args.log, &header(args, &space, gains), args.resume)?;
+    tune_with(args, &space, &mut objective)
+}
+
+/// Runs the tuning against any objective: checks every input, rebuilds a resumed run from the log, appends each
+/// finished iteration to it, then writes the plot and the result file; no SPRT.
+pub fn tune_with<O>(args: &TuneArgs, space: &TuneSpace, objective: &mut O) -> anyhow::Result<TuneOutcome>
+where
+    O: Objective<Error = anyhow::Error>,
+{
+    setup(args)?;
+    let gains = Gains::spall(args.iterations, args.a, args.c);
+    let mut spsa = Spsa::new(space.params().to_vec(), gains, args.seed)?;
+    let start = space.option_string(&space.starts())?;
+    let (mut journal, mut lines) = Journal::open(&args.log, &header(args, space, gains), args.resume)?;
     lines.truncate(args.iterations as usize);
     replay(&mut spsa, &lines)?;
     let bar = progress_bar(args.iterations, spsa.iteration());
     while spsa.iteration() < args.iterations {
-        let step = spsa.step(&mut objective)?;
+        let step = spsa.step(objective)?;
         let line = IterationLine::new(&step, spsa.params(), space.option_string(&step.theta)?);
         journal.append(&line)?;
         bar.inc(1);

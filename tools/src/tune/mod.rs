@@ -10,6 +10,6 @@ pub mod match_objective;
 pub mod space;
 pub mod spsa;
 
-pub use command::{run_tune, tune, verify_match_args, TuneArgs, TuneOutcome};
+pub use command::{run_tune, tune, tune_with, verify_match_args, TuneArgs, TuneOutcome};
 pub use space::{SpaceError, TuneSpace};
 pub use spsa::{Gains, Objective, Spsa, SpsaError, SpsaParam, Step, Trial};

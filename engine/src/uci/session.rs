@@ -144,12 +144,7 @@ impl Session {
             return self.out.error(&error.to_string());
         }
         let after = &self.options;
-        let network_changed = before.weights_file != after.weights_file
-            || before.backend != after.backend
-            || before.backend_device != after.backend_device
-            || before.precision != after.precision
-            || before.policy_temperature != after.policy_temperature;
-        if network_changed {
+        if before.backend_options() != after.backend_options() {
             self.evaluator = None;
         } else if before.search_params() != after.search_params() || before.nn_cache_size != after.nn_cache_size {
             self.evaluator = self.evaluator.take().map(|evaluator| Evaluator::new(evaluator.network, after));
@@ -161,6 +156,7 @@ impl Session {
             != (after.virtual_clock, after.virtual_nps, after.virtual_batch_cost_ms)
         {
             self.clock = new_clock(after);
+            self.position_received_ms = self.clock.elapsed_ms();
         }
         Ok(())
     }

@@ -258,6 +258,19 @@ fn tree_is_reused_after_the_expected_reply_only() {
         search.set_position(&GameState::from_uci(None, &[&best]).unwrap()),
         0
     );
+    // A reply the tree never visited keeps nothing.
+    let mut search = search_for(None, &[], sequential(), Flavour::Hashed);
+    run_search(&mut search, 400, false);
+    assert!(search.set_position(&GameState::from_uci(None, &[&best]).unwrap()) > 0);
+    let unvisited = search
+        .root_visits()
+        .into_iter()
+        .find(|(_, n)| *n == 0)
+        .unwrap()
+        .0;
+    let unvisited = unvisited.to_uci(CastlingMode::Standard).to_string();
+    let game = GameState::from_uci(None, &[&best, &unvisited]).unwrap();
+    assert_eq!(search.set_position(&game), 0);
 }
 
 #[test]

@@ -191,6 +191,38 @@ pub fn best_child(node: &Node, allowed: impl Fn(usize) -> bool) -> Option<usize>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn moves_left_utility_favours_the_shorter_win_by_the_hand_worked_amount() {
+        let params = SearchParams::default();
+        let parent = Node {
+            wl: 0.9,
+            m: 20.0,
+            n: 10,
+            ..Node::default()
+        };
+        let mut edge = Edge::new(Chess::default().legal_moves()[0], 0.5);
+        edge.child = Some(Box::new(Node {
+            wl: 0.9,
+            m: 10.0,
+            n: 5,
+            ..Node::default()
+        }));
+        // clamp(0.0027·(10 − 20)) = −0.027, times sign(−0.9) = +0.027; q' = (0.9 − 0.8)/0.2 = 0.5;
+        // scale 1.6521·0.5 − 0.6521·0.25 = 0.663025; utility 0.017901675.
+        let utility = MovesLeftUtility::new(&params, &parent, true).of(&edge, 0.9);
+        assert!((utility - 0.017_901_675).abs() < 1e-6, "{utility}");
+        assert_eq!(
+            MovesLeftUtility::new(&params, &parent, false).of(&edge, 0.9),
+            0.0
+        );
+        let quiet_parent = Node { wl: 0.5, ..parent };
+        assert_eq!(
+            MovesLeftUtility::new(&params, &quiet_parent, true).of(&edge, 0.9),
+            0.0
+        );
+    }
 
     #[test]
     fn collision_budget_examples_from_the_notes() {

@@ -45,7 +45,8 @@ pub fn best_root_edge(root: &Node, filter: &RootFilter) -> Option<usize> {
     best_child(root, |i| filter.allows(&root.edges[i].mv))
 }
 
-/// The principal variation from the root: the best root child, then best children while they have visits.
+/// The principal variation as lc0 prints it: best children while their node exists, ending with at most one
+/// edge that has no node yet (chosen by prior). Its second move is the ponder move.
 pub fn principal_variation(root: &Node, filter: &RootFilter) -> Vec<Move> {
     let mut pv = Vec::new();
     let Some(first) = best_root_edge(root, filter) else {
@@ -58,9 +59,6 @@ pub fn principal_variation(root: &Node, filter: &RootFilter) -> Vec<Move> {
             break;
         };
         let edge = &current.edges[index];
-        if edge.n() == 0 {
-            break;
-        }
         pv.push(edge.mv);
         node = edge.child.as_deref();
     }

@@ -11,6 +11,11 @@ pub trait Clock: Send + Sync {
     fn elapsed_ms(&self) -> f64;
     /// Told by the search after each evaluated batch; only a virtual clock advances here.
     fn on_batch(&self, _playouts: u64) {}
+    /// Whether time passes between batches; when it does not, polling between batches learns nothing and
+    /// would only make the search depend on thread timing.
+    fn advances_between_batches(&self) -> bool {
+        true
+    }
 }
 
 /// Real time.
@@ -57,6 +62,9 @@ impl VirtualClock {
 impl Clock for VirtualClock {
     fn elapsed_ms(&self) -> f64 {
         self.elapsed_us.load(Ordering::SeqCst) as f64 / 1000.0
+    }
+    fn advances_between_batches(&self) -> bool {
+        false
     }
     fn on_batch(&self, playouts: u64) {
         let us = (self.batch_cost_ms * 1000.0 + playouts as f64 * 1.0e6 / self.nps).round() as u64;

@@ -32,7 +32,7 @@ const MODES: &[Mode] = &[
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().and_then(|first| MODES.iter().find(|mode| mode.name == first.as_str())) {
         Some(mode) => (mode.run)(&args[1..]),
-        None if matches!(args.first().map(String::as_str), Some("-h" | "--help")) => print_modes(&[]),
+        None if matches!(args.first().map(String::as_str), Some("-h")) => print_modes(&[]),
         None => run_uci(args),
     }
 }
@@ -48,7 +48,14 @@ fn print_modes(_: &[String]) -> Result<()> {
 }
 
 fn run_uci(args: &[String]) -> Result<()> {
-    let options = crate::options::EngineOptions::from_cli_flags(args)?;
+    let options = match crate::options::EngineOptions::from_cli_flags(args) {
+        Ok(options) => options,
+        Err(crate::options::OptionsError::HelpRequested(text)) => {
+            print!("{text}");
+            return Ok(());
+        }
+        Err(error) => return Err(error.into()),
+    };
     let stdin = std::io::stdin();
     crate::uci::run_uci(options, stdin.lock(), std::io::stdout())
 }

@@ -13,6 +13,7 @@ mod run;
 mod select;
 mod stats;
 mod tree;
+mod verbose;
 
 pub use fastmath::{fast_log, fast_log2};
 pub use info::{wdl_mu, wdl_mu_centipawns, wdl_permille, InfoLine, Score};

@@ -5,14 +5,15 @@ use super::gather::{abandon, finish, gather, GatherContext};
 use super::params::SearchParams;
 use super::select::collision_budget;
 use super::stats::{
-    best_root_edge, info_line, iteration_stats, principal_variation, verbose_move_stats,
-    InfoContext, Progress, RootFilter,
+    best_root_edge, info_line, iteration_stats, principal_variation, InfoContext, Progress,
+    RootFilter,
 };
 use super::tree::Tree;
+use super::verbose::verbose_move_stats;
 use super::{SearchEvent, SearchOutcome};
 use crate::clock::SharedClock;
 use nn::{Backend, BackendError};
-use shakmaty::Move;
+use shakmaty::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
@@ -330,6 +331,7 @@ impl Run {
             if self.params.verbose_move_stats {
                 (control.sink)(SearchEvent::VerboseStats(verbose_move_stats(
                     root,
+                    state.tree.root_position().turn(),
                     &self.params,
                     self.has_moves_left,
                 )));

@@ -2,9 +2,9 @@
 //! the principal variation, `info` lines and verbose move statistics.
 
 use super::info::{mate_moves, wdl_mu_centipawns, wdl_permille, InfoLine, Score};
-use super::node::{Edge, Node};
+use super::node::Node;
 use super::params::SearchParams;
-use super::select::{best_child, fpu, puct_multiplier, MovesLeftUtility};
+use super::select::{best_child, fpu, MovesLeftUtility};
 use shakmaty::{CastlingMode, Move};
 use timemgr::search_stats::{IterationStats, TimeUsageHint};
 
@@ -179,50 +179,10 @@ pub fn uci(mv: &Move) -> String {
     mv.to_uci(CastlingMode::Standard).to_string()
 }
 
-/// lc0-style per-move statistics, least visited first, then a line for the root itself.
-pub fn verbose_move_stats(root: &Node, params: &SearchParams, has_moves_left: bool) -> Vec<String> {
-    let root_fpu = fpu(params, root);
-    let puct_mult = puct_multiplier(params, root);
-    let moves_left = MovesLeftUtility::new(params, root, has_moves_left);
-    let mut edges: Vec<&Edge> = root.edges.iter().collect();
-    edges.sort_by_key(|edge| (edge.n(), edge.prior));
-    let mut lines: Vec<String> = edges
-        .into_iter()
-        .map(|edge| {
-            let q = edge.q(root_fpu);
-            let u = edge.p() * puct_mult / (1 + edge.n_started()) as f32;
-            let s = q + u + moves_left.of(edge, q);
-            let in_flight = edge.child.as_ref().map_or(0, |c| c.n_in_flight);
-            let node_stats = match edge.child.as_deref() {
-                Some(c) if c.n > 0 => format!("(WL: {:8.5}) (D: {:5.3}) (M: {:4.1}) ", c.wl, c.d, c.m),
-                _ => "(WL:  -.-----) (D: -.---) (M:  -.-) ".to_string(),
-            };
-            let tail = if edge.is_terminal() { "(T)" } else { "" };
-            format!(
-                "{:<5} N: {:>7} (+{:>2}) (P: {:>5.2}%) {node_stats}(Q: {:8.5}) (U: {:6.5}) (S: {:8.5}) {tail}",
-                uci(&edge.mv),
-                edge.n(),
-                in_flight,
-                edge.p() * 100.0,
-                q,
-                u,
-                s
-            )
-            .trim_end()
-            .to_string()
-        })
-        .collect();
-    lines.push(format!(
-        "node  N: {:>7} (+{:>2}) (WL: {:8.5}) (D: {:5.3}) (M: {:4.1})",
-        root.n, root.n_in_flight, root.wl, root.d, root.m
-    ));
-    lines
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::node::Terminal;
+    use crate::search::node::{Edge, Terminal};
     use shakmaty::{Chess, Position};
 
     /// A child's (N, WL, M, proven).

@@ -1,0 +1,139 @@
+//! lc0's `VerboseMoveStats` lines: one per root move, least visited first, then one for the root node.
+
+use super::node::{Edge, Node, Terminal};
+use super::params::SearchParams;
+use super::select::{fpu, puct_multiplier, MovesLeftUtility};
+use super::stats::uci;
+use nn::policy_map::move_policy_index;
+use shakmaty::Color;
+
+/// The statistics lines for the root, whose side to move is `turn`.
+pub fn verbose_move_stats(
+    root: &Node,
+    turn: Color,
+    params: &SearchParams,
+    has_moves_left: bool,
+) -> Vec<String> {
+    let root_fpu = fpu(params, root);
+    let puct_mult = puct_multiplier(params, root);
+    let moves_left = MovesLeftUtility::new(params, root, has_moves_left);
+    let mut edges: Vec<&Edge> = root.edges.iter().collect();
+    edges.sort_by_key(|edge| (edge.n(), edge.prior));
+    let mut lines: Vec<String> = edges
+        .into_iter()
+        .map(|edge| {
+            let child = edge.child.as_deref();
+            let q = edge.q(root_fpu);
+            let u = edge.p() * puct_mult / (1 + edge.n_started()) as f32;
+            let index = move_policy_index(&edge.mv, turn)
+                .map_or_else(|| "-".to_string(), |i| i.to_string());
+            let mut line = head(
+                &uci(&edge.mv),
+                &index,
+                edge.n(),
+                child.map_or(0, |c| c.n_in_flight),
+                edge.p(),
+            );
+            line.push_str(&node_stats(
+                child.filter(|c| c.n > 0).map(|c| (c.wl as f32, c.d, c.m)),
+            ));
+            line.push_str(&format!(
+                "(Q: {q:>8.5}) (U: {u:>6.5}) (S: {:>8.5}) ",
+                q + u + moves_left.of(edge, q)
+            ));
+            line.push_str(&tail(child.filter(|c| c.n > 0), 1.0));
+            line.trim_end().to_string()
+        })
+        .collect();
+    let mut line = head(
+        "node ",
+        &root.edges.len().to_string(),
+        root.n,
+        root.n_in_flight,
+        root.visited_policy(),
+    );
+    line.push_str(&node_stats((root.n > 0).then_some((
+        -root.wl as f32,
+        root.d,
+        root.m,
+    ))));
+    line.push_str(&format!("(Q: {:>8.5}) ", -root.wl));
+    line.push_str(&tail(Some(root), -1.0));
+    lines.push(line.trim_end().to_string());
+    lines
+}
+
+fn head(label: &str, index: &str, n: u32, in_flight: u32, p: f32) -> String {
+    let precision = if p >= 0.99995 { 1 } else { 2 };
+    format!(
+        "{label:<5} ({index:<4}) N: {n:>7} (+{in_flight:>2}) (P: {:>5.precision$}%) ",
+        p * 100.0
+    )
+}
+
+fn node_stats(values: Option<(f32, f32, f32)>) -> String {
+    match values {
+        Some((wl, d, m)) => format!("(WL: {wl:>8.5}) (D: {d:>5.3}) (M: {m:>4.1}) "),
+        None => "(WL:  -.-----) (D: -.---) (M:  -.-) ".to_string(),
+    }
+}
+
+/// The value column (proven values only: raw network values are not kept in the tree) and the bound tag,
+/// with `sign` −1 for the root, whose values are stored from the opponent's view.
+fn tail(node: Option<&Node>, sign: f64) -> String {
+    let Some(node) = node else {
+        return "(V:  -.----) ".to_string();
+    };
+    let value = if node.terminal == Terminal::No {
+        "(V:  -.----) ".to_string()
+    } else {
+        format!("(V: {:>7.4}) ", sign * node.wl)
+    };
+    let (lower, upper) = if sign < 0.0 {
+        (-node.upper, -node.lower)
+    } else {
+        (node.lower, node.upper)
+    };
+    let tag = match (lower, upper) {
+        (l, u) if l == u => "(T) ",
+        (0, 1) => "(W) ",
+        (-1, 0) => "(L) ",
+        _ => "",
+    };
+    format!("{value}{tag}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Chess, Position};
+
+    #[test]
+    fn lines_follow_lc0s_layout() {
+        let moves = Chess::default().legal_moves();
+        let e2e4 = moves.iter().find(|m| uci(m) == "e2e4").copied().unwrap();
+        let mut edge = Edge::new(e2e4, 0.4424);
+        edge.child = Some(Box::new(Node {
+            n: 166,
+            wl: 0.03,
+            d: 0.05,
+            m: 0.0,
+            ..Node::default()
+        }));
+        let root = Node {
+            edges: vec![edge].into_boxed_slice(),
+            n: 167,
+            wl: -0.03,
+            d: 0.05,
+            ..Node::default()
+        };
+        let lines = verbose_move_stats(&root, Color::White, &SearchParams::default(), false);
+        assert_eq!(lines.len(), 2);
+        assert!(lines[0].starts_with("e2e4  (322 ) N:     166 (+ 0) (P: 44.24%) (WL:  0.03000) (D: 0.050) (M:  0.0) (Q:  0.03000) (U: "), "{}", lines[0]);
+        assert!(
+            lines[1].starts_with("node  (1   ) N:     167 (+ 0) (P: 44.24%) (WL:  0.03000)"),
+            "{}",
+            lines[1]
+        );
+    }
+}

@@ -81,6 +81,7 @@ fn bad_input_is_refused_before_any_game_or_log() {
         assert!(message.contains(expected), "{extra:?}: '{message}' lacks '{expected}'");
         assert!(!log.exists(), "{extra:?} wrote a log before refusing");
     }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -110,6 +111,7 @@ fn a_tiny_run_with_real_games_is_reproducible_and_emits_a_parseable_string() {
     let parsed = timemgr::TimeManagerConfig::parse(&first.tuned).expect("the tuned string parses");
     assert_eq!(parsed.name(), "smooth");
     assert_eq!(first.start, "smooth");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A game-level stub: each side scores from a simulated strength with an optimum at budget 0.45, reuse 0.3, and
@@ -129,7 +131,12 @@ impl Objective for Stub {
         let games = 8u64;
         let noise = (iteration * 7919 % 5) as f64 - 2.0;
         let plus_half_points = ((8.0 + 4.0 * (loss(minus) - loss(plus)) + noise).round().clamp(0.0, 16.0)) as u64;
-        Ok(Trial { plus_half_points, plus_games: games, minus_half_points: 2 * games - plus_half_points, minus_games: games })
+        Ok(Trial {
+            plus_half_points,
+            plus_games: games,
+            minus_half_points: 2 * games - plus_half_points,
+            minus_games: games,
+        })
     }
 }
 
@@ -162,6 +169,7 @@ fn resume_after_an_interruption_gives_the_same_log_and_result() {
     assert_eq!(resumed.tuned, whole.tuned);
     assert_eq!(std::fs::read_to_string(&cut_log).unwrap(), std::fs::read_to_string(&whole_log).unwrap());
     assert_eq!(std::fs::read_to_string(&resumed.result_path).unwrap(), format!("{}\n", whole.tuned));
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -178,6 +186,7 @@ fn verify_plays_an_sprt_between_the_tuned_string_and_the_start() {
     assert_eq!(manager(0).as_deref(), Some("smooth(max-move-budget=0.42)"));
     assert_eq!(manager(1).as_deref(), Some("smooth"));
     assert_eq!(plan.engines[0].command, fake_engine_path());
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

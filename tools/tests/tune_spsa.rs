@@ -101,4 +101,3 @@ fn a_replay_from_another_seed_is_refused() {
     let refused = steps.iter().any(|s| other.replay(s.proposal.iteration, &s.proposal.signs, s.trial).is_err());
     assert!(refused, "40 iterations of two-parameter signs from seed 4 all matched seed 5");
 }
-

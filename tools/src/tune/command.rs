@@ -107,7 +107,10 @@ fn engine_words(args: &TuneArgs) -> anyhow::Result<Vec<String>> {
 
 fn setup(args: &TuneArgs) -> anyhow::Result<MatchSetup> {
     if args.games_per_iteration == 0 || args.games_per_iteration % 2 != 0 {
-        bail!("--games-per-iteration {} must be even and positive: games come in pairs with colours reversed", args.games_per_iteration);
+        bail!(
+            "--games-per-iteration {} must be even and positive: games come in pairs with colours reversed",
+            args.games_per_iteration
+        );
     }
     if args.iterations == 0 {
         bail!("--iterations must be at least 1");
@@ -125,7 +128,11 @@ fn setup(args: &TuneArgs) -> anyhow::Result<MatchSetup> {
         games_per_iteration: args.games_per_iteration,
         openings,
         concurrency: args.concurrency,
-        settings: GameSettings { max_plies: args.max_plies, virtual_clock: args.virtual_clock, ..GameSettings::default() },
+        settings: GameSettings {
+            max_plies: args.max_plies,
+            virtual_clock: args.virtual_clock,
+            ..GameSettings::default()
+        },
     })
 }
 
@@ -154,7 +161,8 @@ fn replay(spsa: &mut Spsa, lines: &[IterationLine]) -> Result<(), SpsaError> {
         let step = spsa.replay(line.iteration, &line.signs, line.trial)?;
         for (param, &value) in spsa.params().iter().zip(&step.theta) {
             let logged = line.parameters.get(&param.name).copied().unwrap_or(f64::NAN);
-            if !((logged - value).abs() <= 1e-9 * value.abs().max(1.0)) {
+            let agrees = (logged - value).abs() <= 1e-9 * value.abs().max(1.0);
+            if !agrees {
                 return Err(SpsaError::ReplayMismatch {
                     iteration: line.iteration,
                     reason: format!("{} is logged as {logged} but replays to {value}", param.name),
@@ -181,9 +189,8 @@ fn trajectories(spsa: &Spsa, lines: &[IterationLine]) -> Vec<Series> {
         .map(|p| {
             let scaled = |x: f64| (x - p.min) / (p.max - p.min);
             let start = std::iter::once((0.0, scaled(p.start)));
-            let path = lines
-                .iter()
-                .filter_map(|l| l.parameters.get(&p.name).map(|&x| ((l.iteration + 1) as f64, scaled(x))));
+            let path =
+                lines.iter().filter_map(|l| l.parameters.get(&p.name).map(|&x| ((l.iteration + 1) as f64, scaled(x))));
             (format!("{} [{}, {}]", p.name, p.min, p.max), start.chain(path).collect())
         })
         .collect()
@@ -221,7 +228,12 @@ pub fn verify_match_args(args: &TuneArgs, tuned: &str, start: &str) -> anyhow::R
         argv.push(format!("option.TimeManager={time_manager}"));
         argv.extend(words.iter().cloned());
     }
-    argv.extend(["--games".into(), args.verify_games.to_string(), "--concurrency".into(), args.concurrency.to_string()]);
+    argv.extend([
+        "--games".into(),
+        args.verify_games.to_string(),
+        "--concurrency".into(),
+        args.concurrency.to_string(),
+    ]);
     argv.extend(["--results".into(), sibling(&args.log, ".verify.jsonl").display().to_string()]);
     argv.push("--sprt".into());
     argv.extend(args.sprt.iter().cloned());

@@ -166,7 +166,7 @@ impl Journal {
                 }
             }
         }
-        let file = OpenOptions::new().create(true).append(true).read(true).open(path).map_err(io_error(path))?;
+        let file = OpenOptions::new().create(true).append(true).open(path).map_err(io_error(path))?;
         if complete_len < text.len() || complete.trim().is_empty() {
             file.set_len(complete_len as u64).map_err(io_error(path))?;
         }

@@ -67,7 +67,8 @@ pub struct TuneSpace {
 fn parse_param(text: &str) -> Result<(String, f64, f64, f64), SpaceError> {
     let syntax = || SpaceError::Syntax(text.to_owned());
     let (key, numbers) = text.split_once('=').ok_or_else(syntax)?;
-    let values: Vec<f64> = numbers.split(':').map(|n| n.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| syntax())?;
+    let values: Vec<f64> =
+        numbers.split(':').map(|n| n.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| syntax())?;
     match values.as_slice() {
         &[start, min, max] if values.iter().all(|v| v.is_finite()) => Ok((key.trim().to_owned(), start, min, max)),
         _ => Err(syntax()),
@@ -100,13 +101,18 @@ fn range_and_step(spec: &ParamSpec) -> (f64, f64, f64) {
 }
 
 impl TuneSpace {
-    /// Parses the base option string and every `--param`, checking each against the registry.
+    /// Parses the base option string and every `--param`, checking each against the registry; an estimator key is
+    /// written `ESTIMATOR.KEY` or `estimator.KEY` (the manager's estimator, whatever its name).
     pub fn new(time_manager: &str, params: &[String]) -> Result<Self, SpaceError> {
         let base = TimeManagerConfig::parse(time_manager)?;
         let mut specs = Vec::new();
         let mut tuned: Vec<SpsaParam> = Vec::new();
         for text in params {
-            let (key, start, min, max) = parse_param(text)?;
+            let (written, start, min, max) = parse_param(text)?;
+            let key = match (written.strip_prefix("estimator."), base.estimator.as_ref()) {
+                (Some(inner), Some(estimator)) => format!("{}.{inner}", estimator.spec().name),
+                _ => written,
+            };
             let spec = lookup(&base, &key).ok_or_else(|| SpaceError::UnknownKey {
                 key: key.clone(),
                 manager: base.name().to_owned(),
@@ -175,12 +181,21 @@ mod tests {
         let (min, max, step) = range_and_step(estimator_key);
         let mid = (min.max(-1e6) + max.min(1e6)) / 2.0;
         let qualified = format!("{}.{}={mid}:{}:{}", estimator.name, estimator_key.name, min.max(-1e6), max.min(1e6));
-        let space = TuneSpace::new("smooth", &[words(&["max-move-budget=0.3:0.1:0.6"]), vec![qualified]].concat()).unwrap();
+        let space =
+            TuneSpace::new("smooth", &[words(&["max-move-budget=0.3:0.1:0.6"]), vec![qualified]].concat()).unwrap();
         assert_eq!(space.params().len(), 2);
         assert_eq!(space.params()[1].step, step);
         let text = space.option_string(&[0.45, mid]).unwrap();
         assert!(text.contains("max-move-budget=0.45"), "{text}");
         assert_eq!(TimeManagerConfig::parse(&text).unwrap().manager.float("max-move-budget"), 0.45);
+    }
+
+    #[test]
+    fn estimator_prefix_names_the_managers_estimator() {
+        let space = TuneSpace::new("smooth", &words(&["estimator.steepness=6:2:9"])).unwrap();
+        let name = &space.params()[0].name;
+        assert_eq!(name, "mle-legacy.steepness");
+        assert!(space.option_string(&[8.0]).unwrap().contains("steepness=8.0"));
     }
 
     #[test]

@@ -215,8 +215,13 @@ impl Run {
     }
 
     fn watch(&self) {
+        // Under a virtual clock the workers' own polls after each batch see every change of time; polls from
+        // here would hit the stateful stoppers at moments that depend on thread timing.
+        let polls = self.clock.advances_between_batches();
         loop {
-            self.poll();
+            if polls {
+                self.poll();
+            }
             let control = lock(&self.control);
             if control.done || self.abort.load(Ordering::SeqCst) {
                 break;

@@ -177,7 +177,10 @@ impl Search {
         self.lock().tree.bytes()
     }
 
-    /// Starts searching the current position; events go to `sink` from the search's threads.
+    /// Starts searching the current position (stopping and joining a search still running); events go to
+    /// `sink` from the search's threads while they hold the search's locks, so the sink must not call back
+    /// into this `Search` or the returned handle. `searchmoves` that are not legal are ignored; if none is
+    /// legal every move is searched.
     pub fn start(
         &mut self,
         request: SearchRequest,

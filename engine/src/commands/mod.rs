@@ -25,6 +25,7 @@ const MODES: &[Mode] = &[
     Mode { name: "tm-plan", summary: "plan a synthetic game with a time manager", run: time_manager::plan },
     Mode { name: "match", summary: "play games between UCI engines with statistics and SPRT", run: run_match },
     Mode { name: "match-report", summary: "time-usage report and plots of a match's results", run: run_match_report },
+    Mode { name: "tune", summary: "tune a time manager's parameters by SPSA through self-play", run: run_tune },
     Mode { name: "help", summary: "this list", run: print_modes },
 ];
 
@@ -98,4 +99,14 @@ struct MatchReportCommand {
 
 fn run_match_report(args: &[String]) -> Result<()> {
     tools::run_match_report(parse_mode_args::<MatchReportCommand>("match-report", args)?.args)
+}
+
+#[derive(Parser)]
+struct TuneCommand {
+    #[command(flatten)]
+    args: tools::TuneArgs,
+}
+
+fn run_tune(args: &[String]) -> Result<()> {
+    tools::run_tune(parse_mode_args::<TuneCommand>("tune", args)?.args)
 }

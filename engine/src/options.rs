@@ -413,6 +413,9 @@ impl EngineOptions {
                 .strip_prefix("no-")
                 .and_then(|positive| OPTIONS.iter().find(|spec| spec.flag == positive))
                 .filter(|spec| spec.kind == OptionKind::Check);
+            if spec.is_none() && negated.is_none() && !extra_flags.contains(&flag) {
+                return Err(OptionsError::UnknownFlag { flag: flag.to_string() });
+            }
             let is_switch = matches!(spec, Some(spec) if spec.kind == OptionKind::Check);
             let value = match inline_value {
                 Some(value) => value,
@@ -599,6 +602,8 @@ mod tests {
     fn cli_errors_are_typed() {
         let parse = |list: &[&str]| EngineOptions::from_cli_flags(&args(list)).unwrap_err();
         assert_eq!(parse(&["--hash=16"]), OptionsError::UnknownFlag { flag: "hash".into() });
+        assert_eq!(parse(&["--hash"]), OptionsError::UnknownFlag { flag: "hash".into() }, "not 'needs a value'");
+        assert_eq!(parse(&["--hash", "16"]), OptionsError::UnknownFlag { flag: "hash".into() });
         assert_eq!(parse(&["threads=2"]), OptionsError::NotAFlag { argument: "threads=2".into() });
         assert_eq!(parse(&["--weights"]), OptionsError::MissingValue { flag: "weights".into() });
         assert_eq!(parse(&["--threads", "--ponder"]), OptionsError::MissingValue { flag: "threads".into() });

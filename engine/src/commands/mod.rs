@@ -49,24 +49,33 @@ fn print_modes(_: &[String]) -> Result<()> {
 }
 
 fn run_uci(args: &[String]) -> Result<()> {
-    let options = match crate::options::EngineOptions::from_cli_flags(args) {
-        Ok(options) => options,
-        Err(crate::options::OptionsError::HelpRequested(text)) => {
-            print!("{text}");
-            return Ok(());
-        }
-        Err(error) => return Err(error.into()),
-    };
-    let stdin = std::io::stdin();
-    crate::uci::run_uci(options, stdin.lock(), std::io::stdout())
+    print_help_or(|| {
+        let options = crate::options::EngineOptions::from_cli_flags(args)?;
+        let stdin = std::io::stdin();
+        crate::uci::run_uci(options, stdin.lock(), std::io::stdout())
+    })
 }
 
 fn run_bench(args: &[String]) -> Result<()> {
-    crate::bench::run_bench(args)
+    print_help_or(|| crate::bench::run_bench(args))
 }
 
 fn run_benchmark(args: &[String]) -> Result<()> {
-    crate::bench::run_benchmark(args)
+    print_help_or(|| crate::bench::run_benchmark(args))
+}
+
+/// Runs a mode that takes engine flags; `--help` among them prints the options instead of failing.
+fn print_help_or(mode: impl FnOnce() -> Result<()>) -> Result<()> {
+    match mode() {
+        Err(error) => match error.downcast_ref::<crate::options::OptionsError>() {
+            Some(crate::options::OptionsError::HelpRequested(text)) => {
+                print!("{text}");
+                Ok(())
+            }
+            _ => Err(error),
+        },
+        ok => ok,
+    }
 }
 
 /// Parses a mode's arguments with clap, naming the mode in usage and errors.

@@ -84,3 +84,68 @@ pub fn run_kairos(args: &[&str], dir: &Path, limit: Duration) -> Output {
         stderr: err_reader.join().unwrap_or_default(),
     }
 }
+
+/// A kairos process in UCI mode, driven line by line like a GUI drives it.
+pub struct UciSession {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl UciSession {
+    /// Starts `kairos args…` in the workspace root.
+    pub fn start(args: &[&str]) -> Self {
+        let mut child = Command::new(kairos_binary())
+            .args(args)
+            .current_dir(workspace_root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start kairos");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Self { child, stdin, lines }
+    }
+
+    /// Sends one command line.
+    pub fn send(&mut self, line: &str) {
+        use std::io::Write;
+        writeln!(self.stdin, "{line}").expect("write to kairos");
+    }
+
+    /// Every line up to and including the first that starts with `prefix`; fails the test after `limit`.
+    pub fn read_until(&mut self, prefix: &str, limit: Duration) -> Vec<String> {
+        let deadline = Instant::now() + limit;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let done = line.starts_with(prefix);
+                    seen.push(line);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => panic!("no line starting with {prefix:?} within {limit:?}; got {seen:?}"),
+            }
+        }
+    }
+}
+
+impl Drop for UciSession {
+    fn drop(&mut self) {
+        self.send("quit");
+        let _ = self.child.wait();
+    }
+}

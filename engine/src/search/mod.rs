@@ -172,6 +172,33 @@ impl Search {
             .collect()
     }
 
+    /// The network's expected plies left at the root of `game`, for moves-left-based time management: the
+    /// reused root's running mean when the tree already searched it, otherwise one evaluation of the root
+    /// (a cache decorator then answers the search's own root evaluation). `None` without a moves-left head.
+    pub fn root_moves_left(&mut self, game: &GameState) -> Result<Option<f32>, nn::BackendError> {
+        if !self.backend.attributes().has_moves_left {
+            return Ok(None);
+        }
+        self.finish_active();
+        {
+            let state = self.lock();
+            if state.tree.root.n > 0 && state.tree.root_position() == game.position() {
+                return Ok(Some(state.tree.root.m));
+            }
+        }
+        let moves: Vec<Move> = shakmaty::Position::legal_moves(game.position()).into_iter().collect();
+        let mut computation = self.backend.new_computation();
+        let evaluation = match computation.add(&nn::EvalRequest { history: game.history(), moves: &moves })? {
+            nn::Added::Ready(evaluation) => evaluation,
+            nn::Added::Queued(index) => computation
+                .compute()?
+                .into_iter()
+                .nth(index)
+                .ok_or_else(|| nn::BackendError::Compute("the backend returned no result".into()))?,
+        };
+        Ok(Some(evaluation.m))
+    }
+
     /// Bytes used by the tree, for memory limits.
     pub fn tree_bytes(&self) -> u64 {
         self.lock().tree.bytes()

@@ -268,6 +268,8 @@ impl Session {
             return self.out.send("bestmove 0000");
         };
         let reused_visits = evaluator.search.set_position(&self.game);
+        // A failed evaluation here only leaves the estimate out; the search reports the backend's failure.
+        let network_moves_left_plies = evaluator.search.root_moves_left(&self.game).unwrap_or(None);
         let context = MoveContext {
             white_to_move: position.turn().is_white(),
             game_ply: self.game.game_ply(),
@@ -275,7 +277,7 @@ impl Session {
             move_overhead_ms: self.options.move_overhead_ms,
             legal_moves: legal_moves.len(),
             piece_count: position.board().occupied().count() as u32,
-            network_moves_left_plies: None,
+            network_moves_left_plies,
             moves_out_of_book: None,
         };
         let stopper = {

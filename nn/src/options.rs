@@ -159,8 +159,14 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
             let network = load_network(&options.weights)?;
             let (device, kind) = resolve_device(options.device, options.precision)?;
             Arc::new(
-                TorchBackend::new(&network, device, kind, options.policy_temperature, options.exact_softmax)
-                    .map_err(|e| NnError::Torch(e.to_string()))?,
+                TorchBackend::new(
+                    &network,
+                    device,
+                    kind,
+                    options.policy_temperature,
+                    options.exact_softmax,
+                )
+                .map_err(|e| NnError::Torch(e.to_string()))?,
             )
         }
     };

@@ -41,7 +41,10 @@ pub fn exact_policy_softmax(logits: &[f32], temperature: f32) -> Vec<f32> {
 fn softmax_with(logits: &[f32], temperature: f32, exp: fn(f32) -> f32) -> Vec<f32> {
     let max = logits.iter().copied().fold(f32::NEG_INFINITY, f32::max);
     let inverse_temperature = 1.0 / temperature;
-    let exps: Vec<f32> = logits.iter().map(|&x| exp((x - max) * inverse_temperature)).collect();
+    let exps: Vec<f32> = logits
+        .iter()
+        .map(|&x| exp((x - max) * inverse_temperature))
+        .collect();
     let sum: f32 = exps.iter().sum();
     if sum > 0.0 {
         let scale = 1.0 / sum;

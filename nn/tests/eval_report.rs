@@ -24,13 +24,24 @@ fn options(kind: BackendKind) -> BackendOptions {
 fn exact_softmax_gives_the_networks_own_distribution() {
     // lc0's raw Maia-1900 policy at T = 1 with the exact exponential (maia1900-reference.json):
     // e2e4 0.5638789591639835, d2d4 0.28911270326442906; FastExp would give 0.5640 for e2e4.
-    let exact = BackendOptions { exact_softmax: true, ..options(BackendKind::Torch) };
+    let exact = BackendOptions {
+        exact_softmax: true,
+        ..options(BackendKind::Torch)
+    };
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let report = evaluate_position(&exact, start, &[], None).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.policy[0].0, "e2e4");
-    assert!((report.policy[0].1 - 0.563_878_96).abs() < 1e-5, "{}", report.policy[0].1);
+    assert!(
+        (report.policy[0].1 - 0.563_878_96).abs() < 1e-5,
+        "{}",
+        report.policy[0].1
+    );
     assert_eq!(report.policy[1].0, "d2d4");
-    assert!((report.policy[1].1 - 0.289_112_7).abs() < 1e-5, "{}", report.policy[1].1);
+    assert!(
+        (report.policy[1].1 - 0.289_112_7).abs() < 1e-5,
+        "{}",
+        report.policy[1].1
+    );
 }
 
 #[test]

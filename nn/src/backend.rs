@@ -96,3 +96,19 @@ pub trait Computation: Send {
     /// Evaluates every queued position in one batch; results in queueing order.
     fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError>;
 }
+
+/// Evaluates one position on its own, outside the search's batching (a cache hit answers at once).
+pub fn evaluate_one(
+    backend: &dyn Backend,
+    request: &EvalRequest<'_>,
+) -> Result<Evaluation, BackendError> {
+    let mut computation = backend.new_computation();
+    match computation.add(request)? {
+        Added::Ready(evaluation) => Ok(evaluation),
+        Added::Queued(index) => computation
+            .compute()?
+            .into_iter()
+            .nth(index)
+            .ok_or_else(|| BackendError::Compute("the backend returned no result".into())),
+    }
+}

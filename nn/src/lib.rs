@@ -22,8 +22,8 @@ pub mod torch_backend;
 pub mod torch_net;
 
 pub use backend::{
-    Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
-    HistoryEntry,
+    evaluate_one, Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest,
+    Evaluation, HistoryEntry,
 };
 pub use bench::{backend_bench, BenchRow};
 pub use cache::CachingBackend;

@@ -8,7 +8,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-use crate::backend::{Added, BackendError, EvalRequest, HistoryEntry};
+use crate::backend::{evaluate_one, EvalRequest, HistoryEntry};
 use crate::error::NnError;
 use crate::options::{open_backend, BackendOptions};
 
@@ -126,18 +126,13 @@ pub fn evaluate_position(
     let backend = open_backend(&options)?;
     let position = &history[history.len() - 1].position;
     let legal: Vec<shakmaty::Move> = position.legal_moves().into_iter().collect();
-    let mut computation = backend.new_computation();
-    let evaluation = match computation.add(&EvalRequest {
-        history: &history,
-        moves: &legal,
-    })? {
-        Added::Ready(evaluation) => evaluation,
-        Added::Queued(index) => computation
-            .compute()?
-            .into_iter()
-            .nth(index)
-            .ok_or_else(|| BackendError::Compute("the backend returned no result".into()))?,
-    };
+    let evaluation = evaluate_one(
+        backend.as_ref(),
+        &EvalRequest {
+            history: &history,
+            moves: &legal,
+        },
+    )?;
     let w = (1.0 + evaluation.wl - evaluation.d) / 2.0;
     let l = (1.0 - evaluation.wl - evaluation.d) / 2.0;
     let mut policy: Vec<(String, f32)> = legal

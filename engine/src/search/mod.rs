@@ -187,16 +187,8 @@ impl Search {
             }
         }
         let moves: Vec<Move> = shakmaty::Position::legal_moves(game.position()).into_iter().collect();
-        let mut computation = self.backend.new_computation();
-        let evaluation = match computation.add(&nn::EvalRequest { history: game.history(), moves: &moves })? {
-            nn::Added::Ready(evaluation) => evaluation,
-            nn::Added::Queued(index) => computation
-                .compute()?
-                .into_iter()
-                .nth(index)
-                .ok_or_else(|| nn::BackendError::Compute("the backend returned no result".into()))?,
-        };
-        Ok(Some(evaluation.m))
+        let request = nn::EvalRequest { history: game.history(), moves: &moves };
+        Ok(Some(nn::evaluate_one(self.backend.as_ref(), &request)?.m))
     }
 
     /// Bytes used by the tree, for memory limits.

@@ -2,62 +2,23 @@
 //! two-fold repetitions become terminal draws. The test network says white is clearly better everywhere
 //! (WL = ±0.9), so black, to move at every root here, prefers any proven draw to any evaluated position.
 
+mod common;
+
+use common::{FnBackend, Visits};
 use engine::clock::VirtualClock;
 use engine::position::GameState;
 use engine::search::{Score, Search, SearchEvent, SearchOutcome, SearchParams, SearchRequest};
-use nn::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
+use nn::{EvalRequest, Evaluation};
 use shakmaty::CastlingMode;
 use std::sync::{Arc, Mutex};
-use timemgr::search_stats::{Hints, IterationStats, Stopper};
 
-struct WhiteBetter;
-
-struct Batch(Vec<Evaluation>);
-
-impl Backend for WhiteBetter {
-    fn attributes(&self) -> BackendAttributes {
-        BackendAttributes {
-            has_wdl: true,
-            has_moves_left: false,
-            runs_on_cpu: true,
-            recommended_batch_size: 1,
-            maximum_batch_size: 64,
-            suggested_threads: 1,
-        }
-    }
-    fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(Batch(Vec::new()))
-    }
-}
-
-impl Computation for Batch {
-    fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
-        let n = request.moves.len();
-        let white_to_move = shakmaty::Position::turn(&request.history.last().unwrap().position)
-            == shakmaty::Color::White;
-        let wl = if white_to_move { 0.9 } else { -0.9 };
-        self.0.push(Evaluation {
-            wl,
-            d: 0.05,
-            m: 0.0,
-            policy: vec![1.0 / n as f32; n],
-        });
-        Ok(Added::Queued(self.0.len() - 1))
-    }
-    fn queued(&self) -> usize {
-        self.0.len()
-    }
-    fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
-        Ok(self.0)
-    }
-}
-
-struct Visits(u64);
-
-impl Stopper for Visits {
-    fn should_stop(&mut self, stats: &IterationStats, _: &mut Hints) -> bool {
-        stats.total_nodes >= self.0
-    }
+/// White is clearly better in every position, from the side to move's point of view.
+fn white_better(request: &EvalRequest<'_>) -> Evaluation {
+    let n = request.moves.len();
+    let white_to_move =
+        shakmaty::Position::turn(&request.history.last().unwrap().position) == shakmaty::Color::White;
+    let wl = if white_to_move { 0.9 } else { -0.9 };
+    Evaluation { wl, d: 0.05, m: 0.0, policy: vec![1.0 / n as f32; n] }
 }
 
 fn search(
@@ -72,7 +33,7 @@ fn search(
         two_fold_draws,
         ..SearchParams::default()
     };
-    let mut search = Search::new(Arc::new(WhiteBetter), params);
+    let mut search = Search::new(Arc::new(FnBackend::new(1, white_better)), params);
     let moves: Vec<&str> = moves.split_whitespace().collect();
     search.set_position(&GameState::from_uci(fen, &moves).unwrap());
     let scores = Arc::new(Mutex::new(Vec::new()));

@@ -2,6 +2,9 @@
 //! torch backend, Threads=1, MinibatchSize=1, MaxPrefetch=0, no out-of-order evaluation, no smart pruning,
 //! `go nodes 400`. Needs the weights installed by scripts/setup.
 
+mod common;
+
+use common::Visits;
 use engine::clock::VirtualClock;
 use engine::position::GameState;
 use engine::search::{Search, SearchParams, SearchRequest};
@@ -10,7 +13,6 @@ use serde_json::Value;
 use shakmaty::CastlingMode;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use timemgr::search_stats::{Hints, IterationStats, Stopper};
 
 /// Largest difference in any root move's visits we accept against lc0. Reached: 1 visit on startpos and
 /// italian_pre, 2 on startpos_e4_e5, 5 on middlegame_black, 11 on kp_vs_k, where e1d2 and e1f2 are mirror
@@ -18,13 +20,6 @@ use timemgr::search_stats::{Hints, IterationStats, Stopper};
 /// move visits between the two. The best move is always lc0's.
 const VISIT_TOLERANCE: i64 = 12;
 
-struct Visits(u64);
-
-impl Stopper for Visits {
-    fn should_stop(&mut self, stats: &IterationStats, _: &mut Hints) -> bool {
-        stats.total_nodes >= self.0
-    }
-}
 
 #[test]
 fn sequential_400_node_search_matches_lc0() {

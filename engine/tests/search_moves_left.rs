@@ -1,59 +1,25 @@
 //! The network's moves-left estimate reaches the time manager: `Search::root_moves_left` evaluates a fresh
 //! root once and reads a reused root's running mean.
 
+mod common;
+
 use std::sync::Arc;
 
+use common::{FnBackend, Visits};
 use engine::clock::{SharedClock, VirtualClock};
 use engine::position::GameState;
 use engine::search::{Search, SearchParams, SearchRequest};
-use nn::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
-use timemgr::search_stats::{Hints, IterationStats, Stopper};
+use nn::{EvalRequest, Evaluation};
 
-/// A network with a moves-left head that predicts two plies per piece on the board.
-struct PieceCountMovesLeft {
-    has_head: bool,
-}
-
-struct Batch(Vec<Evaluation>);
-
-impl Backend for PieceCountMovesLeft {
-    fn attributes(&self) -> BackendAttributes {
-        BackendAttributes {
-            has_wdl: true,
-            has_moves_left: self.has_head,
-            runs_on_cpu: true,
-            recommended_batch_size: 8,
-            maximum_batch_size: 64,
-            suggested_threads: 1,
-        }
-    }
-    fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(Batch(Vec::new()))
-    }
-}
-
-impl Computation for Batch {
-    fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
+/// A network (with or without a moves-left head) that predicts two plies left per piece on the board.
+fn piece_count_moves_left(has_head: bool) -> Arc<dyn nn::Backend> {
+    let evaluate = |request: &EvalRequest<'_>| {
         let position = &request.history.last().unwrap().position;
         let pieces = shakmaty::Position::board(position).occupied().count() as f32;
         let priors = vec![1.0 / request.moves.len().max(1) as f32; request.moves.len()];
-        self.0.push(Evaluation { wl: 0.0, d: 0.3, m: 2.0 * pieces, policy: priors });
-        Ok(Added::Queued(self.0.len() - 1))
-    }
-    fn queued(&self) -> usize {
-        self.0.len()
-    }
-    fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
-        Ok(self.0)
-    }
-}
-
-struct Visits(u64);
-
-impl Stopper for Visits {
-    fn should_stop(&mut self, stats: &IterationStats, _hints: &mut Hints) -> bool {
-        stats.total_nodes >= self.0
-    }
+        Evaluation { wl: 0.0, d: 0.3, m: 2.0 * pieces, policy: priors }
+    };
+    Arc::new(FnBackend::new(8, evaluate).with_moves_left(has_head))
 }
 
 fn search_to(search: &mut Search, visits: u64) {
@@ -70,7 +36,7 @@ fn search_to(search: &mut Search, visits: u64) {
 
 #[test]
 fn a_fresh_root_is_evaluated_once_and_a_searched_root_gives_its_running_mean() {
-    let backend = Arc::new(PieceCountMovesLeft { has_head: true });
+    let backend = piece_count_moves_left(true);
     let params = SearchParams { threads: 1, minibatch_size: 4, ..SearchParams::default() };
     let mut search = Search::new(backend, params);
     let game = GameState::default();
@@ -91,7 +57,7 @@ fn a_fresh_root_is_evaluated_once_and_a_searched_root_gives_its_running_mean() {
 
 #[test]
 fn without_a_moves_left_head_there_is_no_estimate() {
-    let mut search = Search::new(Arc::new(PieceCountMovesLeft { has_head: false }), SearchParams::default());
+    let mut search = Search::new(piece_count_moves_left(false), SearchParams::default());
     let game = GameState::default();
     search.set_position(&game);
     assert_eq!(search.root_moves_left(&game).unwrap(), None);

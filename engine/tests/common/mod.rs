@@ -1,0 +1,70 @@
+//! Test doubles shared by the search tests: a network whose verdict is a plain function of the request, and
+//! a stopper at a visit count.
+
+// Each test binary compiles this module on its own and uses only part of it.
+#![allow(dead_code)]
+
+use nn::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
+use timemgr::search_stats::{Hints, IterationStats, Stopper};
+
+/// A backend that evaluates each position with `evaluate`, one batch of up to 64 at a time.
+pub struct FnBackend<F> {
+    evaluate: F,
+    has_moves_left: bool,
+    batch_size: usize,
+}
+
+impl<F: Fn(&EvalRequest<'_>) -> Evaluation + Send + Sync> FnBackend<F> {
+    /// A WDL network without a moves-left head that recommends batches of `batch_size`.
+    pub fn new(batch_size: usize, evaluate: F) -> Self {
+        Self { evaluate, has_moves_left: false, batch_size }
+    }
+
+    /// The same network with (`true`) or without a moves-left head.
+    pub fn with_moves_left(self, has_moves_left: bool) -> Self {
+        Self { has_moves_left, ..self }
+    }
+}
+
+struct FnBatch<'a, F> {
+    evaluate: &'a F,
+    results: Vec<Evaluation>,
+}
+
+impl<F: Fn(&EvalRequest<'_>) -> Evaluation + Send + Sync> Backend for FnBackend<F> {
+    fn attributes(&self) -> BackendAttributes {
+        BackendAttributes {
+            has_wdl: true,
+            has_moves_left: self.has_moves_left,
+            runs_on_cpu: true,
+            recommended_batch_size: self.batch_size,
+            maximum_batch_size: 64,
+            suggested_threads: 1,
+        }
+    }
+    fn new_computation(&self) -> Box<dyn Computation + '_> {
+        Box::new(FnBatch { evaluate: &self.evaluate, results: Vec::new() })
+    }
+}
+
+impl<F: Fn(&EvalRequest<'_>) -> Evaluation + Send + Sync> Computation for FnBatch<'_, F> {
+    fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
+        self.results.push((self.evaluate)(request));
+        Ok(Added::Queued(self.results.len() - 1))
+    }
+    fn queued(&self) -> usize {
+        self.results.len()
+    }
+    fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
+        Ok(self.results)
+    }
+}
+
+/// Stops once the root (reused visits included) has this many visits.
+pub struct Visits(pub u64);
+
+impl Stopper for Visits {
+    fn should_stop(&mut self, stats: &IterationStats, _: &mut Hints) -> bool {
+        stats.total_nodes >= self.0
+    }
+}

@@ -22,7 +22,7 @@ pub fn decode_layer(layer: &proto::Layer, name: &str) -> Result<Vec<f32>, Networ
     };
     let params = layer.params.as_deref().unwrap_or_default();
     let size = if encoding == Encoding::Float32 { 4 } else { 2 };
-    if params.len() % size != 0 {
+    if !params.len().is_multiple_of(size) {
         return Err(encoding_problem(format!(
             "{} bytes of {encoding:?} data, not a multiple of {size}",
             params.len()

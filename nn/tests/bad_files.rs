@@ -255,7 +255,7 @@ fn corrupted_bytes_never_panic() {
         let mut corrupted = bytes.clone();
         let position = state as usize % corrupted.len();
         corrupted[position] ^= (state >> 24) as u8 | 1;
-        if state % 3 == 0 {
+        if state.is_multiple_of(3) {
             corrupted.truncate(state as usize % corrupted.len());
         }
         if let Ok(network) = nn::parse_network(&corrupted) {

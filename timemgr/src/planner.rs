@@ -219,7 +219,7 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
             report.flagged = true;
         }
         clock = clock.saturating_sub(stats.time_since_movestart_ms).saturating_add(tc.increment_ms);
-        if tc.moves.is_some_and(|m| move_number % m == 0) {
+        if tc.moves.is_some_and(|m| move_number.is_multiple_of(m)) {
             clock = clock.saturating_add(tc.base_ms);
         }
         report.total_time_used_ms = report.total_time_used_ms.saturating_add(stats.time_since_movestart_ms);

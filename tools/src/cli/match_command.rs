@@ -153,7 +153,7 @@ fn settings(args: &MatchArgs) -> anyhow::Result<GameSettings> {
 
 /// Builds the match plan the arguments describe.
 pub fn plan_from_args(args: &MatchArgs) -> anyhow::Result<MatchPlan> {
-    if args.games == 0 || args.games % 2 != 0 {
+    if args.games == 0 || !args.games.is_multiple_of(2) {
         bail!("--games {} must be even and positive: every opening is played twice with colours reversed", args.games);
     }
     let engines = args

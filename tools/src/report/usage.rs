@@ -86,7 +86,7 @@ pub fn usage_by_engine(games: &[GameRecord]) -> Vec<(String, EngineUsage)> {
 fn add_game(usage: &mut EngineUsage, game: &GameRecord, white: bool) {
     usage.games += 1;
     let white_starts = game.opening.fen.split_whitespace().nth(1) != Some("b");
-    let white_moves_after_book = white_starts == (game.opening.moves.len() % 2 == 0);
+    let white_moves_after_book = white_starts == game.opening.moves.len().is_multiple_of(2);
     let first_own = usize::from(white_moves_after_book != white);
     if game.termination == Termination::TimeForfeit && game.moves.len() % 2 == first_own {
         usage.flags += 1;

@@ -171,7 +171,7 @@ impl SideClock {
                 self.remaining_ms -= used;
                 if in_time {
                     self.remaining_ms += increment_ms as i64;
-                    if moves_to_go.is_some_and(|m| self.moves_made % m == 0) {
+                    if moves_to_go.is_some_and(|m| self.moves_made.is_multiple_of(m)) {
                         self.remaining_ms += base_ms as i64;
                     }
                 }

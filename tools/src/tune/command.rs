@@ -106,7 +106,7 @@ fn engine_words(args: &TuneArgs) -> anyhow::Result<Vec<String>> {
 }
 
 fn setup(args: &TuneArgs) -> anyhow::Result<MatchSetup> {
-    if args.games_per_iteration == 0 || args.games_per_iteration % 2 != 0 {
+    if args.games_per_iteration == 0 || !args.games_per_iteration.is_multiple_of(2) {
         bail!(
             "--games-per-iteration {} must be even and positive: games come in pairs with colours reversed",
             args.games_per_iteration

@@ -1,6 +1,10 @@
 //! `kairos match` end to end through its clap arguments, with the fake engine.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{fake_engine_path, scratch};
+
+use std::path::Path;
 
 use clap::Parser;
 use tools::runner::{read_results, GameResult};
@@ -14,20 +18,6 @@ struct Cli {
     args: MatchArgs,
 }
 
-fn fake_engine_path() -> PathBuf {
-    let test_exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = test_exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps");
-    let path = profile_dir.join("examples").join("fake_uci");
-    assert!(path.exists(), "{} is missing: run `cargo test -p tools`, which builds the examples", path.display());
-    path
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kairos-match-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn args(dir: &Path, extra: &[&str]) -> MatchArgs {
     let engine = fake_engine_path().display().to_string();

@@ -1,19 +1,15 @@
 //! The match runner against the scripted fake engine (examples/fake_uci.rs) and, when installed, Stockfish.
 
+mod common;
+
+use common::fake_engine_path;
+
 use std::path::PathBuf;
 
 use tools::runner::{
     play_games, EngineConfig, Flow, GameRecord, GameResult, GameSettings, MatchPlan, Opening, Termination, TimeControl,
     Tournament,
 };
-
-fn fake_engine_path() -> PathBuf {
-    let test_exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = test_exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps");
-    let path = profile_dir.join("examples").join("fake_uci");
-    assert!(path.exists(), "{} is missing: run `cargo test -p tools`, which builds the examples", path.display());
-    path
-}
 
 fn fake(name: &str, args: &[&str], tc: &str) -> EngineConfig {
     EngineConfig {

@@ -1,7 +1,11 @@
 //! `kairos tune` end to end: input checks, a tiny run with real games against the fake UCI engine
 //! (examples/fake_uci.rs), the log, the result string, `--resume` after an interruption and `--verify`'s match.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{fake_engine_path, scratch};
+
+use std::path::Path;
 
 use clap::Parser;
 use tools::runner::{GameSettings, Opening, Termination};
@@ -15,20 +19,6 @@ struct Cli {
     args: TuneArgs,
 }
 
-fn fake_engine_path() -> PathBuf {
-    let test_exe = std::env::current_exe().expect("test executable path");
-    let profile_dir = test_exe.parent().and_then(|deps| deps.parent()).expect("target/<profile>/deps");
-    let path = profile_dir.join("examples").join("fake_uci");
-    assert!(path.exists(), "{} is missing: run `cargo test -p tools`, which builds the examples", path.display());
-    path
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kairos-tune-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
-}
 
 fn args(log: &Path, extra: &[&str]) -> TuneArgs {
     let engine = fake_engine_path();

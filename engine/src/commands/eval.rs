@@ -48,30 +48,21 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// Backend options from the flags shared by the network commands; the weights path is resolved as the
-/// engine resolves `WeightsFile`.
+/// Backend options from the flags shared by the network commands, read as the engine reads its
+/// `WeightsFile`, `Backend`, `BackendDevice` and `Precision` options.
 pub(super) fn backend_options(
     weights: Option<&str>,
     backend: &str,
     device: &str,
     precision: &str,
 ) -> Result<nn::BackendOptions> {
-    let kind: nn::BackendKind = backend.parse()?;
-    let weights = match (kind, weights) {
-        (nn::BackendKind::Torch, given) => {
-            let mut options = EngineOptions::default();
-            if let Some(path) = given {
-                options.weights_file = path.to_string();
-            }
-            options.resolve_weights_path()?
-        }
-        (_, given) => given.unwrap_or_default().into(),
+    let defaults = EngineOptions::default();
+    let options = EngineOptions {
+        weights_file: weights.map_or_else(|| defaults.weights_file.clone(), str::to_owned),
+        backend: backend.to_owned(),
+        backend_device: device.to_owned(),
+        precision: precision.to_owned(),
+        ..defaults
     };
-    Ok(nn::BackendOptions {
-        weights,
-        kind,
-        device: device.parse()?,
-        precision: precision.parse()?,
-        ..nn::BackendOptions::default()
-    })
+    Ok(options.backend_options()?)
 }

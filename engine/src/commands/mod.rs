@@ -90,32 +90,27 @@ fn parse_mode_args<T: Parser>(mode: &str, args: &[String]) -> Result<T> {
     })
 }
 
+// Makes a command parser of a tool's arguments (the tools crate declares them as `clap::Args`); a plain
+// comment, since a doc comment here would replace each tool's own help heading.
 #[derive(Parser)]
-struct MatchCommand {
+struct ToolCommand<A: clap::Args> {
     #[command(flatten)]
-    args: tools::MatchArgs,
+    args: A,
+}
+
+/// Parses a tool mode's arguments.
+fn parse_tool_args<A: clap::Args>(mode: &str, args: &[String]) -> Result<A> {
+    Ok(parse_mode_args::<ToolCommand<A>>(mode, args)?.args)
 }
 
 fn run_match(args: &[String]) -> Result<()> {
-    tools::run_match(parse_mode_args::<MatchCommand>("match", args)?.args)
-}
-
-#[derive(Parser)]
-struct MatchReportCommand {
-    #[command(flatten)]
-    args: tools::MatchReportArgs,
+    tools::run_match(parse_tool_args("match", args)?)
 }
 
 fn run_match_report(args: &[String]) -> Result<()> {
-    tools::run_match_report(parse_mode_args::<MatchReportCommand>("match-report", args)?.args)
-}
-
-#[derive(Parser)]
-struct TuneCommand {
-    #[command(flatten)]
-    args: tools::TuneArgs,
+    tools::run_match_report(parse_tool_args("match-report", args)?)
 }
 
 fn run_tune(args: &[String]) -> Result<()> {
-    tools::run_tune(parse_mode_args::<TuneCommand>("tune", args)?.args)
+    tools::run_tune(parse_tool_args("tune", args)?)
 }

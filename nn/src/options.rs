@@ -85,13 +85,17 @@ pub enum Precision {
     /// bfloat16 (outputs within [`BF16_TOLERANCE`] of fp32 on Maia-1900); fast only on CPUs with native
     /// bf16 (AVX512-BF16, AMX): on AVX2-only CPUs libtorch emulates it about 30 times slower than fp32.
     Bf16,
-    /// IEEE half precision (CUDA only).
+    /// IEEE half precision, CUDA only (outputs within [`FP16_TOLERANCE`] of fp32 on Maia-1900).
     Fp16,
 }
 
 /// The bound on the difference of priors (T = 1.359) and of W/D/L between the bf16 CPU path and fp32;
 /// Maia-1900 on the five reference positions shows at most 0.0092 (priors) and 0.0066 (W/D/L).
 pub const BF16_TOLERANCE: f32 = 0.02;
+
+/// The same bound for fp16, the CUDA default; libtorch's CPU half-precision kernels run the same forward pass
+/// at most 0.0006 (priors) and 0.0014 (W/D/L) from fp32 on the five reference positions.
+pub const FP16_TOLERANCE: f32 = 0.005;
 
 impl FromStr for Precision {
     type Err = NnError;

@@ -7,10 +7,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use nn::{BackendKind, BackendOptions};
+use nn::{BackendKind, BackendOptions, DeviceChoice};
 use timemgr::CommonStopperOptions;
 
-use crate::search::SearchParams;
+use crate::search::{ScoreType, SearchParams};
 
 /// Why an option could not be set, or a command line not understood; names the problem and the way out.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -235,7 +235,6 @@ macro_rules! declare_options {
 
 const FPU_STRATEGIES: &[&str] = &["reduction", "absolute"];
 const BACKENDS: &[&str] = &["torch", "uniform", "random"];
-const DEVICES: &[&str] = &["auto", "cpu", "cuda"];
 const PRECISIONS: &[&str] = &["auto", "fp32", "bf16", "fp16"];
 
 /// The default network, relative to the repository root or the working directory.
@@ -275,12 +274,18 @@ declare_options! {
         "Path of the Lc0 network (.pb.gz); relative paths are looked up from the working directory and the repository.";
     backend: String = "torch", OptionKind::Combo(BACKENDS), "Backend", "backend",
         "Evaluator: the network through libtorch, or uniform/random priors for tests.";
-    backend_device: String = "auto", OptionKind::Combo(DEVICES), "BackendDevice", "backend-device",
-        "Device for the torch backend; auto picks CUDA when present.";
+    backend_device: String = "auto", OptionKind::Text, "BackendDevice", "backend-device",
+        "Device for the torch backend: auto (CUDA when present), cpu, cuda or cuda:N.";
     precision: String = "auto", OptionKind::Combo(PRECISIONS), "Precision", "precision",
         "Floating-point precision of the torch backend; auto = fp16 on CUDA, fp32 on the CPU.";
     show_wdl: bool = false, OptionKind::Check, "UCI_ShowWDL", "show-wdl",
         "Adds win/draw/loss permille to info lines.";
+    show_moves_left: bool = false, OptionKind::Check, "UCI_ShowMovesLeft", "show-movesleft",
+        "Adds the expected moves left to info lines (networks with a moves-left head).";
+    multipv: i64 = 1, OptionKind::Spin { min: 1, max: 500 }, "MultiPV", "multipv",
+        "Number of best moves sent as their own info line (multipv 1, 2, ...).";
+    score_type: String = "WDL_mu", OptionKind::Combo(ScoreType::NAMES), "ScoreType", "score-type",
+        "What the info score shows: WDL_mu (lc0's default), centipawn variants, win_percentage, Q or W-L.";
     verbose_move_stats: bool = false, OptionKind::Check, "VerboseMoveStats", "verbose-move-stats",
         "Sends the statistics of every root move as info string lines.";
     ram_limit_mb: i64 = 0, OptionKind::Spin { min: 0, max: 100_000_000 }, "RamLimitMb", "ram-limit-mb",
@@ -312,6 +317,7 @@ impl EngineOptions {
     pub fn set(&mut self, name: &str, raw: &str) -> Result<(), OptionsError> {
         let mut candidate = self.clone();
         candidate.assign(name, raw)?;
+        candidate.device_choice()?;
         if let Err(error) = timemgr::time_manager_from_str(&candidate.time_manager) {
             return Err(OptionsError::BadValue {
                 option: "TimeManager",
@@ -339,6 +345,8 @@ impl EngineOptions {
             two_fold_draws: self.two_fold_draws,
             ram_limit_mb: self.ram_limit_mb as u64,
             verbose_move_stats: self.verbose_move_stats,
+            multipv: self.multipv as usize,
+            score_type: ScoreType::from_name(&self.score_type).unwrap_or_default(),
             ..SearchParams::default()
         }
     }
@@ -364,11 +372,19 @@ impl EngineOptions {
         Ok(BackendOptions {
             weights,
             kind,
-            device: self.backend_device.parse().map_err(|_| self.combo_error("BackendDevice", &self.backend_device))?,
+            device: self.device_choice()?,
             precision: self.precision.parse().map_err(|_| self.combo_error("Precision", &self.precision))?,
             policy_temperature: self.policy_temperature as f32,
             exact_softmax: false,
             cache_size: 0,
+        })
+    }
+
+    fn device_choice(&self) -> Result<DeviceChoice, OptionsError> {
+        self.backend_device.parse().map_err(|_| OptionsError::BadValue {
+            option: "BackendDevice",
+            value: self.backend_device.clone(),
+            allowed: "auto, cpu, cuda or cuda:N (N = the GPU's index)".to_string(),
         })
     }
 
@@ -533,7 +549,8 @@ mod tests {
         assert_eq!(options.nn_cache_size, 2_000_000);
         assert_eq!(options.max_prefetch, 32);
         assert!(options.out_of_order_eval && options.sticky_endgames && options.two_fold_draws);
-        assert!(!options.show_wdl && !options.nodes_as_playouts);
+        assert!(!options.show_wdl && !options.show_moves_left && !options.nodes_as_playouts);
+        assert_eq!((options.multipv, options.score_type.as_str()), (1, "WDL_mu"));
         assert_eq!(options.virtual_nps, 2000);
     }
 
@@ -559,6 +576,13 @@ mod tests {
         assert_eq!((options.threads, options.fpu_strategy.as_str(), options.show_wdl), (3, "absolute", true));
         options.set("TimeManager", "smooth(max-move-budget=0.5)").unwrap();
         assert_eq!(options.time_manager, "smooth(max-move-budget=0.5)");
+        options.set("scoretype", "wdl_MU").unwrap();
+        options.set("ScoreType", "w-l").unwrap();
+        options.set("MultiPV", "4").unwrap();
+        assert_eq!((options.score_type.as_str(), options.search_params().multipv), ("W-L", 4));
+        assert_eq!(options.search_params().score_type, ScoreType::WinMinusLoss);
+        options.set("BackendDevice", "cuda:1").unwrap();
+        assert_eq!(options.backend_options().unwrap().device, DeviceChoice::Cuda(1));
     }
 
     #[test]
@@ -577,6 +601,14 @@ mod tests {
         assert!(matches!(options.set("Hash", "16"), Err(OptionsError::UnknownOption { .. })));
         let error = options.set("TimeManager", "smooth,legacy").unwrap_err();
         assert!(matches!(error, OptionsError::BadValue { option: "TimeManager", .. }), "{error}");
+        let error = options.set("BackendDevice", "gpu").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid value 'gpu' for option BackendDevice: expected auto, cpu, cuda or cuda:N (N = the GPU's index)"
+        );
+        let error = options.set("ScoreType", "cp").unwrap_err();
+        assert!(error.to_string().contains("expected one of centipawn, centipawn_with_drawscore"), "{error}");
+        assert!(matches!(options.set("MultiPV", "0"), Err(OptionsError::BadValue { option: "MultiPV", .. })));
         assert_eq!(options, EngineOptions::default(), "failed sets change nothing");
     }
 

@@ -264,6 +264,40 @@ fn searchmoves_restricts_the_root() {
 }
 
 #[test]
+fn multipv_sends_one_line_per_best_move_in_best_move_order() {
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1"]);
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos moves e2e4");
+    engine.send("go nodes 60");
+    let answer = engine.bestmove();
+    let start = position_after(None, &["e2e4"]);
+    let last_block: Vec<&String> = answer.iter().rev().skip(1).take(3).collect::<Vec<_>>().into_iter().rev().collect();
+    for (rank, line) in last_block.iter().enumerate() {
+        assert_well_formed_info(line, &start);
+        assert!(line.contains(&format!(" tbhits 0 multipv {} pv ", rank + 1)), "{line}");
+    }
+    let first_moves: Vec<&str> =
+        last_block.iter().map(|line| line.split(" pv ").nth(1).unwrap().split(' ').next().unwrap()).collect();
+    assert_eq!(first_moves[0], best_of(answer.last().unwrap()), "multipv 1 is the best move: {answer:?}");
+    assert!(first_moves[0] != first_moves[1] && first_moves[1] != first_moves[2], "{first_moves:?}");
+    engine.send("setoption name MultiPV value 1");
+    engine.send("go nodes 20");
+    let answer = engine.bestmove();
+    assert!(answer.iter().all(|line| !line.contains(" multipv ")), "MultiPV 1 prints no rank: {answer:?}");
+    engine.send("setoption name MultiPV value 0");
+    assert_eq!(errors(&engine.ready()).len(), 1, "MultiPV is 1 to 500");
+    // A GUI may change options the moment `bestmove` arrives, while the search threads still wind down.
+    for round in 1..=10 {
+        engine.send("go nodes 1");
+        engine.bestmove();
+        engine.send(&format!("setoption name MultiPV value {round}"));
+        let answer = engine.ready();
+        assert!(errors(&answer).is_empty(), "setoption right after bestmove is accepted: {answer:?}");
+    }
+    engine.quit();
+}
+
+#[test]
 fn network_failure_is_an_error_line_and_go_still_answers() {
     let mut engine = Engine::start(&["--weights=/nonexistent/net.pb.gz"]);
     let answer = engine.ready();
@@ -431,7 +465,21 @@ fn real_network_searches_the_start_position() {
     let answer = engine.bestmove();
     let info = answer.iter().rev().find(|line| line.starts_with("info depth")).expect("an info line");
     assert!(info.contains(" score cp 62 "), "lc0 reports cp 62 for Maia-1900 at the start position: {info}");
-    assert!(info.contains(" wdl "), "{info}");
+    // lc0 shows the raw (WL, D) = (0.033732, 0.054669) through its display transform, as (0.03279, 0.052) in
+    // its verbose output (LC0-NOTES §4.11); unrounded (0.0327853, 0.0517728), so
+    // W = round(500·(1 + 0.0327853 − 0.0517728)) = round(490.51) = 491, L = round(457.72) = 458, D = 51.
+    // The raw pair would give 490 54 456.
+    assert!(info.contains(" wdl 491 51 458 "), "{info}");
+    engine.send("setoption name ScoreType value Q");
+    // A new game drops the tree, so this search is again the root's single evaluation.
+    engine.send("ucinewgame");
+    engine.send("position startpos");
+    engine.send("go nodes 1");
+    let answer = engine.bestmove();
+    let info = answer.iter().rev().find(|line| line.starts_with("info depth")).expect("an info line");
+    assert!(info.contains(" score cp 337 "), "Q = 0.033732 shows as trunc(10000·Q): {info}");
+    assert!(info.contains(" wdl 490 54 456 "), "only WDL_mu transforms the W/D/L: {info}");
+    engine.send("setoption name ScoreType value WDL_mu");
     engine.send("go nodes 200");
     let answer = engine.bestmove();
     assert!(is_legal(&Chess::default(), best_of(answer.last().unwrap())));

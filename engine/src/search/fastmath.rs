@@ -1,5 +1,5 @@
-//! lc0's approximate logarithm (LC0-NOTES §5.8.2), used for cpuct and the WDL_mu score so both match lc0
-//! to the last bit.
+//! lc0's approximate logarithm and logistic (LC0-NOTES §5.8.2), used for cpuct and the WDL_mu score so both
+//! match lc0 to the last bit.
 
 /// lc0's FastLog2: exponent plus a quadratic fit of the mantissa, in f32.
 pub fn fast_log2(a: f32) -> f32 {
@@ -13,4 +13,15 @@ pub fn fast_log2(a: f32) -> f32 {
 /// lc0's FastLog: natural logarithm via [`fast_log2`].
 pub fn fast_log(a: f32) -> f32 {
     std::f32::consts::LN_2 * fast_log2(a)
+}
+
+/// lc0's FastLogistic: 1 / (1 + FastExp(−a)), saturated beyond ±20.
+pub fn fast_logistic(a: f32) -> f32 {
+    if a > 20.0 {
+        1.0
+    } else if a < -20.0 {
+        0.0
+    } else {
+        1.0 / (1.0 + nn::softmax::fast_exp(-a))
+    }
 }

@@ -1,11 +1,11 @@
-//! UCI `info` lines and verbose move statistics (LC0-NOTES §4.10).
+//! UCI `info` lines and the values they show (LC0-NOTES §4.10, §4.11).
 
-use super::fastmath::fast_log;
+use super::fastmath::{fast_log, fast_logistic};
 
 /// The score of an `info` line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
-    /// Centipawns from the side to move's view.
+    /// Centipawns (or the unit of the chosen [`ScoreType`]) from the side to move's view.
     Cp(i32),
     /// Moves to a proven mate; negative when the side to move gets mated.
     Mate(i32),
@@ -22,21 +22,34 @@ pub struct InfoLine {
     pub time_ms: i64,
     /// Playouts plus the reused root's visits.
     pub nodes: u64,
-    /// The score of the best move.
+    /// The score of this line's first move.
     pub score: Score,
     /// Win, draw and loss in permille.
     pub wdl: (u32, u32, u32),
+    /// Expected moves left in the game, only with a moves-left head.
+    pub moves_left: Option<u32>,
+    /// Tree memory in permille of the RAM limit, only when one is set (lc0 has no such field).
+    pub hashfull: Option<u32>,
     /// Playouts per second since the first batch; None until that time is positive.
     pub nps: Option<u64>,
-    /// Tree memory in permille of the RAM limit (0 without a limit).
-    pub hashfull: u32,
+    /// The line's rank among the best moves, only with MultiPV above 1.
+    pub multipv: Option<usize>,
     /// The principal variation in standard UCI notation.
     pub pv: Vec<String>,
 }
 
+/// Which optional fields the GUI asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct InfoFields {
+    /// `wdl` (UCI_ShowWDL).
+    pub wdl: bool,
+    /// `movesleft` (UCI_ShowMovesLeft).
+    pub moves_left: bool,
+}
+
 impl InfoLine {
-    /// The line as UCI prints it; `show_wdl` adds the `wdl` field (UCI_ShowWDL).
-    pub fn to_uci(&self, show_wdl: bool) -> String {
+    /// The line as lc0 prints it, in lc0's field order; Kairos has no tablebases, so `tbhits` is always 0.
+    pub fn to_uci(&self, fields: InfoFields) -> String {
         let mut line = format!(
             "info depth {} seldepth {} time {} nodes {} score ",
             self.depth, self.seldepth, self.time_ms, self.nodes
@@ -45,16 +58,25 @@ impl InfoLine {
             Score::Cp(cp) => line.push_str(&format!("cp {cp}")),
             Score::Mate(moves) => line.push_str(&format!("mate {moves}")),
         }
-        if show_wdl {
+        if fields.wdl {
             line.push_str(&format!(
                 " wdl {} {} {}",
                 self.wdl.0, self.wdl.1, self.wdl.2
             ));
         }
+        if let (true, Some(moves_left)) = (fields.moves_left, self.moves_left) {
+            line.push_str(&format!(" movesleft {moves_left}"));
+        }
+        if let Some(hashfull) = self.hashfull {
+            line.push_str(&format!(" hashfull {hashfull}"));
+        }
         if let Some(nps) = self.nps {
             line.push_str(&format!(" nps {nps}"));
         }
-        line.push_str(&format!(" hashfull {}", self.hashfull));
+        line.push_str(" tbhits 0");
+        if let Some(rank) = self.multipv {
+            line.push_str(&format!(" multipv {rank}"));
+        }
         if !self.pv.is_empty() {
             line.push_str(" pv ");
             line.push_str(&self.pv.join(" "));
@@ -63,32 +85,136 @@ impl InfoLine {
     }
 }
 
-/// μ of lc0's logistic WDL model (0 when W, D or L is outside (0.0001, 0.9999)).
-pub fn wdl_mu(wl: f32, d: f32) -> f32 {
+/// What the `score cp` field shows (lc0's `ScoreType`); Kairos has no draw score, so Q equals WL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ScoreType {
+    /// `90·tan(1.5637541897·WL)`.
+    Centipawn,
+    /// The same from Q.
+    CentipawnWithDrawScore,
+    /// `295·WL / (1 − 0.976953126·WL¹⁴)`.
+    Centipawn2019,
+    /// `290.680623072·tan(1.548090806·WL)`.
+    Centipawn2018,
+    /// `5000·WL + 5000`, in hundredths of a percent.
+    WinPercentage,
+    /// `10000·Q`.
+    Q,
+    /// `10000·WL`.
+    WinMinusLoss,
+    /// 100·μ of the logistic WDL model where it is meaningful, else `45·tan(1.56728071628·WL)` (lc0's default).
+    #[default]
+    WdlMu,
+}
+
+impl ScoreType {
+    /// Every score type by its lc0 name, in the order of [`ScoreType::ALL`].
+    pub const NAMES: &'static [&'static str] = &[
+        "centipawn",
+        "centipawn_with_drawscore",
+        "centipawn_2019",
+        "centipawn_2018",
+        "win_percentage",
+        "Q",
+        "W-L",
+        "WDL_mu",
+    ];
+
+    /// Every score type, in the order of [`ScoreType::NAMES`].
+    pub const ALL: [ScoreType; 8] = [
+        Self::Centipawn,
+        Self::CentipawnWithDrawScore,
+        Self::Centipawn2019,
+        Self::Centipawn2018,
+        Self::WinPercentage,
+        Self::Q,
+        Self::WinMinusLoss,
+        Self::WdlMu,
+    ];
+
+    /// The score type of an lc0 name (case-insensitive), if it is one.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::NAMES
+            .iter()
+            .position(|known| known.eq_ignore_ascii_case(name.trim()))
+            .map(|index| Self::ALL[index])
+    }
+}
+
+/// What lc0 shows for one root move that is not a proven mate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShownValue {
+    /// The `score cp` value.
+    pub score: i32,
+    /// The WL the `wdl` field is computed from: with `WDL_mu`, lc0's display transform of the input.
+    pub wl: f32,
+    /// The D the `wdl` field is computed from.
+    pub d: f32,
+}
+
+/// The score and displayed (WL, D) of a root move's (WL, D), computed as lc0's `SendUciInfo` does (in
+/// double where it uses double, truncated to an integer).
+pub fn shown_value(score_type: ScoreType, wl: f32, d: f32, has_wdl: bool) -> ShownValue {
+    let q = wl;
+    let tan_score = |scale: f64, slope: f64, x: f32| (scale * (slope * f64::from(x)).tan()) as f32;
+    let (wl, d, mu) = match score_type {
+        ScoreType::WdlMu => wdl_display(wl, d),
+        _ => (wl, d, 0.0),
+    };
+    let score = match score_type {
+        ScoreType::Centipawn => tan_score(90.0, 1.563_754_189_7, wl),
+        ScoreType::CentipawnWithDrawScore => tan_score(90.0, 1.563_754_189_7, q),
+        ScoreType::Centipawn2019 => {
+            (295.0 * f64::from(wl) / (1.0 - 0.976_953_126 * f64::from(wl).powi(14))) as f32
+        }
+        ScoreType::Centipawn2018 => tan_score(290.680_623_072, 1.548_090_806, wl),
+        ScoreType::WinPercentage => wl * 5000.0 + 5000.0,
+        ScoreType::Q => q * 10000.0,
+        ScoreType::WinMinusLoss => wl * 10000.0,
+        ScoreType::WdlMu => {
+            let fallback = tan_score(45.0, 1.567_280_716_28, wl);
+            let use_mu = has_wdl
+                && mu != 0.0
+                && wl.abs() + d < 0.996
+                && (mu.abs() < 1.0 || fallback.abs() < (100.0 * mu).abs());
+            if use_mu {
+                100.0 * mu
+            } else {
+                fallback
+            }
+        }
+    };
+    ShownValue { score: score as i32, wl, d }
+}
+
+/// lc0's display transform of a (WL, D) pair, and μ: the logistic WDL model fitted with FastLog and evaluated
+/// back with FastLogistic (lc0's `WDLRescale` inverted, without contempt, where the sharpness cap has no
+/// effect). It reproduces the input up to those approximations; outside W, D, L ∈ (0.0001, 0.9999) the pair is
+/// kept and μ is 0.
+pub fn wdl_display(wl: f32, d: f32) -> (f32, f32, f32) {
     let w = (1.0 + wl - d) / 2.0;
     let l = (1.0 - wl - d) / 2.0;
     let inside = |x: f32| x > 0.0001 && x < 0.9999;
     if !(inside(w) && inside(d) && inside(l)) {
-        return 0.0;
+        return (wl, d, 0.0);
     }
     let a = fast_log(1.0 / l - 1.0);
     let b = fast_log(1.0 / w - 1.0);
-    (a - b) / (a + b)
+    let s = 2.0 / (a + b);
+    let mu = (a - b) / (a + b);
+    let w_new = fast_logistic((-1.0 + mu) / s);
+    let l_new = fast_logistic((-1.0 - mu) / s);
+    (w_new - l_new, (1.0 - w_new - l_new).max(0.0), mu)
+}
+
+/// μ of lc0's logistic WDL model (0 when W, D or L is outside (0.0001, 0.9999)).
+pub fn wdl_mu(wl: f32, d: f32) -> f32 {
+    wdl_display(wl, d).2
 }
 
 /// lc0's default `WDL_mu` centipawn score of a (WL, D) pair.
 pub fn wdl_mu_centipawns(wl: f32, d: f32, has_wdl: bool) -> i32 {
-    let mu = wdl_mu(wl, d);
-    let fallback = 45.0 * (1.567_280_7_f32 * wl).tan();
-    if has_wdl
-        && mu != 0.0
-        && wl.abs() + d < 0.996
-        && (mu.abs() < 1.0 || fallback.abs() < (100.0 * mu).abs())
-    {
-        (100.0 * mu) as i32
-    } else {
-        fallback as i32
-    }
+    shown_value(ScoreType::WdlMu, wl, d, has_wdl).score
 }
 
 /// Win, draw and loss in permille, rounded so they add up to 1000.
@@ -133,19 +259,65 @@ mod tests {
     }
 
     #[test]
-    fn info_line_field_order() {
-        let line = InfoLine {
+    fn info_line_has_lc0s_field_order() {
+        let mut line = InfoLine {
             depth: 3,
             seldepth: 7,
             time_ms: 12,
             nodes: 100,
             score: Score::Cp(62),
             wdl: (490, 55, 455),
+            moves_left: Some(41),
+            hashfull: None,
             nps: Some(8333),
-            hashfull: 0,
+            multipv: None,
             pv: vec!["e2e4".into(), "e7e5".into()],
         };
-        assert_eq!(line.to_uci(true), "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 wdl 490 55 455 nps 8333 hashfull 0 pv e2e4 e7e5");
-        assert_eq!(line.to_uci(false), "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 nps 8333 hashfull 0 pv e2e4 e7e5");
+        let all = InfoFields { wdl: true, moves_left: true };
+        assert_eq!(line.to_uci(all), "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 wdl 490 55 455 movesleft 41 nps 8333 tbhits 0 pv e2e4 e7e5");
+        assert_eq!(line.to_uci(InfoFields::default()), "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 nps 8333 tbhits 0 pv e2e4 e7e5");
+        line.hashfull = Some(17);
+        line.multipv = Some(2);
+        line.moves_left = None;
+        line.score = Score::Mate(-3);
+        assert_eq!(line.to_uci(all), "info depth 3 seldepth 7 time 12 nodes 100 score mate -3 wdl 490 55 455 hashfull 17 nps 8333 tbhits 0 multipv 2 pv e2e4 e7e5");
+    }
+
+    #[test]
+    fn display_transform_reproduces_lc0s_verbose_output_for_the_start_position() {
+        // LC0-NOTES §4.11: Maia-1900's raw (WL, D) = (0.033732, 0.054669) at the start position is shown by
+        // lc0 as (0.03279, 0.052); μ is the value behind its `score cp 62`.
+        let (wl, d, mu) = wdl_display(0.033732, 0.054669);
+        assert!((wl - 0.03279).abs() < 5e-6, "{wl}");
+        assert!((d - 0.052).abs() < 5e-4, "{d}");
+        assert!((mu - 0.626_588).abs() < 1e-6, "{mu}");
+        assert_eq!(wdl_display(1.0, 0.0), (1.0, 0.0, 0.0), "a proven win is outside the model");
+    }
+
+    #[test]
+    fn score_types_by_hand() {
+        let shown = |score_type, wl| shown_value(score_type, wl, 0.2, true).score;
+        // 90·tan(1.5637541897·0.5) = 90·tan(0.78187709485) = 89.368…
+        assert_eq!(shown(ScoreType::Centipawn, 0.5), 89);
+        assert_eq!(shown(ScoreType::CentipawnWithDrawScore, -0.5), -89);
+        // 295·0.5 / (1 − 0.976953126·0.5¹⁴) = 147.5 / 0.99994037… = 147.5088
+        assert_eq!(shown(ScoreType::Centipawn2019, 0.5), 147);
+        // 290.680623072·tan(1.548090806·0.5) = 290.680623072·tan(0.774045403) = 284.154…
+        assert_eq!(shown(ScoreType::Centipawn2018, 0.5), 284);
+        assert_eq!(shown(ScoreType::WinPercentage, 0.25), 6250);
+        assert_eq!(shown(ScoreType::Q, -0.25), -2500);
+        assert_eq!(shown(ScoreType::WinMinusLoss, 0.125), 1250);
+        let raw = shown_value(ScoreType::Q, 0.033732, 0.054669, true);
+        assert_eq!((raw.wl, raw.d), (0.033732, 0.054669), "only WDL_mu transforms the shown W/D/L");
+    }
+
+    #[test]
+    fn score_type_names_round_trip() {
+        for (name, score_type) in ScoreType::NAMES.iter().zip(ScoreType::ALL) {
+            assert_eq!(ScoreType::from_name(name), Some(score_type));
+            assert_eq!(ScoreType::from_name(&name.to_lowercase()), Some(score_type));
+        }
+        assert_eq!(ScoreType::from_name("cp"), None);
+        assert_eq!(ScoreType::default(), ScoreType::WdlMu);
     }
 }

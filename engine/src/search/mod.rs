@@ -16,7 +16,10 @@ mod tree;
 mod verbose;
 
 pub use fastmath::{fast_log, fast_log2};
-pub use info::{wdl_mu, wdl_mu_centipawns, wdl_permille, InfoLine, Score};
+pub use info::{
+    shown_value, wdl_display, wdl_mu, wdl_mu_centipawns, wdl_permille, InfoFields, InfoLine, Score,
+    ScoreType, ShownValue,
+};
 pub use params::SearchParams;
 pub use prior::{decode_prior, encode_prior};
 pub use select::collision_budget;
@@ -100,6 +103,10 @@ impl SearchHandle {
     /// Whether every search thread has ended.
     pub fn is_finished(&self) -> bool {
         self.run.is_finished()
+    }
+    /// Whether the `bestmove` was sent: the search is over for the GUI even while its threads wind down.
+    pub fn best_move_sent(&self) -> bool {
+        self.run.best_move_sent()
     }
     /// The statistics so far.
     pub fn stats(&self) -> IterationStats {

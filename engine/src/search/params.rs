@@ -1,5 +1,7 @@
 //! The search's tunable parameters with lc0's UCI defaults (LC0-NOTES §4.1).
 
+use super::info::ScoreType;
+
 /// Every option the search obeys; `Default` gives lc0's UCI defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
@@ -51,6 +53,10 @@ pub struct SearchParams {
     pub ram_limit_mb: u64,
     /// Send per-move statistics before `bestmove`.
     pub verbose_move_stats: bool,
+    /// How many best moves get their own `info` line (MultiPV).
+    pub multipv: usize,
+    /// What the `score` of an `info` line shows.
+    pub score_type: ScoreType,
 }
 
 impl Default for SearchParams {
@@ -80,6 +86,8 @@ impl Default for SearchParams {
             moves_left_quadratic_factor: -0.6521,
             ram_limit_mb: 0,
             verbose_move_stats: false,
+            multipv: 1,
+            score_type: ScoreType::WdlMu,
         }
     }
 }

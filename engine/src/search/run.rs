@@ -5,7 +5,7 @@ use super::gather::{abandon, finish, gather, GatherContext};
 use super::params::SearchParams;
 use super::select::collision_budget;
 use super::stats::{
-    best_root_edge, info_line, iteration_stats, principal_variation, InfoContext, Progress,
+    best_root_edge, info_lines, iteration_stats, principal_variation, InfoContext, Progress,
     RootFilter,
 };
 use super::tree::Tree;
@@ -185,6 +185,11 @@ impl Run {
             .all(std::thread::JoinHandle::is_finished)
     }
 
+    /// Whether the best move was sent.
+    pub fn best_move_sent(&self) -> bool {
+        lock(&self.control).done
+    }
+
     fn elapsed_ms(&self) -> f64 {
         self.clock.elapsed_ms() - self.move_start_ms
     }
@@ -324,15 +329,19 @@ impl Run {
             time_ms: now as i64,
             since_first_batch_ms: stats.time_since_first_batch_ms,
             has_wdl: self.has_wdl,
+            has_moves_left: self.has_moves_left,
             hashfull: self.hashfull(&state.tree),
+            multipv: self.params.multipv,
+            score_type: self.params.score_type,
         };
         let root_ready = stats.total_nodes > 0 || self.failed.load(Ordering::SeqCst);
         let may_send = self.stop.load(Ordering::SeqCst)
             && root_ready
             && (!self.hold || self.user_stop.load(Ordering::SeqCst));
         if may_send {
-            let line = info_line(root, &info_context);
-            (control.sink)(SearchEvent::Info(line));
+            for line in info_lines(root, &info_context) {
+                (control.sink)(SearchEvent::Info(line));
+            }
             if self.params.verbose_move_stats {
                 (control.sink)(SearchEvent::VerboseStats(verbose_move_stats(
                     root,
@@ -376,16 +385,16 @@ impl Run {
         };
         if due {
             control.last_info = Some((best, depth, seldepth, now));
-            let line = info_line(root, &info_context);
-            (control.sink)(SearchEvent::Info(line));
+            for line in info_lines(root, &info_context) {
+                (control.sink)(SearchEvent::Info(line));
+            }
         }
     }
 
-    fn hashfull(&self, tree: &Tree) -> u32 {
-        if self.params.ram_limit_mb == 0 {
-            return 0;
-        }
-        (tree.bytes() * 1000 / (self.params.ram_limit_mb * 1_000_000)).min(1000) as u32
+    fn hashfull(&self, tree: &Tree) -> Option<u32> {
+        (self.params.ram_limit_mb > 0).then(|| {
+            (tree.bytes() * 1000 / (self.params.ram_limit_mb * 1_000_000)).min(1000) as u32
+        })
     }
 
     /// The statistics of the search so far.

@@ -1,10 +1,10 @@
 //! What the search reports: iteration statistics for the stoppers (LC0-NOTES §3.1, §1.6.2), the best move,
 //! the principal variation, `info` lines and verbose move statistics.
 
-use super::info::{mate_moves, wdl_mu_centipawns, wdl_permille, InfoLine, Score};
+use super::info::{mate_moves, shown_value, wdl_permille, InfoLine, Score, ScoreType};
 use super::node::Node;
 use super::params::SearchParams;
-use super::select::{best_child, fpu, MovesLeftUtility};
+use super::select::{best_child, compare_for_best, fpu, MovesLeftUtility};
 use shakmaty::{CastlingMode, Move};
 use timemgr::search_stats::{IterationStats, TimeUsageHint};
 
@@ -48,11 +48,12 @@ pub fn best_root_edge(root: &Node, filter: &RootFilter) -> Option<usize> {
 /// The principal variation as lc0 prints it: best children while their node exists, ending with at most one
 /// edge that has no node yet (chosen by prior). Its second move is the ponder move.
 pub fn principal_variation(root: &Node, filter: &RootFilter) -> Vec<Move> {
-    let mut pv = Vec::new();
-    let Some(first) = best_root_edge(root, filter) else {
-        return pv;
-    };
-    pv.push(root.edges[first].mv);
+    best_root_edge(root, filter).map_or_else(Vec::new, |first| variation(root, first))
+}
+
+/// The variation that starts with the root's edge `first` and follows the best children from there.
+fn variation(root: &Node, first: usize) -> Vec<Move> {
+    let mut pv = vec![root.edges[first].mv];
     let mut node = root.edges[first].child.as_deref();
     while let Some(current) = node {
         let Some(index) = best_child(current, |_| true) else {
@@ -133,16 +134,53 @@ pub struct InfoContext<'a> {
     pub since_first_batch_ms: i64,
     /// Whether the network has a WDL head.
     pub has_wdl: bool,
-    /// Tree memory in permille of the RAM limit.
-    pub hashfull: u32,
+    /// Whether the network has a moves-left head.
+    pub has_moves_left: bool,
+    /// Tree memory in permille of the RAM limit, when one is set.
+    pub hashfull: Option<u32>,
+    /// Lines to send (MultiPV).
+    pub multipv: usize,
+    /// What the score shows.
+    pub score_type: ScoreType,
 }
 
-/// The `info` line for the current tree.
-pub fn info_line(root: &Node, context: &InfoContext<'_>) -> InfoLine {
+/// The root's children in lc0's best-move order (§4.8) among the allowed moves, the first `count` of them;
+/// none before the root has a visit.
+pub fn best_root_edges(root: &Node, filter: &RootFilter, count: usize) -> Vec<usize> {
+    if root.n == 0 {
+        return Vec::new();
+    }
+    let mut allowed: Vec<usize> = (0..root.edges.len())
+        .filter(|&i| filter.allows(&root.edges[i].mv))
+        .collect();
+    allowed.sort_by(|&a, &b| compare_for_best(&root.edges[a], &root.edges[b]));
+    allowed.truncate(count);
+    allowed
+}
+
+/// The `info` lines for the current tree: one per MultiPV rank, each scored by its own first move, as lc0's
+/// `SendUciInfo`; a root without visits gives one line scored by the root itself.
+pub fn info_lines(root: &Node, context: &InfoContext<'_>) -> Vec<InfoLine> {
+    let edges = best_root_edges(root, context.filter, context.multipv.max(1));
+    if edges.is_empty() {
+        return vec![line_for(root, None, context)];
+    }
+    edges
+        .iter()
+        .enumerate()
+        .map(|(rank, &index)| {
+            let mut line = line_for(root, Some(index), context);
+            line.multipv = (context.multipv > 1).then_some(rank + 1);
+            line
+        })
+        .collect()
+}
+
+fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -> InfoLine {
     let progress = context.progress;
-    let best = best_root_edge(root, context.filter).map(|i| &root.edges[i]);
+    let edge = edge_index.map(|i| &root.edges[i]);
     let default_wl = -(root.wl as f32);
-    let (wl, d, m, terminal) = match best {
+    let (wl, d, m, terminal) = match edge {
         Some(edge) => (
             edge.q(default_wl),
             edge.d(root.d),
@@ -151,26 +189,34 @@ pub fn info_line(root: &Node, context: &InfoContext<'_>) -> InfoLine {
         ),
         None => (default_wl, root.d, 0.0, false),
     };
-    let score = if terminal && wl != 0.0 {
-        Score::Mate(mate_moves(wl, m))
+    let shown = shown_value(context.score_type, wl, d, context.has_wdl);
+    let score = if terminal && shown.wl != 0.0 {
+        Score::Mate(mate_moves(shown.wl, m))
     } else {
-        Score::Cp(wdl_mu_centipawns(wl, d, context.has_wdl))
+        Score::Cp(shown.score)
     };
+    let moves_left = context.has_moves_left.then(|| {
+        let m = edge.map_or(1.0 + root.m, |edge| edge.m(1.0 + root.m));
+        ((1.0 + m) / 2.0) as u32
+    });
     let nps = (context.since_first_batch_ms > 0)
         .then(|| progress.playouts * 1000 / context.since_first_batch_ms as u64);
+    let pv = match edge_index {
+        Some(index) => variation(root, index),
+        None => Vec::new(),
+    };
     InfoLine {
         depth: ((progress.cumulative_depth / progress.playouts.max(1)) as u32).max(1),
         seldepth: progress.max_depth,
         time_ms: context.time_ms,
         nodes: progress.playouts + progress.reused_visits,
         score,
-        wdl: wdl_permille(wl, d),
-        nps,
+        wdl: wdl_permille(shown.wl, shown.d),
+        moves_left,
         hashfull: context.hashfull,
-        pv: principal_variation(root, context.filter)
-            .iter()
-            .map(uci)
-            .collect(),
+        nps,
+        multipv: None,
+        pv: pv.iter().map(uci).collect(),
     }
 }
 

@@ -1,5 +1,7 @@
-//! lc0's `VerboseMoveStats` lines: one per root move, least visited first, then one for the root node.
+//! lc0's `VerboseMoveStats` lines: one per root move, least visited (then lowest Q + U) first, then one for the
+//! root node.
 
+use super::info::wdl_display;
 use super::node::{Edge, Node, Terminal};
 use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier, MovesLeftUtility};
@@ -17,14 +19,17 @@ pub fn verbose_move_stats(
     let root_fpu = fpu(params, root);
     let puct_mult = puct_multiplier(params, root);
     let moves_left = MovesLeftUtility::new(params, root, has_moves_left);
+    let u = |edge: &Edge| edge.p() * puct_mult / (1 + edge.n_started()) as f32;
     let mut edges: Vec<&Edge> = root.edges.iter().collect();
-    edges.sort_by_key(|edge| (edge.n(), edge.prior));
+    edges.sort_by(|a, b| {
+        let key = |edge: &Edge| edge.q(root_fpu) + u(edge);
+        a.n().cmp(&b.n()).then(key(a).total_cmp(&key(b)))
+    });
     let mut lines: Vec<String> = edges
         .into_iter()
         .map(|edge| {
             let child = edge.child.as_deref();
             let q = edge.q(root_fpu);
-            let u = edge.p() * puct_mult / (1 + edge.n_started()) as f32;
             let index = move_policy_index(&edge.mv, turn)
                 .map_or_else(|| "-".to_string(), |i| i.to_string());
             let mut line = head(
@@ -36,10 +41,12 @@ pub fn verbose_move_stats(
             );
             line.push_str(&node_stats(
                 child.filter(|c| c.n > 0).map(|c| (c.wl as f32, c.d, c.m)),
+                root_fpu,
             ));
             line.push_str(&format!(
-                "(Q: {q:>8.5}) (U: {u:>6.5}) (S: {:>8.5}) ",
-                q + u + moves_left.of(edge, q)
+                "(U: {:>6.5}) (S: {:>8.5}) ",
+                u(edge),
+                q + u(edge) + moves_left.of(edge, q)
             ));
             line.push_str(&tail(child.filter(|c| c.n > 0), 1.0));
             line.trim_end().to_string()
@@ -52,12 +59,7 @@ pub fn verbose_move_stats(
         root.n_in_flight,
         root.visited_policy(),
     );
-    line.push_str(&node_stats((root.n > 0).then_some((
-        -root.wl as f32,
-        root.d,
-        root.m,
-    ))));
-    line.push_str(&format!("(Q: {:>8.5}) ", -root.wl));
+    line.push_str(&node_stats(Some((-root.wl as f32, root.d, root.m)), root_fpu));
     line.push_str(&tail(Some(root), -1.0));
     lines.push(line.trim_end().to_string());
     lines
@@ -71,10 +73,15 @@ fn head(label: &str, index: &str, n: u32, in_flight: u32, p: f32) -> String {
     )
 }
 
-fn node_stats(values: Option<(f32, f32, f32)>) -> String {
+/// WL, D and M of a node as lc0 displays them (through its WDL display transform), and Q, which is the
+/// displayed WL (no draw score) or the FPU for a move without visits.
+fn node_stats(values: Option<(f32, f32, f32)>, fpu: f32) -> String {
     match values {
-        Some((wl, d, m)) => format!("(WL: {wl:>8.5}) (D: {d:>5.3}) (M: {m:>4.1}) "),
-        None => "(WL:  -.-----) (D: -.---) (M:  -.-) ".to_string(),
+        Some((wl, d, m)) => {
+            let (wl, d, _) = wdl_display(wl, d);
+            format!("(WL: {wl:>8.5}) (D: {d:>5.3}) (M: {m:>4.1}) (Q: {wl:>8.5}) ")
+        }
+        None => format!("(WL:  -.-----) (D: -.---) (M:  -.-) (Q: {fpu:>8.5}) "),
     }
 }
 
@@ -129,11 +136,38 @@ mod tests {
         };
         let lines = verbose_move_stats(&root, Color::White, &SearchParams::default(), false);
         assert_eq!(lines.len(), 2);
-        assert!(lines[0].starts_with("e2e4  (322 ) N:     166 (+ 0) (P: 44.24%) (WL:  0.03000) (D: 0.050) (M:  0.0) (Q:  0.03000) (U: "), "{}", lines[0]);
+        // WL and D go through lc0's display transform: (0.03, 0.05) is shown as (0.02898, 0.047), and Q is the
+        // shown WL; S adds U to the raw Q (0.03).
+        assert!(lines[0].starts_with("e2e4  (322 ) N:     166 (+ 0) (P: 44.24%) (WL:  0.02898) (D: 0.047) (M:  0.0) (Q:  0.02898) (U: 0.06009) (S:  0.09009) (V:  -.----)"), "{}", lines[0]);
         assert!(
-            lines[1].starts_with("node  (1   ) N:     167 (+ 0) (P: 44.24%) (WL:  0.03000)"),
+            lines[1].starts_with("node  (1   ) N:     167 (+ 0) (P: 44.24%) (WL:  0.02898) (D: 0.047) (M:  0.0) (Q:  0.02898) (V:  -.----)"),
             "{}",
             lines[1]
         );
+    }
+
+    #[test]
+    fn moves_with_equal_visits_are_ordered_by_q_plus_u_as_lc0() {
+        let moves = Chess::default().legal_moves();
+        let child = |wl: f64| {
+            Some(Box::new(Node {
+                n: 1,
+                wl,
+                ..Node::default()
+            }))
+        };
+        let mut strong = Edge::new(moves[0], 0.3);
+        strong.child = child(0.5);
+        let mut weak = Edge::new(moves[1], 0.4);
+        weak.child = child(-0.5);
+        let root = Node {
+            edges: vec![strong, weak].into_boxed_slice(),
+            n: 3,
+            ..Node::default()
+        };
+        let lines = verbose_move_stats(&root, Color::White, &SearchParams::default(), false);
+        // Equal N: the lower Q + U comes first although its prior is higher.
+        assert!(lines[0].starts_with(&uci(&moves[1])), "{lines:?}");
+        assert!(lines[1].starts_with(&uci(&moves[0])), "{lines:?}");
     }
 }

@@ -17,7 +17,7 @@ use super::trace_file::append_traces;
 use crate::clock::{SharedClock, VirtualClock, WallClock};
 use crate::options::EngineOptions;
 use crate::position::GameState;
-use crate::search::{Search, SearchEvent, SearchHandle, SearchRequest};
+use crate::search::{InfoFields, Search, SearchEvent, SearchHandle, SearchRequest};
 
 /// Whether the loop goes on after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,8 +130,12 @@ impl Session {
         }
     }
 
+    /// Whether a search is still going for the GUI: its `bestmove` is not sent yet (threads that are only
+    /// winding down after it do not count, so a `setoption` right after `bestmove` is accepted).
     fn searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|running| !running.handle.is_finished())
+        self.running
+            .as_ref()
+            .is_some_and(|running| !running.handle.is_finished() && !running.handle.best_move_sent())
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {
@@ -297,7 +301,8 @@ impl Session {
             searchmoves,
             hold_bestmove_until_stop: go.params.infinite || go.params.ponder,
         };
-        let reporter = Reporter { out: self.out.clone(), show_wdl: self.options.show_wdl };
+        let fields = InfoFields { wdl: self.options.show_wdl, moves_left: self.options.show_moves_left };
+        let reporter = Reporter { out: self.out.clone(), fields };
         let handle = evaluator.search.start(request, Box::new(move |event| reporter.report(event)));
         let ponder = go.params.ponder.then_some(go);
         self.running = Some(Running { handle, ponder });
@@ -308,7 +313,7 @@ impl Session {
 /// Turns the search's events into output lines; runs on a search thread.
 struct Reporter {
     out: UciOutput,
-    show_wdl: bool,
+    fields: InfoFields,
 }
 
 impl Reporter {
@@ -319,7 +324,7 @@ impl Reporter {
 
     fn try_report(&self, event: SearchEvent) -> io::Result<()> {
         match event {
-            SearchEvent::Info(info) => self.out.send(&info.to_uci(self.show_wdl)),
+            SearchEvent::Info(info) => self.out.send(&info.to_uci(self.fields)),
             SearchEvent::VerboseStats(lines) => {
                 lines.iter().try_for_each(|line| self.out.send(&format!("info string {line}")))
             }

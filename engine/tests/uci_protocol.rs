@@ -356,6 +356,45 @@ fn time_manager_trace_is_appended_per_move_and_summarised() {
     let _ = std::fs::remove_file(&path);
 }
 
+#[test]
+fn moves_out_of_book_count_from_the_games_first_search() {
+    let path = std::env::temp_dir().join(format!("kairos-uci-book-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let trace = format!("--tm-trace-file={}", path.display());
+    let flags = ["--backend=uniform", "--threads=1", "--time-manager=legacy(out-of-book-factor=true)", &trace];
+    let mut engine = Engine::start(&flags);
+    // The GUI's book plays 1. e4 e5; the engine is then asked for white's moves at plies 2, 4 and 6 (the
+    // game goes on with fixed moves: only the count matters).
+    for moves in ["e2e4 e7e5", "e2e4 e7e5 g1f3 b8c6", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6"] {
+        engine.send(&format!("position startpos moves {moves}"));
+        engine.send("go wtime 60000 btime 60000 movetime 30");
+        engine.bestmove();
+    }
+    engine.send("ucinewgame");
+    engine.send("position startpos moves d2d4 d7d5");
+    engine.send("go wtime 60000 btime 60000 movetime 30");
+    engine.bestmove();
+    engine.quit();
+    let text = std::fs::read_to_string(&path).expect("trace file written");
+    let factors: Vec<f64> = text
+        .lines()
+        .map(|line| {
+            let trace: serde_json::Value = serde_json::from_str(line).unwrap();
+            let step = |name: &str| {
+                trace["steps"].as_array().unwrap().iter().find(|s| s["name"] == name).unwrap()["value"].as_f64().unwrap()
+            };
+            step("adjusted_ms (out-of-book factor)") / step("allocated_ms")
+        })
+        .collect();
+    // Cray Blitz: 2 − n/10 for the n-th own move after the book; a new game starts counting again.
+    let expected = [1.9, 1.8, 1.7, 1.9];
+    assert_eq!(factors.len(), expected.len(), "{text}");
+    for (factor, expected) in factors.iter().zip(expected) {
+        assert!((factor - expected).abs() < 1e-9, "{factors:?}");
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
 /// Plays `plies` moves of a self-play game on the virtual clock, deducting the virtual time reported
 /// by the final `info` of each move; returns the moves and each move's (deadline, used) from the trace.
 fn virtual_clock_game(plies: usize) -> (Vec<String>, Vec<(i64, i64)>) {

@@ -326,6 +326,7 @@ fn finish_leaf(
             edges.sort_by_key(|edge| std::cmp::Reverse(edge.prior));
             tree.edge_count += edges.len() as u64;
             node.edges = edges.into_boxed_slice();
+            node.network_wl = Some(-evaluation.wl);
             (-evaluation.wl, evaluation.d, evaluation.m)
         }
     };

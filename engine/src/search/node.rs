@@ -39,6 +39,8 @@ pub struct Node {
     pub lower: Bound,
     /// Proven upper bound of the result.
     pub upper: Bound,
+    /// The network's own WL of the position (same view as `wl`), once evaluated: VerboseMoveStats' V column.
+    pub network_wl: Option<f32>,
 }
 
 impl Default for Node {
@@ -53,6 +55,7 @@ impl Default for Node {
             terminal: Terminal::No,
             lower: -1,
             upper: 1,
+            network_wl: None,
         }
     }
 }

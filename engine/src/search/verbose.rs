@@ -85,17 +85,22 @@ fn node_stats(values: Option<(f32, f32, f32)>, fpu: f32) -> String {
     }
 }
 
-/// The value column (proven values only: raw network values are not kept in the tree) and the bound tag,
-/// with `sign` −1 for the root, whose values are stored from the opponent's view.
+/// The value column (a proven node's value, else the network's own evaluation of the position, as lc0 shows
+/// it from its NN cache) and the bound tag, with `sign` −1 for the root, whose values are stored from the
+/// opponent's view.
 fn tail(node: Option<&Node>, sign: f64) -> String {
     let Some(node) = node else {
         return "(V:  -.----) ".to_string();
     };
-    let value = if node.terminal == Terminal::No {
-        "(V:  -.----) ".to_string()
-    } else {
-        format!("(V: {:>7.4}) ", sign * node.wl)
+    let value = match (node.terminal, node.network_wl) {
+        (Terminal::No, None) => None,
+        (Terminal::No, Some(network_wl)) => Some(f64::from(network_wl)),
+        _ => Some(node.wl),
     };
+    let value = value.map_or_else(
+        || "(V:  -.----) ".to_string(),
+        |value| format!("(V: {:>7.4}) ", sign * value),
+    );
     let (lower, upper) = if sign < 0.0 {
         (-node.upper, -node.lower)
     } else {
@@ -125,6 +130,7 @@ mod tests {
             wl: 0.03,
             d: 0.05,
             m: 0.0,
+            network_wl: Some(0.0337),
             ..Node::default()
         }));
         let root = Node {
@@ -132,15 +138,16 @@ mod tests {
             n: 167,
             wl: -0.03,
             d: 0.05,
+            network_wl: Some(-0.0251),
             ..Node::default()
         };
         let lines = verbose_move_stats(&root, Color::White, &SearchParams::default(), false);
         assert_eq!(lines.len(), 2);
         // WL and D go through lc0's display transform: (0.03, 0.05) is shown as (0.02898, 0.047), and Q is the
-        // shown WL; S adds U to the raw Q (0.03).
-        assert!(lines[0].starts_with("e2e4  (322 ) N:     166 (+ 0) (P: 44.24%) (WL:  0.02898) (D: 0.047) (M:  0.0) (Q:  0.02898) (U: 0.06009) (S:  0.09009) (V:  -.----)"), "{}", lines[0]);
+        // shown WL; S adds U to the raw Q (0.03). V is the network's own value, the root's from its side to move.
+        assert!(lines[0].starts_with("e2e4  (322 ) N:     166 (+ 0) (P: 44.24%) (WL:  0.02898) (D: 0.047) (M:  0.0) (Q:  0.02898) (U: 0.06009) (S:  0.09009) (V:  0.0337)"), "{}", lines[0]);
         assert!(
-            lines[1].starts_with("node  (1   ) N:     167 (+ 0) (P: 44.24%) (WL:  0.02898) (D: 0.047) (M:  0.0) (Q:  0.02898) (V:  -.----)"),
+            lines[1].starts_with("node  (1   ) N:     167 (+ 0) (P: 44.24%) (WL:  0.02898) (D: 0.047) (M:  0.0) (Q:  0.02898) (V:  0.0251)"),
             "{}",
             lines[1]
         );

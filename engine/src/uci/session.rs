@@ -63,6 +63,8 @@ pub struct Session {
     clock: SharedClock,
     position_received_ms: f64,
     running: Option<Running>,
+    /// The game ply of this game's first search: where the GUI's opening book (if any) ended.
+    book_exit_ply: Option<u32>,
 }
 
 impl Session {
@@ -78,6 +80,7 @@ impl Session {
             clock,
             position_received_ms: 0.0,
             running: None,
+            book_exit_ply: None,
         };
         session.time_manager = session.new_time_manager();
         session
@@ -207,6 +210,7 @@ impl Session {
         self.evaluator = self.evaluator.take().map(|evaluator| Evaluator::new(evaluator.network, &self.options));
         self.time_manager = self.new_time_manager();
         self.clock = new_clock(&self.options);
+        self.book_exit_ply = None;
     }
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> io::Result<()> {
@@ -274,15 +278,17 @@ impl Session {
         let reused_visits = evaluator.search.set_position(&self.game);
         // A failed evaluation here only leaves the estimate out; the search reports the backend's failure.
         let network_moves_left_plies = evaluator.search.root_moves_left(&self.game).unwrap_or(None);
+        let game_ply = self.game.game_ply();
+        let book_exit_ply = *self.book_exit_ply.get_or_insert(game_ply);
         let context = MoveContext {
             white_to_move: position.turn().is_white(),
-            game_ply: self.game.game_ply(),
+            game_ply,
             reused_visits,
             move_overhead_ms: self.options.move_overhead_ms,
             legal_moves: legal_moves.len(),
             piece_count: position.board().occupied().count() as u32,
             network_moves_left_plies,
-            moves_out_of_book: None,
+            moves_out_of_book: Some(game_ply.saturating_sub(book_exit_ply) / 2 + 1),
         };
         let stopper = {
             let mut manager = lock(&time_manager);

@@ -158,7 +158,8 @@ impl Node {
 
     /// Sum of the priors of the children with completed visits.
     pub fn visited_policy(&self) -> f32 {
-        self.edges.iter().filter(|e| e.n() > 0).map(Edge::p).sum()
+        // A fold from +0.0: an empty f32 sum is −0.0, which would print as "-0.00%".
+        self.edges.iter().filter(|e| e.n() > 0).map(Edge::p).fold(0.0, |sum, p| sum + p)
     }
 
     /// Number of nodes in this subtree (this one included) and of edges, for memory accounting.

@@ -49,7 +49,7 @@ pub fn verbose_move_stats(
                 q + u(edge) + moves_left.of(edge, q)
             ));
             line.push_str(&tail(child.filter(|c| c.n > 0), 1.0));
-            line.trim_end().to_string()
+            line
         })
         .collect();
     let mut line = head(
@@ -61,14 +61,16 @@ pub fn verbose_move_stats(
     );
     line.push_str(&node_stats(Some((-root.wl as f32, root.d, root.m)), root_fpu));
     line.push_str(&tail(Some(root), -1.0));
-    lines.push(line.trim_end().to_string());
+    lines.push(line);
     lines
 }
 
+/// The start of a line; lc0 left-aligns a move's policy index and right-aligns the root's edge count.
 fn head(label: &str, index: &str, n: u32, in_flight: u32, p: f32) -> String {
     let precision = if p >= 0.99995 { 1 } else { 2 };
+    let index = if label == "node " { format!("{index:>4}") } else { format!("{index:<4}") };
     format!(
-        "{label:<5} ({index:<4}) N: {n:>7} (+{in_flight:>2}) (P: {:>5.precision$}%) ",
+        "{label:<5} ({index}) N: {n:>7} (+{in_flight:>2}) (P: {:>5.precision$}%) ",
         p * 100.0
     )
 }
@@ -145,12 +147,9 @@ mod tests {
         assert_eq!(lines.len(), 2);
         // WL and D go through lc0's display transform: (0.03, 0.05) is shown as (0.02898, 0.047), and Q is the
         // shown WL; S adds U to the raw Q (0.03). V is the network's own value, the root's from its side to move.
-        assert!(lines[0].starts_with("e2e4  (322 ) N:     166 (+ 0) (P: 44.24%) (WL:  0.02898) (D: 0.047) (M:  0.0) (Q:  0.02898) (U: 0.06009) (S:  0.09009) (V:  0.0337)"), "{}", lines[0]);
-        assert!(
-            lines[1].starts_with("node  (1   ) N:     167 (+ 0) (P: 44.24%) (WL:  0.02898) (D: 0.047) (M:  0.0) (Q:  0.02898) (V:  0.0251)"),
-            "{}",
-            lines[1]
-        );
+        // Every field ends with a space, as lc0 writes them.
+        assert_eq!(lines[0], "e2e4  (322 ) N:     166 (+ 0) (P: 44.24%) (WL:  0.02898) (D: 0.047) (M:  0.0) (Q:  0.02898) (U: 0.06009) (S:  0.09009) (V:  0.0337) ");
+        assert_eq!(lines[1], "node  (   1) N:     167 (+ 0) (P: 44.24%) (WL:  0.02898) (D: 0.047) (M:  0.0) (Q:  0.02898) (V:  0.0251) ");
     }
 
     #[test]

@@ -1,6 +1,7 @@
-//! Parity with lc0's strictly sequential search (reference/lc0-sequential-search-400.json): Maia-1900 on the
-//! torch backend, Threads=1, MinibatchSize=1, MaxPrefetch=0, no out-of-order evaluation, no smart pruning,
-//! `go nodes 400`. Needs the weights installed by scripts/setup.
+//! Parity with lc0's own searches of Maia-1900 on the torch backend, one search thread, no prefetch, no
+//! out-of-order evaluation, no smart pruning: strictly sequential (MinibatchSize=1,
+//! reference/lc0-sequential-search-400.json) and in batches of 32 (reference/lc0-batched-search-600.json).
+//! Needs the weights installed by scripts/setup.
 
 mod common;
 
@@ -14,15 +15,44 @@ use shakmaty::CastlingMode;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// Largest difference in any root move's visits we accept against lc0. Reached: 0 on all five positions (every
-/// root move's visits equal lc0's). The margin is for float differences between libtorch and lc0's BLAS
-/// backend on other machines: those flip a 16-bit prior now and then (see lc0_uci_output.rs) and can move
-/// a few visits between two nearly equal moves. The best move must always be lc0's.
-const VISIT_TOLERANCE: i64 = 3;
+/// Largest difference in any root move's visits we accept against lc0's sequential search. Reached: 0 on all
+/// five positions (every root move's visits equal lc0's). The margin is for float differences between
+/// libtorch and lc0's BLAS backend on other machines: those flip a 16-bit prior now and then (see
+/// tests/tests/lc0_uci_output.rs) and can move a few visits between two nearly equal moves.
+const SEQUENTIAL_TOLERANCE: i64 = 3;
 
+/// The same for batches of 32. Reached: 15 (black middlegame), 13 (KP vs K), 12 (Italian), 3 (1.e4 e5) and
+/// 1 (start position). lc0 distributes a gather's visits over the tree in multi-visit passes
+/// (PickNodesToExtendTask: a whole collision of several visits at once, in flight along its path), while
+/// Kairos descends once per visit with a virtual loss of one, so batches fill, collide and end a little
+/// differently; in KP vs K that is enough to swap two nearly tied moves, so in batches the best move only has
+/// to be one that lc0 gave nearly as many visits as its own.
+const BATCHED_TOLERANCE: i64 = 20;
 
 #[test]
 fn sequential_400_node_search_matches_lc0() {
+    let params = SearchParams { minibatch_size: 1, ..lc0_reference_params() };
+    compare_with_lc0("lc0-sequential-search-400.json", 400, params, SEQUENTIAL_TOLERANCE, true);
+}
+
+#[test]
+fn batched_600_node_search_matches_lc0() {
+    let params = SearchParams { minibatch_size: 32, ..lc0_reference_params() };
+    compare_with_lc0("lc0-batched-search-600.json", 600, params, BATCHED_TOLERANCE, false);
+}
+
+fn lc0_reference_params() -> SearchParams {
+    SearchParams {
+        threads: 1,
+        max_prefetch: 0,
+        out_of_order_eval: false,
+        ..SearchParams::default()
+    }
+}
+
+/// Searches every position of `reference` for `nodes` visits and compares each root move's visits with lc0's,
+/// and the best move: lc0's own when `same_best_move`, else one lc0 gave within `tolerance` of its best.
+fn compare_with_lc0(reference: &str, nodes: u64, params: SearchParams, tolerance: i64, same_best_move: bool) {
     let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
     assert!(
         std::path::Path::new(weights).exists(),
@@ -35,19 +65,8 @@ fn sequential_400_node_search_matches_lc0() {
         ..BackendOptions::default()
     };
     let backend = open_backend(&options).expect("the torch backend opens Maia-1900");
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../reference/lc0-sequential-search-400.json"
-    ))
-    .unwrap();
-    let reference: Value = serde_json::from_str(&text).unwrap();
-    let params = SearchParams {
-        threads: 1,
-        minibatch_size: 1,
-        max_prefetch: 0,
-        out_of_order_eval: false,
-        ..SearchParams::default()
-    };
+    let path = format!("{}/../reference/{reference}", env!("CARGO_MANIFEST_DIR"));
+    let reference: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut report = Vec::new();
     let mut worst = 0;
     for (name, case) in reference["positions"].as_object().unwrap() {
@@ -66,7 +85,7 @@ fn sequential_400_node_search_matches_lc0() {
         let mut search = Search::new(cached, params.clone());
         search.set_position(&game);
         let request = SearchRequest {
-            stopper: Box::new(Visits(400)),
+            stopper: Box::new(Visits(nodes)),
             clock: Arc::new(VirtualClock::new(1000.0, 0.0)),
             move_start_ms: 0.0,
             searchmoves: Vec::new(),
@@ -89,11 +108,16 @@ fn sequential_400_node_search_matches_lc0() {
             .best
             .map(|m| m.to_uci(CastlingMode::Standard).to_string())
             .unwrap_or_default();
-        assert_eq!(
-            best,
-            case["bestmove"].as_str().unwrap(),
-            "{name}: ours {ours:?} lc0 {theirs:?}"
-        );
+        let lc0_best = case["bestmove"].as_str().unwrap();
+        if same_best_move {
+            assert_eq!(best, lc0_best, "{name}: ours {ours:?} lc0 {theirs:?}");
+        } else {
+            let lc0_visits = |mv: &str| theirs.get(mv).copied().unwrap_or(0);
+            assert!(
+                lc0_visits(&best) >= lc0_visits(lc0_best) - tolerance,
+                "{name}: best move {best} far behind lc0's {lc0_best}: ours {ours:?} lc0 {theirs:?}"
+            );
+        }
         for mv in ours.keys().chain(theirs.keys()) {
             let diff =
                 (ours.get(mv).copied().unwrap_or(0) - theirs.get(mv).copied().unwrap_or(0)).abs();
@@ -103,7 +127,7 @@ fn sequential_400_node_search_matches_lc0() {
     }
     println!("{}\nlargest visit difference: {worst}", report.join("\n"));
     assert!(
-        worst <= VISIT_TOLERANCE,
+        worst <= tolerance,
         "largest visit difference {worst}\n{}",
         report.join("\n")
     );

@@ -436,9 +436,10 @@ fn virtual_clock_games_replay_move_for_move_and_keep_the_deadline_within_one_bat
     let (again, budgets_again) = virtual_clock_game(8);
     assert_eq!(moves, again, "the same game on the virtual clock");
     assert_eq!(budgets, budgets_again, "the same budgets and times");
-    // One batch on this clock: 2 ms plus 8 playouts at 2000/s = 6 ms.
+    // One batch on this clock: 2 ms plus its playouts at 2000/s. As in lc0, a batch holds up to 8 network
+    // evaluations plus up to 2.4 × 8 = 19 out-of-order results (cache hits, proven nodes): 2 + 27/2 = 15.5 ms.
     for (deadline, used) in &budgets {
-        assert!(*used <= deadline + 6, "used {used} ms against a deadline of {deadline} ms");
+        assert!(*used <= deadline + 16, "used {used} ms against a deadline of {deadline} ms");
     }
     assert!(budgets.iter().any(|(_, used)| *used > 0), "virtual time moves: {budgets:?}");
 }

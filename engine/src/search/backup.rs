@@ -68,6 +68,7 @@ fn backup_from(
     if carry.n_to_fix > 0 && node.terminal == Terminal::No {
         node.adjust_for_terminal(carry.v_delta, carry.d_delta, carry.m_delta, carry.n_to_fix);
     }
+    node.maybe_make_solid();
     carry
 }
 

@@ -5,7 +5,7 @@ use super::backup::{backup, cancel_visit};
 use super::node::{Edge, Node, Terminal};
 use super::params::SearchParams;
 use super::prefetch::prefetch;
-use super::select::{pick_child, AnyChild, ChildFilter};
+use super::select::{fpu, puct_multiplier, MovesLeftUtility};
 use super::stats::{best_root_edge, Progress, RootFilter};
 use super::tree::Tree;
 use crate::position::{has_mating_material, PositionHistory};
@@ -33,7 +33,7 @@ struct Leaf {
 #[derive(Default)]
 pub struct Gathered {
     leaves: Vec<Leaf>,
-    collisions: Vec<Vec<u16>>,
+    collisions: Vec<Collision>,
     /// Playouts already backed up during the gather (out of order).
     pub out_of_order_playouts: u64,
 }
@@ -45,10 +45,21 @@ impl Gathered {
     }
 }
 
-/// What a descent found.
-enum Pick {
-    Collision(Vec<u16>),
-    Leaf { path: Vec<u16>, new: bool },
+/// Visits that reached a node already being evaluated (or a proven one): in flight on the node's ancestors
+/// until the batch ends, never backed up.
+struct Collision {
+    path: Vec<u16>,
+    multivisit: u32,
+    /// How far the gather may enlarge this collision to end sooner (0: not at all).
+    max_visits: u32,
+}
+
+/// What one multi-visit pass picked, in lc0's order.
+enum Picked {
+    /// One visit to evaluate (a new node) or to back up at once (a proven node).
+    Visit(Vec<u16>),
+    /// See [`Collision`].
+    Collision(Collision),
 }
 
 /// The read-only context of one gather.
@@ -69,25 +80,9 @@ pub struct GatherContext<'a> {
     pub stopping: &'a dyn Fn() -> bool,
 }
 
-struct RootChildren<'a> {
-    filter: &'a RootFilter,
-    best: Option<usize>,
-    best_n: u32,
-    remaining_playouts: u64,
-}
-
-impl ChildFilter for RootChildren<'_> {
-    fn allows(&self, index: usize, edge: &Edge) -> bool {
-        if !self.filter.allows(&edge.mv) {
-            return false;
-        }
-        let hopeless = i64::try_from(self.remaining_playouts).unwrap_or(i64::MAX)
-            < i64::from(self.best_n) - i64::from(edge.n());
-        Some(index) == self.best || !hopeless
-    }
-}
-
-/// Collects up to `batch_target` leaves into `computation`, backing up out-of-order results at once.
+/// Collects up to `batch_target` leaves into `computation` as lc0's GatherMinibatch does: passes that hand
+/// out several visits at once, until the batch is full or the collision budget is spent; out-of-order
+/// results are backed up at once.
 pub fn gather(
     tree: &mut Tree,
     progress: &mut Progress,
@@ -110,34 +105,71 @@ pub fn gather(
         if tree.root.n > 0 && (context.stopping)() {
             break;
         }
-        history.truncate(root_len);
-        let mut new_nodes = 0;
-        let pick = descend(tree, &mut history, context, &mut new_nodes);
-        tree.node_count += new_nodes;
-        match pick {
-            Pick::Collision(path) => {
-                collisions_left -= 1;
-                gathered.collisions.push(path);
-            }
-            Pick::Leaf { path, new } => {
-                batch_size += 1;
-                let (moves, value) = if new {
-                    examine_leaf(tree, &path, &history, params, computation)?
-                } else {
-                    (Vec::new(), LeafValue::Terminal)
-                };
-                let leaf = Leaf { path, moves, value };
-                let ready = matches!(leaf.value, LeafValue::Ready(_) | LeafValue::Terminal);
-                if params.out_of_order_eval && ready {
-                    out_of_order += 1;
-                    finish_leaf(tree, progress, leaf, None, context)?;
-                    gathered.out_of_order_playouts += 1;
-                } else {
-                    gathered.leaves.push(leaf);
+        let limit = collisions_left
+            .min((context.batch_target - batch_size) as i64)
+            .min((max_out_of_order - out_of_order) as i64)
+            .max(1) as u32;
+        let picked = pick_nodes(tree, limit, context);
+        if picked.is_empty() {
+            break;
+        }
+        let mut visits = Vec::new();
+        let mut collisions = Vec::new();
+        for pick in picked {
+            match pick {
+                Picked::Visit(path) => {
+                    batch_size += 1;
+                    history.truncate(root_len);
+                    extend_history(&tree.root, &path, &mut history);
+                    let new = node_at(&mut tree.root, &path).n == 0;
+                    let (moves, value) = if new {
+                        examine_leaf(tree, &path, &history, params, computation)?
+                    } else {
+                        (Vec::new(), LeafValue::Terminal)
+                    };
+                    visits.push(Leaf { path, moves, value });
                 }
+                Picked::Collision(collision) => collisions.push(collision),
             }
         }
-        if collisions_left <= 0 {
+        let ready = |leaf: &Leaf| matches!(leaf.value, LeafValue::Ready(_) | LeafValue::Terminal);
+        if params.out_of_order_eval && visits.iter().any(ready) {
+            // As lc0: drop this pass's collisions (they may have been caused by the out-of-order leaves) and
+            // back the ready leaves up at once, the last picked first.
+            for collision in &collisions {
+                cancel_collision(&mut tree.root, collision);
+            }
+            collisions.clear();
+            let mut waiting = Vec::new();
+            for leaf in visits.into_iter().rev() {
+                if ready(&leaf) {
+                    finish_leaf(tree, progress, leaf, None, context)?;
+                    gathered.out_of_order_playouts += 1;
+                    batch_size -= 1;
+                    out_of_order += 1;
+                } else {
+                    waiting.push(leaf);
+                }
+            }
+            waiting.reverse();
+            visits = waiting;
+        }
+        gathered.leaves.extend(visits);
+        let mut budget_spent = false;
+        for mut collision in collisions {
+            if collision.max_visits > 0 && collisions_left > i64::from(collision.multivisit) {
+                let extra = (i64::from(collision.max_visits).min(collisions_left)
+                    - i64::from(collision.multivisit)) as u32;
+                collision.multivisit += extra;
+                add_in_flight_above(&mut tree.root, &collision.path, extra);
+            }
+            collisions_left -= i64::from(collision.multivisit);
+            gathered.collisions.push(collision);
+            if collisions_left <= 0 || (context.stopping)() {
+                budget_spent = true;
+            }
+        }
+        if budget_spent {
             break;
         }
     }
@@ -157,8 +189,8 @@ pub fn finish(
     context: &GatherContext<'_>,
 ) -> Result<u64, BackendError> {
     let mut playouts = gathered.out_of_order_playouts;
-    for path in &gathered.collisions {
-        cancel_visit(&mut tree.root, path);
+    for collision in &gathered.collisions {
+        cancel_collision(&mut tree.root, collision);
     }
     for leaf in gathered.leaves {
         finish_leaf(tree, progress, leaf, Some(results), context)?;
@@ -169,66 +201,234 @@ pub fn finish(
 
 /// Takes every gathered visit out of flight without backing anything up (the batch failed).
 pub fn abandon(tree: &mut Tree, gathered: Gathered) {
-    for path in gathered
-        .collisions
-        .iter()
-        .chain(gathered.leaves.iter().map(|l| &l.path))
-    {
-        cancel_visit(&mut tree.root, path);
+    for collision in &gathered.collisions {
+        cancel_collision(&mut tree.root, collision);
+    }
+    for leaf in &gathered.leaves {
+        cancel_visit(&mut tree.root, &leaf.path);
     }
 }
 
-fn descend(
-    tree: &mut Tree,
-    history: &mut PositionHistory,
-    context: &GatherContext<'_>,
-    new_nodes: &mut u64,
-) -> Pick {
-    let best = best_root_edge(&tree.root, context.filter);
-    let root_filter = RootChildren {
-        filter: context.filter,
-        best,
-        best_n: best.map_or(0, |i| tree.root.edges[i].n()),
-        remaining_playouts: context.remaining_playouts,
+/// Takes a collision's visits out of flight on the nodes above it.
+fn cancel_collision(root: &mut Node, collision: &Collision) {
+    let Some((_, above)) = collision.path.split_last() else {
+        return;
     };
-    let mut path: Vec<u16> = Vec::new();
-    let root_choice = if tree.root.n > 0 && tree.root.terminal == Terminal::No {
-        pick_child(
-            context.params,
-            &tree.root,
-            context.has_moves_left,
-            &root_filter,
-        )
-    } else {
-        None
+    let mut node = root;
+    node.n_in_flight -= collision.multivisit;
+    for &index in above {
+        node = child_at(node, index);
+        node.n_in_flight -= collision.multivisit;
+    }
+}
+
+/// Puts `count` more visits in flight on the nodes above the end of `path` (the root included).
+fn add_in_flight_above(root: &mut Node, path: &[u16], count: u32) {
+    let Some((_, above)) = path.split_last() else {
+        return;
     };
-    let mut node: &mut Node = &mut tree.root;
-    let mut choice = root_choice;
-    loop {
-        if node.n == 0 && node.n_in_flight > 0 {
-            node.n_in_flight += 1;
-            return Pick::Collision(path);
-        }
-        node.n_in_flight += 1;
-        if node.n == 0 {
-            return Pick::Leaf { path, new: true };
-        }
-        if node.terminal != Terminal::No {
-            return Pick::Leaf { path, new: false };
-        }
-        let Some(index) =
-            choice.or_else(|| pick_child(context.params, node, context.has_moves_left, &AnyChild))
-        else {
-            return Pick::Collision(path);
-        };
-        choice = None;
-        let edge = &mut node.edges[index];
+    let mut node = root;
+    node.n_in_flight += count;
+    for &index in above {
+        node = child_at(node, index);
+        node.n_in_flight += count;
+    }
+}
+
+fn child_at(node: &mut Node, index: u16) -> &mut Node {
+    node.edges[usize::from(index)]
+        .child
+        .as_deref_mut()
+        .expect("paths follow existing children")
+}
+
+/// Appends the moves of `path` to a history that ends at the root.
+fn extend_history(root: &Node, path: &[u16], history: &mut PositionHistory) {
+    let mut node = root;
+    for &index in path {
+        let edge = &node.edges[usize::from(index)];
         history.push(edge.mv);
-        path.push(index as u16);
-        if edge.child.is_none() {
-            *new_nodes += 1;
+        node = edge.child.as_deref().expect("paths follow existing children");
+    }
+}
+
+/// One multi-visit pass from the root, lc0's PickNodesToExtendTask without task workers: `limit` visits
+/// are handed down the tree, each node giving its best child as many as it takes for the second best to catch
+/// up; a new or proven node takes one visit and the rest collide there.
+fn pick_nodes(tree: &mut Tree, limit: u32, context: &GatherContext<'_>) -> Vec<Picked> {
+    let best = best_root_edge(&tree.root, context.filter);
+    let mut pass = Pass {
+        context,
+        limit,
+        root_best: best,
+        root_best_n: best.map_or(0, |i| tree.root.edges[i].n()),
+        max_limit: u32::MAX,
+        new_nodes: 0,
+        picked: Vec::new(),
+    };
+    let mut path = Vec::new();
+    pass.hand_out(&mut tree.root, &mut path, limit, true);
+    tree.node_count += pass.new_nodes;
+    pass.picked
+}
+
+/// The state of one pass.
+struct Pass<'a, 'c> {
+    context: &'a GatherContext<'c>,
+    limit: u32,
+    root_best: Option<usize>,
+    root_best_n: u32,
+    /// The fewest visits after which some node's best child would change, over the pass so far.
+    max_limit: u32,
+    new_nodes: u64,
+    picked: Vec<Picked>,
+}
+
+/// lc0's Node::TryStartScoreUpdate: a node without visits that is already being evaluated takes no more.
+fn try_start(node: &mut Node) -> bool {
+    if node.n == 0 && node.n_in_flight > 0 {
+        return false;
+    }
+    node.n_in_flight += 1;
+    true
+}
+
+impl Pass<'_, '_> {
+    /// Whether the root move at `index` may still be searched: allowed by `searchmoves`, and (smart pruning)
+    /// the current best or still able to catch up with it in the remaining playouts.
+    fn root_allows(&self, index: usize, edge: &Edge) -> bool {
+        if Some(index) != self.root_best {
+            let behind = i64::from(self.root_best_n) - i64::from(edge.n());
+            if i64::try_from(self.context.remaining_playouts).unwrap_or(i64::MAX) < behind {
+                return false;
+            }
         }
-        node = edge.child.get_or_insert_with(Box::default);
+        self.context.filter.allows(&edge.mv)
+    }
+
+    fn hand_out(&mut self, node: &mut Node, path: &mut Vec<u16>, mut limit: u32, is_root: bool) {
+        if node.n == 0 || node.terminal != Terminal::No {
+            if is_root && try_start(node) {
+                limit -= 1;
+                self.picked.push(Picked::Visit(path.clone()));
+            }
+            if limit > 0 {
+                let max_visits =
+                    if limit == self.limit && self.max_limit > limit { self.max_limit } else { 0 };
+                self.picked.push(Picked::Collision(Collision {
+                    path: path.clone(),
+                    multivisit: limit,
+                    max_visits,
+                }));
+            }
+            return;
+        }
+        if is_root {
+            node.n_in_flight += limit;
+        }
+        let params = self.context.params;
+        // lc0 looks only at the first edges (sorted by prior) that this pass could reach, and stops a scan
+        // one edge after the first edge without visits.
+        let reachable = if is_root && !self.context.filter.is_empty() {
+            node.edges.len()
+        } else {
+            node.edges.len().min((node.n + node.n_in_flight + limit + 2) as usize)
+        };
+        let fpu = fpu(params, node);
+        let moves_left = MovesLeftUtility::new(params, node, self.context.has_moves_left);
+        let puct_mult = puct_multiplier(params, node);
+        let policy: Vec<f32> = node.edges[..reachable].iter().map(Edge::p).collect();
+        let mut utility = vec![fpu; reachable];
+        for index in node.visited_children().filter(|&i| i < reachable) {
+            let edge = &node.edges[index];
+            let q = edge.q(fpu);
+            utility[index] = q + moves_left.of(edge, q);
+        }
+        let mut started: Vec<u32> = node.edges[..reachable].iter().map(Edge::n_started).collect();
+        let score_of = |i: usize, started: u32| policy[i] * puct_mult / (1 + started) as f32 + utility[i];
+        let mut score: Vec<f32> = (0..reachable).map(|i| score_of(i, started[i])).collect();
+        let allowed: Vec<bool> = (0..reachable)
+            .map(|i| !is_root || self.root_allows(i, &node.edges[i]))
+            .collect();
+        let mut to_perform = vec![0u32; reachable];
+        while limit > 0 {
+            let mut best: Option<usize> = None;
+            let mut best_score = f32::MIN;
+            let mut second_score = f32::MIN;
+            let mut has_second = false;
+            let mut can_exit = false;
+            for index in 0..reachable {
+                if !allowed[index] {
+                    continue;
+                }
+                if score[index] > best_score {
+                    has_second = best.is_some();
+                    second_score = best_score;
+                    best_score = score[index];
+                    best = Some(index);
+                } else if score[index] > second_score {
+                    second_score = score[index];
+                    has_second = true;
+                }
+                if can_exit {
+                    break;
+                }
+                if started[index] == 0 {
+                    can_exit = true;
+                }
+            }
+            let Some(best) = best else {
+                // No root move is allowed (lc0 always keeps its best one): take the visits back, pick nothing.
+                node.n_in_flight -= limit;
+                break;
+            };
+            let mut new_visits = limit;
+            if has_second {
+                let mut to_change_best = u32::MAX;
+                if utility[best] < second_score {
+                    let n1 = (started[best] + 1) as f32;
+                    let estimate = (policy[best] * puct_mult / (second_score - utility[best]) - n1 + 1.0)
+                        .clamp(1.0, 1e9);
+                    to_change_best = estimate as u32;
+                }
+                self.max_limit = self.max_limit.min(to_change_best);
+                new_visits = limit.min(to_change_best);
+            }
+            to_perform[best] += new_visits;
+            limit -= new_visits;
+            let edge = &mut node.edges[best];
+            if edge.child.is_none() {
+                self.new_nodes += 1;
+            }
+            let child = edge.child.get_or_insert_with(Box::default);
+            if try_start(child) {
+                started[best] += 1;
+                new_visits -= 1;
+                let expanded = child.n > 0 && child.terminal == Terminal::No;
+                if expanded {
+                    child.n_in_flight += new_visits;
+                    started[best] += new_visits;
+                } else {
+                    to_perform[best] -= 1;
+                    path.push(best as u16);
+                    self.picked.push(Picked::Visit(path.clone()));
+                    path.pop();
+                }
+                score[best] = score_of(best, started[best]);
+            }
+        }
+        for (index, &visits) in to_perform.iter().enumerate() {
+            if visits == 0 {
+                continue;
+            }
+            let child = node.edges[index]
+                .child
+                .as_deref_mut()
+                .expect("visits were handed to an existing child");
+            path.push(index as u16);
+            self.hand_out(child, path, visits, false);
+            path.pop();
+        }
     }
 }
 

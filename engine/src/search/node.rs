@@ -41,7 +41,13 @@ pub struct Node {
     pub upper: Bound,
     /// The network's own WL of the position (same view as `wl`), once evaluated: VerboseMoveStats' V column.
     pub network_wl: Option<f32>,
+    /// lc0 keeps the children of a node with [`SOLID_TREE_THRESHOLD`] visits in one array; that changes
+    /// which children its scans count as visited (see [`Node::visited_children`]).
+    pub solid: bool,
 }
+
+/// Visits after which lc0 makes a node's children solid (its `solid-tree-threshold`).
+pub const SOLID_TREE_THRESHOLD: u32 = 100;
 
 impl Default for Node {
     fn default() -> Self {
@@ -56,6 +62,7 @@ impl Default for Node {
             lower: -1,
             upper: 1,
             network_wl: None,
+            solid: false,
         }
     }
 }
@@ -156,10 +163,44 @@ impl Node {
         self.d = if result == 0 { 1.0 } else { 0.0 };
     }
 
-    /// Sum of the priors of the children with completed visits.
+    /// Sum of the priors of the visited children, as lc0 counts them ([`Node::visited_children`]).
     pub fn visited_policy(&self) -> f32 {
         // A fold from +0.0: an empty f32 sum is −0.0, which would print as "-0.00%".
-        self.edges.iter().filter(|e| e.n() > 0).map(Edge::p).fold(0.0, |sum, p| sum + p)
+        self.visited_children().map(|i| self.edges[i].p()).fold(0.0, |sum, p| sum + p)
+    }
+
+    /// The indices of the children with visits, as lc0's VisitedNodes walks them: in edge order, skipping
+    /// children that are only in flight, and ending at the first child after the first that was never
+    /// started (a created child for an ordinary node, any child for a solid one), since policy order makes
+    /// later ones unlikely.
+    pub fn visited_children(&self) -> impl Iterator<Item = usize> + '_ {
+        let solid = self.solid;
+        self.edges
+            .iter()
+            .enumerate()
+            .filter(move |(_, edge)| solid || edge.child.is_some())
+            .enumerate()
+            .take_while(|(position, (_, edge))| *position == 0 || edge.n_started() > 0)
+            .filter(|(_, (_, edge))| edge.n() > 0)
+            .map(|(_, (index, _))| index)
+    }
+
+    /// lc0's MakeSolid, once a node has enough visits: only when no child holds a leaf visit in flight and
+    /// every visit in flight here went to a child (no collision right below).
+    pub fn maybe_make_solid(&mut self) {
+        if self.solid || self.n < SOLID_TREE_THRESHOLD || self.edges.is_empty() || self.terminal != Terminal::No {
+            return;
+        }
+        let mut in_flight = 0;
+        for child in self.edges.iter().filter_map(|edge| edge.child.as_deref()) {
+            if child.n_in_flight > 0 && (child.n <= 1 || child.terminal != Terminal::No) {
+                return;
+            }
+            in_flight += child.n_in_flight;
+        }
+        if in_flight == self.n_in_flight {
+            self.solid = true;
+        }
     }
 
     /// Number of nodes in this subtree (this one included) and of edges, for memory accounting.

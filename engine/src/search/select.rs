@@ -87,49 +87,8 @@ impl<'a> MovesLeftUtility<'a> {
 
 /// The exploration multiplier cpuct(N) · sqrt(max(N − 1, 1)).
 pub fn puct_multiplier(params: &SearchParams, node: &Node) -> f32 {
-    cpuct(params, node.n) * (node.children_visits().max(1) as f32).sqrt()
-}
-
-/// Restricts which children the PUCT scan may pick.
-pub trait ChildFilter {
-    /// Whether the child at `index` may be picked.
-    fn allows(&self, index: usize, edge: &Edge) -> bool;
-}
-
-/// No restriction (every node below the root).
-pub struct AnyChild;
-
-impl ChildFilter for AnyChild {
-    fn allows(&self, _: usize, _: &Edge) -> bool {
-        true
-    }
-}
-
-/// The child with the highest PUCT score (the first on ties), if any child is allowed.
-pub fn pick_child(
-    params: &SearchParams,
-    node: &Node,
-    has_moves_left: bool,
-    filter: &dyn ChildFilter,
-) -> Option<usize> {
-    let puct_mult = puct_multiplier(params, node);
-    let fpu = fpu(params, node);
-    let moves_left = MovesLeftUtility::new(params, node, has_moves_left);
-    let mut best = None;
-    let mut best_score = f32::NEG_INFINITY;
-    for (index, edge) in node.edges.iter().enumerate() {
-        if !filter.allows(index, edge) {
-            continue;
-        }
-        let q = edge.q(fpu);
-        let utility = q + moves_left.of(edge, q);
-        let score = edge.p() * puct_mult / (1 + edge.n_started()) as f32 + utility;
-        if best.is_none() || score > best_score {
-            best = Some(index);
-            best_score = score;
-        }
-    }
-    best
+    // lc0 takes std::sqrt of an unsigned count, which is the double overload, and multiplies in double.
+    (f64::from(cpuct(params, node.n)) * f64::from(node.children_visits().max(1)).sqrt()) as f32
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -34,6 +34,10 @@ impl RootFilter {
     pub fn new(moves: Vec<Move>) -> Self {
         Self { moves }
     }
+    /// Whether every move may be searched (no `searchmoves`).
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
     /// Whether the root move `mv` may be searched and played.
     pub fn allows(&self, mv: &Move) -> bool {
         self.moves.is_empty() || self.moves.contains(mv)

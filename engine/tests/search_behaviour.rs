@@ -222,6 +222,45 @@ fn proves_mate_in_two_by_certainty_propagation() {
 }
 
 #[test]
+fn a_move_into_a_proven_loss_loses_its_prior_as_in_lc0() {
+    // After 1. f3 e5, 2. g4?? allows 2... Qh4#: that proves the position after 2. g4 lost for white, and
+    // lc0's MakeTerminal then clears the move's prior so exploration stops favouring it. The search is held
+    // to g4 and Nc3 so that it looks into g4 at all with a uniform network.
+    let params = SearchParams { verbose_move_stats: true, ..sequential() };
+    let game = GameState::from_uci(None, &["f2f3", "e7e5"]).unwrap();
+    let mut search = Search::new(Arc::new(TestBackend { flavour: Flavour::Uniform, batch: 8 }), params);
+    search.set_position(&game);
+    let allowed = ["g2g4", "b1c3"].map(|text| {
+        text.parse::<shakmaty::uci::UciMove>().unwrap().to_move(game.position()).unwrap()
+    });
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink_events = Arc::clone(&events);
+    let request = SearchRequest {
+        stopper: Box::new(VisitsStopper { limit: 400, stop_on_win: false, done_calls: Arc::new(AtomicU32::new(0)) }),
+        clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
+        move_start_ms: 0.0,
+        searchmoves: allowed.to_vec(),
+        hold_bestmove_until_stop: false,
+    };
+    search.start(request, Box::new(move |event| sink_events.lock().unwrap().push(event))).wait();
+    let lines = events
+        .lock()
+        .unwrap()
+        .iter()
+        .find_map(|e| match e {
+            SearchEvent::VerboseStats(lines) => Some(lines.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let line = |mv: &str| lines.iter().find(|l| l.starts_with(mv)).unwrap().clone();
+    let blunder = line("g2g4");
+    assert!(blunder.contains("(P:  0.00%)") && blunder.contains("(WL: -1.00000)"), "{blunder}");
+    assert!(blunder.trim_end().ends_with("(T)"), "proven: {blunder}");
+    let safe = line("b1c3");
+    assert!(!safe.contains("(P:  0.00%)"), "{safe}");
+}
+
+#[test]
 fn stalemate_root_gives_no_best_move() {
     let mut search = search_for(
         Some("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),

@@ -80,7 +80,10 @@ impl CachingBackend {
             return;
         }
         let mut store = self.lock();
-        if store.entries.insert(key, evaluation).is_none() {
+        // As lc0's cache: an entry already there stays (a transposition evaluated twice in one batch keeps
+        // the first evaluation, from the history queued first).
+        if let std::collections::hash_map::Entry::Vacant(slot) = store.entries.entry(key) {
+            slot.insert(evaluation);
             store.insertion_order.push_back(key);
         }
         while store.entries.len() > self.capacity {

@@ -235,3 +235,61 @@ fn a_full_batch_is_refused() {
         Err(BackendError::Encoding(_))
     ));
 }
+
+/// A network whose value is the history's length, so two histories of one position tell apart.
+struct HistoryLength;
+
+struct HistoryLengthComputation {
+    values: Vec<Evaluation>,
+}
+
+impl Backend for HistoryLength {
+    fn attributes(&self) -> BackendAttributes {
+        TestBackend::new(TestMode::Uniform).attributes()
+    }
+    fn new_computation(&self) -> Box<dyn Computation + '_> {
+        Box::new(HistoryLengthComputation { values: Vec::new() })
+    }
+}
+
+impl Computation for HistoryLengthComputation {
+    fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
+        self.values.push(Evaluation {
+            wl: request.history.len() as f32 / 10.0,
+            d: 0.0,
+            m: 0.0,
+            policy: vec![1.0 / request.moves.len() as f32; request.moves.len()],
+        });
+        Ok(Added::Queued(self.values.len() - 1))
+    }
+    fn queued(&self) -> usize {
+        self.values.len()
+    }
+    fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
+        Ok(self.values)
+    }
+}
+
+#[test]
+fn a_transposition_evaluated_twice_in_one_batch_keeps_the_first_evaluation_as_lc0() {
+    let cache = CachingBackend::new(Arc::new(HistoryLength), 100);
+    let start = Chess::default();
+    let after_nf3_nf6 = ["g1f3", "g8f6"].iter().fold(start.clone(), |p, m| {
+        let mv = m.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&p).unwrap();
+        p.play(mv).unwrap()
+    });
+    let short = entry(&after_nf3_nf6, 0);
+    let long: Vec<HistoryEntry> = [start.clone(), after_nf3_nf6.clone()]
+        .iter()
+        .map(|position| HistoryEntry { position: position.clone(), repetitions: 0 })
+        .collect();
+    let legal = moves(&after_nf3_nf6);
+    let mut batch = cache.new_computation();
+    batch.add(&EvalRequest { history: &short, moves: &legal }).unwrap();
+    batch.add(&EvalRequest { history: &long, moves: &legal }).unwrap();
+    let results = batch.compute().unwrap();
+    assert_eq!((results[0].wl, results[1].wl), (0.1, 0.2), "each request gets its own evaluation");
+    let (hit, cached) = evaluate(&cache, &long, &legal);
+    assert!(hit);
+    assert_eq!(cached.wl, 0.1, "lc0's cache keeps the entry inserted first");
+}

@@ -1,6 +1,7 @@
 //! Backing up one visit from a leaf to the root with certainty propagation (LC0-NOTES §4.5 step 7, §4.7).
 
 use super::node::{Bound, Node, Terminal};
+use super::prior::encode_prior;
 
 /// What a backup carries from a child to its parent.
 struct Carry {
@@ -12,6 +13,8 @@ struct Carry {
     d_delta: f32,
     m_delta: f32,
     update_parent_bounds: bool,
+    /// The node just became a proven loss: its parent clears the prior of the edge to it.
+    clear_own_prior: bool,
 }
 
 /// Backs up one visit along `path` (edge indices from the root) with the leaf's value `(v, d, m)` from the
@@ -39,6 +42,7 @@ fn backup_from(
             d_delta: 0.0,
             m_delta: 0.0,
             update_parent_bounds: sticky && node.terminal != Terminal::No,
+            clear_own_prior: false,
         },
         Some((&index, rest)) => {
             let child = node.edges[usize::from(index)]
@@ -46,6 +50,11 @@ fn backup_from(
                 .as_deref_mut()
                 .expect("backup path follows existing children");
             let mut carry = backup_from(child, rest, false, v, d, m, sticky);
+            if carry.clear_own_prior {
+                // As lc0's MakeTerminal: a proven loss has no reason to keep an exploration bonus.
+                node.edges[usize::from(index)].prior = encode_prior(0.0);
+                carry.clear_own_prior = false;
+            }
             if node.terminal != Terminal::No {
                 carry.n_to_fix = 0;
             }
@@ -100,6 +109,7 @@ fn maybe_set_bounds(parent: &mut Node, carry: &mut Carry) -> bool {
             carry.m
         } + 1.0;
         parent.make_terminal(-upper, plies, Terminal::EndOfGame);
+        carry.clear_own_prior = -upper == -1;
         carry.v_delta = -(parent.wl as f32 - old_v);
         carry.d_delta = parent.d - old_d;
         carry.m_delta = parent.m - old_m;

@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
 """Runs lc0 on the five Maia-1900 reference positions and records its root visit counts after `go nodes N`.
 
-usage: capture-lc0-root-visits.py LC0 WEIGHTS maia1900-reference.json NODES MINIBATCH OUT
+usage: capture-lc0-root-visits.py LC0 WEIGHTS maia1900-reference.json NODES MINIBATCH OUT [defaults]
+
+With `defaults`, out-of-order evaluation and prefetching stay at lc0's defaults; smart pruning is off in both
+modes, since it waits 200 ms of wall time after the first evaluation and would make the counts depend on
+the machine's speed.
 """
 import json, subprocess, sys
 
 lc0, weights, reference, nodes, minibatch, out = sys.argv[1:7]
+lc0_defaults = sys.argv[7:8] == ["defaults"]
 positions = json.load(open(reference))["positions"]
-flags = ["--backend=blas", "--threads=1", f"--minibatch-size={minibatch}", "--max-prefetch=0",
-         "--out-of-order-eval=false", "--smart-pruning-factor=0"]
+flags = ["--backend=blas", "--threads=1", f"--minibatch-size={minibatch}", "--smart-pruning-factor=0"]
+if not lc0_defaults:
+    flags += ["--max-prefetch=0", "--out-of-order-eval=false"]
 result = {
     "description": (
         f"Root visit counts of lc0 (master 909a4082, CPU blas backend, built on the project's CPU machine) "

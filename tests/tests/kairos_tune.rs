@@ -46,7 +46,26 @@ fn a_tiny_virtual_clock_tuning_run_replays_exactly_and_emits_a_valid_string() {
     let option_string = first_result.strip_prefix("--time-manager=").unwrap_or(&first_result);
     let parsed = timemgr::TimeManagerConfig::parse(option_string).expect("the tuner's result parses");
     assert!(option_string.starts_with("smooth("), "{option_string}");
-    assert_ne!(parsed.to_string(), "smooth(preset=lc0)", "three iterations moved at least one parameter");
+    assert_eq!(
+        parsed.to_string() == "smooth(preset=lc0)",
+        first_log.iter().filter(|line| line["kind"] == "iteration").all(|line| line["score_difference"] == 0.0),
+        "the result moves from the start exactly when some iteration's games were not even: {option_string}"
+    );
+    // Each step moves every parameter towards the side that scored better, and not at all on even scores.
+    let mut previous = serde_json::json!({"init-tree-reuse": 0.52, "max-move-budget": 0.42});
+    for line in first_log.iter().filter(|line| line["kind"] == "iteration") {
+        let difference = line["score_difference"].as_f64().unwrap();
+        for name in ["init-tree-reuse", "max-move-budget"] {
+            let (before, after) = (previous[name].as_f64().unwrap(), line["parameters"][name].as_f64().unwrap());
+            let towards_plus = line["plus"][name].as_f64().unwrap() - before;
+            if difference == 0.0 {
+                assert_eq!(after, before, "{line}");
+            } else {
+                assert!((after - before) * towards_plus * difference > 0.0, "{line}");
+            }
+        }
+        previous = line["parameters"].clone();
+    }
     assert!(dir.join("first.jsonl.trajectory.svg").is_file(), "trajectory plot written");
     let _ = std::fs::remove_dir_all(&dir);
 }

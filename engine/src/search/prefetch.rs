@@ -5,7 +5,7 @@ use super::node::{Node, Terminal};
 use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier};
 use crate::position::PositionHistory;
-use nn::{Added, BackendError, Computation, EvalRequest};
+use nn::{BackendError, Computation, EvalRequest};
 use shakmaty::{Move, Position};
 
 /// Fills the batch with up to `params.max_prefetch − queued` likely future leaves below `root`.
@@ -36,15 +36,14 @@ fn prefetch_below(
         return Ok(0);
     }
     let Some(node) = node.filter(|n| n.n + n.n_in_flight > 0) else {
+        // As lc0: the slot counts as spent whether the position was already cached or is queued now, and
+        // a position without legal moves is queued like any other.
         let moves: Vec<Move> = history.last().legal_moves().into_iter().collect();
-        if moves.is_empty() {
-            return Ok(0);
-        }
-        let added = computation.add(&EvalRequest {
+        computation.add(&EvalRequest {
             history: history.encoder_window(),
             moves: &moves,
         })?;
-        return Ok(usize::from(matches!(added, Added::Queued(_))));
+        return Ok(1);
     };
     if node.n == 0 || node.terminal != Terminal::No {
         return Ok(0);

@@ -282,6 +282,8 @@ declare_options! {
         "Adds win/draw/loss permille to info lines.";
     show_moves_left: bool = false, OptionKind::Check, "UCI_ShowMovesLeft", "show-movesleft",
         "Adds the expected moves left to info lines (networks with a moves-left head).";
+    show_eps: bool = false, OptionKind::Check, "UCI_ShowEPS", "show-eps",
+        "Adds network evaluations per second (cache hits excluded) to info lines.";
     multipv: i64 = 1, OptionKind::Spin { min: 1, max: 500 }, "MultiPV", "multipv",
         "Number of best moves sent as their own info line (multipv 1, 2, ...).";
     score_type: String = "WDL_mu", OptionKind::Combo(ScoreType::NAMES), "ScoreType", "score-type",

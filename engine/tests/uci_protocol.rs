@@ -298,6 +298,29 @@ fn multipv_sends_one_line_per_best_move_in_best_move_order() {
 }
 
 #[test]
+fn show_eps_adds_network_evaluations_per_second_after_nps() {
+    let field = |line: &str, name: &str| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        words.iter().position(|w| *w == name).map(|at| words[at + 1].parse::<u64>().unwrap())
+    };
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1"]);
+    engine.send("position startpos");
+    engine.send("go nodes 2000");
+    let answer = engine.bestmove();
+    assert!(answer.iter().all(|line| !line.contains(" eps ")), "UCI_ShowEPS is off by default: {answer:?}");
+    engine.send("setoption name UCI_ShowEPS value true");
+    engine.send("ucinewgame");
+    engine.send("position startpos");
+    engine.send("go nodes 2000");
+    let answer = engine.bestmove();
+    let last = answer.iter().rev().find(|line| line.starts_with("info depth")).unwrap();
+    let (nps, eps) = (field(last, "nps").expect("nps after 2000 playouts"), field(last, "eps").expect("eps"));
+    assert!(last.contains(&format!(" nps {nps} eps {eps} tbhits 0 ")), "{last}");
+    assert!(eps <= nps, "cache hits and proven nodes are playouts without an evaluation: {last}");
+    engine.quit();
+}
+
+#[test]
 fn network_failure_is_an_error_line_and_go_still_answers() {
     let mut engine = Engine::start(&["--weights=/nonexistent/net.pb.gz"]);
     let answer = engine.ready();

@@ -497,6 +497,9 @@ fn finish_leaf(
     results: Option<&[Evaluation]>,
     context: &GatherContext<'_>,
 ) -> Result<(), BackendError> {
+    if matches!(leaf.value, LeafValue::Queued(_)) {
+        progress.network_evaluations += 1;
+    }
     let evaluation = match leaf.value {
         LeafValue::Terminal => None,
         LeafValue::Ready(evaluation) => Some(evaluation),

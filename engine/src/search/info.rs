@@ -32,6 +32,8 @@ pub struct InfoLine {
     pub hashfull: Option<u32>,
     /// Playouts per second since the first batch; None until that time is positive.
     pub nps: Option<u64>,
+    /// Network evaluations per second since the first batch, likewise.
+    pub eps: Option<u64>,
     /// The line's rank among the best moves, only with MultiPV above 1.
     pub multipv: Option<usize>,
     /// The principal variation in standard UCI notation.
@@ -45,6 +47,8 @@ pub struct InfoFields {
     pub wdl: bool,
     /// `movesleft` (UCI_ShowMovesLeft).
     pub moves_left: bool,
+    /// `eps` (UCI_ShowEPS).
+    pub eps: bool,
 }
 
 impl InfoLine {
@@ -72,6 +76,9 @@ impl InfoLine {
         }
         if let Some(nps) = self.nps {
             line.push_str(&format!(" nps {nps}"));
+        }
+        if let (true, Some(eps)) = (fields.eps, self.eps) {
+            line.push_str(&format!(" eps {eps}"));
         }
         line.push_str(" tbhits 0");
         if let Some(rank) = self.multipv {
@@ -270,17 +277,18 @@ mod tests {
             moves_left: Some(41),
             hashfull: None,
             nps: Some(8333),
+            eps: Some(7000),
             multipv: None,
             pv: vec!["e2e4".into(), "e7e5".into()],
         };
-        let all = InfoFields { wdl: true, moves_left: true };
-        assert_eq!(line.to_uci(all), "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 wdl 490 55 455 movesleft 41 nps 8333 tbhits 0 pv e2e4 e7e5");
+        let all = InfoFields { wdl: true, moves_left: true, eps: true };
+        assert_eq!(line.to_uci(all), "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 wdl 490 55 455 movesleft 41 nps 8333 eps 7000 tbhits 0 pv e2e4 e7e5");
         assert_eq!(line.to_uci(InfoFields::default()), "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 nps 8333 tbhits 0 pv e2e4 e7e5");
         line.hashfull = Some(17);
         line.multipv = Some(2);
         line.moves_left = None;
         line.score = Score::Mate(-3);
-        assert_eq!(line.to_uci(all), "info depth 3 seldepth 7 time 12 nodes 100 score mate -3 wdl 490 55 455 hashfull 17 nps 8333 tbhits 0 multipv 2 pv e2e4 e7e5");
+        assert_eq!(line.to_uci(all), "info depth 3 seldepth 7 time 12 nodes 100 score mate -3 wdl 490 55 455 hashfull 17 nps 8333 eps 7000 tbhits 0 multipv 2 pv e2e4 e7e5");
     }
 
     #[test]

@@ -21,6 +21,8 @@ pub struct Progress {
     pub max_depth: u32,
     /// Visits of the reused root.
     pub reused_visits: u64,
+    /// Positions the network evaluated for backed-up visits (cache hits and proven nodes excluded).
+    pub network_evaluations: u64,
 }
 
 /// The root's children a search may choose: all, or those of `searchmoves`.
@@ -203,8 +205,9 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
         let m = edge.map_or(1.0 + root.m, |edge| edge.m(1.0 + root.m));
         ((1.0 + m) / 2.0) as u32
     });
-    let nps = (context.since_first_batch_ms > 0)
-        .then(|| progress.playouts * 1000 / context.since_first_batch_ms as u64);
+    let per_second = |count: u64| {
+        (context.since_first_batch_ms > 0).then(|| count * 1000 / context.since_first_batch_ms as u64)
+    };
     let pv = match edge_index {
         Some(index) => variation(root, index),
         None => Vec::new(),
@@ -218,7 +221,8 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
         wdl: wdl_permille(shown.wl, shown.d),
         moves_left,
         hashfull: context.hashfull,
-        nps,
+        nps: per_second(progress.playouts),
+        eps: per_second(progress.network_evaluations),
         multipv: None,
         pv: pv.iter().map(uci).collect(),
     }

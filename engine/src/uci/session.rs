@@ -307,7 +307,11 @@ impl Session {
             searchmoves,
             hold_bestmove_until_stop: go.params.infinite || go.params.ponder,
         };
-        let fields = InfoFields { wdl: self.options.show_wdl, moves_left: self.options.show_moves_left };
+        let fields = InfoFields {
+            wdl: self.options.show_wdl,
+            moves_left: self.options.show_moves_left,
+            eps: self.options.show_eps,
+        };
         let reporter = Reporter { out: self.out.clone(), fields };
         let handle = evaluator.search.start(request, Box::new(move |event| reporter.report(event)));
         let ponder = go.params.ponder.then_some(go);

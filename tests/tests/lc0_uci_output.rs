@@ -23,10 +23,10 @@ fn same_up_to_last_digit(ours: &str, theirs: &str) -> bool {
 /// the column layout is compared too).
 fn comparable(line: &str) -> Vec<String> {
     let words: Vec<&str> = line.split(' ').collect();
+    let is_info = !line.starts_with("info string");
     let mut kept = Vec::new();
     let mut index = 0;
     while index < words.len() {
-        let is_info = !line.starts_with("info string");
         if is_info && matches!(words[index], "time" | "nps") {
             index += 2;
             continue;

@@ -211,27 +211,24 @@ pub fn abandon(tree: &mut Tree, gathered: Gathered) {
 
 /// Takes a collision's visits out of flight on the nodes above it.
 fn cancel_collision(root: &mut Node, collision: &Collision) {
-    let Some((_, above)) = collision.path.split_last() else {
-        return;
-    };
-    let mut node = root;
-    node.n_in_flight -= collision.multivisit;
-    for &index in above {
-        node = child_at(node, index);
-        node.n_in_flight -= collision.multivisit;
-    }
+    for_each_above(root, &collision.path, |node| node.n_in_flight -= collision.multivisit);
 }
 
 /// Puts `count` more visits in flight on the nodes above the end of `path` (the root included).
 fn add_in_flight_above(root: &mut Node, path: &[u16], count: u32) {
+    for_each_above(root, path, |node| node.n_in_flight += count);
+}
+
+/// Calls `f` on the root and every node down to the parent of the end of `path` (none for an empty path).
+fn for_each_above(root: &mut Node, path: &[u16], mut f: impl FnMut(&mut Node)) {
     let Some((_, above)) = path.split_last() else {
         return;
     };
     let mut node = root;
-    node.n_in_flight += count;
+    f(node);
     for &index in above {
         node = child_at(node, index);
-        node.n_in_flight += count;
+        f(node);
     }
 }
 

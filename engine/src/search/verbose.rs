@@ -30,8 +30,9 @@ pub fn verbose_move_stats(
         .map(|edge| {
             let child = edge.child.as_deref();
             let q = edge.q(root_fpu);
+            // lc0 left-aligns a move's policy index and right-aligns the root's edge count.
             let index = move_policy_index(&edge.mv, turn)
-                .map_or_else(|| "-".to_string(), |i| i.to_string());
+                .map_or_else(|| format!("{:<4}", "-"), |i| format!("{i:<4}"));
             let mut line = head(
                 &uci(&edge.mv),
                 &index,
@@ -54,7 +55,7 @@ pub fn verbose_move_stats(
         .collect();
     let mut line = head(
         "node ",
-        &root.edges.len().to_string(),
+        &format!("{:>4}", root.edges.len()),
         root.n,
         root.n_in_flight,
         root.visited_policy(),
@@ -65,10 +66,9 @@ pub fn verbose_move_stats(
     lines
 }
 
-/// The start of a line; lc0 left-aligns a move's policy index and right-aligns the root's edge count.
+/// The start of a line, with `index` already padded to its column.
 fn head(label: &str, index: &str, n: u32, in_flight: u32, p: f32) -> String {
     let precision = if p >= 0.99995 { 1 } else { 2 };
-    let index = if label == "node " { format!("{index:>4}") } else { format!("{index:<4}") };
     format!(
         "{label:<5} ({index}) N: {n:>7} (+{in_flight:>2}) (P: {:>5.precision$}%) ",
         p * 100.0

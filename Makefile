@@ -13,7 +13,7 @@ setup:
 	./scripts/setup
 
 build: setup
-	$(CARGO) build --release -p engine --bin kairos
+	$(CARGO) build --release -p kairos --bin kairos
 
 bench: build
 	./target/release/kairos bench

@@ -1,10 +1,10 @@
-//! Kairos: positions and history, the PUCT search, stoppers, the UCI loop and the command-line modes.
+//! Kairos: positions and history, the PUCT search, stoppers, the UCI loop and the benchmarks; the
+//! `kairos` binary (crate `kairos`) puts the command-line modes on top.
 
 #![warn(missing_docs)]
 
 pub mod bench;
 pub mod clock;
-pub mod commands;
 pub mod options;
 pub mod position;
 pub mod search;

@@ -50,25 +50,25 @@ fn print_modes(_: &[String]) -> Result<()> {
 
 fn run_uci(args: &[String]) -> Result<()> {
     print_help_or(|| {
-        let options = crate::options::EngineOptions::from_cli_flags(args)?;
+        let options = engine::options::EngineOptions::from_cli_flags(args)?;
         let stdin = std::io::stdin();
-        crate::uci::run_uci(options, stdin.lock(), std::io::stdout())
+        engine::uci::run_uci(options, stdin.lock(), std::io::stdout())
     })
 }
 
 fn run_bench(args: &[String]) -> Result<()> {
-    print_help_or(|| crate::bench::run_bench(args))
+    print_help_or(|| engine::bench::run_bench(args))
 }
 
 fn run_benchmark(args: &[String]) -> Result<()> {
-    print_help_or(|| crate::bench::run_benchmark(args))
+    print_help_or(|| engine::bench::run_benchmark(args))
 }
 
 /// Runs a mode that takes engine flags; `--help` among them prints the options instead of failing.
 fn print_help_or(mode: impl FnOnce() -> Result<()>) -> Result<()> {
     match mode() {
-        Err(error) => match error.downcast_ref::<crate::options::OptionsError>() {
-            Some(crate::options::OptionsError::HelpRequested(text)) => {
+        Err(error) => match error.downcast_ref::<engine::options::OptionsError>() {
+            Some(engine::options::OptionsError::HelpRequested(text)) => {
                 print!("{text}");
                 Ok(())
             }

@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use clap::Parser;
 
 use super::parse_mode_args;
-use crate::options::EngineOptions;
+use engine::options::EngineOptions;
 
 /// Evaluate one position and print `{"wdl":[w,d,l],"q":…,"d":…,"m":…|null,"policy":{…}}`.
 #[derive(Parser)]

@@ -171,6 +171,7 @@ impl Bench {
         });
         let clock: SharedClock = Arc::new(WallClock::new());
         let request = SearchRequest {
+            after_bestmove: None,
             stopper: build_stopper_chain(None, go, &context, &self.stopper_options),
             clock,
             move_start_ms: 0.0,

@@ -102,15 +102,11 @@ impl Computation for TestComputation {
 struct VisitsStopper {
     limit: u64,
     stop_on_win: bool,
-    done_calls: Arc<AtomicU32>,
 }
 
 impl Stopper for VisitsStopper {
     fn should_stop(&mut self, stats: &IterationStats, _hints: &mut Hints) -> bool {
         stats.total_nodes >= self.limit || (self.stop_on_win && stats.win_found)
-    }
-    fn on_search_done(&mut self, _stats: &IterationStats) {
-        self.done_calls.fetch_add(1, Ordering::SeqCst);
     }
 }
 
@@ -135,12 +131,12 @@ fn run_search(search: &mut Search, limit: u64, stop_on_win: bool) -> Finished {
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink_events = Arc::clone(&events);
     let clock: SharedClock = Arc::new(VirtualClock::new(1000.0, 1.0));
+    let counted_calls = Arc::clone(&done_calls);
     let request = SearchRequest {
-        stopper: Box::new(VisitsStopper {
-            limit,
-            stop_on_win,
-            done_calls: Arc::clone(&done_calls),
-        }),
+        after_bestmove: Some(Box::new(move |_| {
+            counted_calls.fetch_add(1, Ordering::SeqCst);
+        })),
+        stopper: Box::new(VisitsStopper { limit, stop_on_win }),
         clock,
         move_start_ms: 0.0,
         searchmoves: Vec::new(),
@@ -236,7 +232,8 @@ fn a_move_into_a_proven_loss_loses_its_prior_as_in_lc0() {
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink_events = Arc::clone(&events);
     let request = SearchRequest {
-        stopper: Box::new(VisitsStopper { limit: 400, stop_on_win: false, done_calls: Arc::new(AtomicU32::new(0)) }),
+        after_bestmove: None,
+        stopper: Box::new(VisitsStopper { limit: 400, stop_on_win: false }),
         clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
         move_start_ms: 0.0,
         searchmoves: allowed.to_vec(),
@@ -387,6 +384,7 @@ fn start_endless(
 ) -> engine::search::SearchHandle {
     let sink_events = Arc::clone(events);
     let request = SearchRequest {
+        after_bestmove: None,
         stopper: Box::new(Endless),
         clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
         move_start_ms: 0.0,
@@ -458,11 +456,8 @@ fn searchmoves_restrict_the_best_move() {
     let sink_events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&sink_events);
     let request = SearchRequest {
-        stopper: Box::new(VisitsStopper {
-            limit: 100,
-            stop_on_win: false,
-            done_calls: Arc::new(AtomicU32::new(0)),
-        }),
+        after_bestmove: None,
+        stopper: Box::new(VisitsStopper { limit: 100, stop_on_win: false }),
         clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
         move_start_ms: 0.0,
         searchmoves: vec![a3],
@@ -675,6 +670,7 @@ impl Stopper for OnePlayoutLeft {
 fn root_children_that_cannot_catch_up_are_not_visited() {
     let mut search = search_for(None, &[], sequential(), Flavour::Hashed);
     let request = SearchRequest {
+        after_bestmove: None,
         stopper: Box::new(OnePlayoutLeft(400)),
         clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
         move_start_ms: 0.0,

@@ -39,6 +39,7 @@ fn search(
     let scores = Arc::new(Mutex::new(Vec::new()));
     let sink_scores = Arc::clone(&scores);
     let request = SearchRequest {
+        after_bestmove: None,
         stopper: Box::new(Visits(nodes)),
         clock: Arc::new(VirtualClock::new(1000.0, 0.0)),
         move_start_ms: 0.0,

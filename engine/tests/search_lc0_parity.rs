@@ -86,6 +86,7 @@ fn compare_with_lc0(reference: &str, params: SearchParams, stopper: &dyn Fn() ->
         let mut search = Search::new(cached, params.clone());
         search.set_position(&game);
         let request = SearchRequest {
+        after_bestmove: None,
             stopper: stopper(),
             clock: Arc::new(VirtualClock::new(1000.0, 0.0)),
             move_start_ms: 0.0,

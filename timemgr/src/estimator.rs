@@ -5,7 +5,8 @@
 
 use statrs::function::erf::erfc;
 
-use crate::options::ComponentConfig;
+use crate::options::registry::{AhleKeys, FixedKeys, LognormalKeys, MleLegacyKeys, MlhKeys, PiecesKeys};
+use crate::options::{ComponentConfig, OptionError};
 use crate::search_stats::MoveContext;
 
 /// A configured moves-left estimator.
@@ -58,20 +59,35 @@ pub struct MovesLeft {
 }
 
 impl MovesLeftEstimator {
-    /// Builds an estimator from its validated configuration; `fallback` serves `mlh` without a head.
-    pub fn from_config(config: &ComponentConfig, fallback: MovesLeftEstimator) -> Self {
-        match config.spec().name {
-            "mle-legacy" => Self::MleLegacy { midpoint: config.float32("midpoint"), steepness: config.float32("steepness") },
-            "ahle" => Self::Ahle,
-            "lognormal" => Self::Lognormal { mu: config.float("mu"), sigma: config.float("sigma") },
-            "pieces" => Self::Pieces {
-                full_board_moves: config.float("full-board-moves"),
-                bare_moves: config.float("bare-moves"),
-            },
-            "mlh" => Self::Mlh { scale: config.float("scale"), fallback: Box::new(fallback) },
-            "fixed" => Self::Fixed { moves: config.float("moves") },
-            _ => fallback,
-        }
+    /// Builds an estimator from its validated configuration; `fallback` serves `mlh` without a head. An
+    /// estimator in the registry that is not built here is a bug, reported as [`OptionError::Inconsistent`].
+    pub fn from_config(config: &ComponentConfig, fallback: MovesLeftEstimator) -> Result<Self, OptionError> {
+        Ok(match config.spec().name {
+            "mle-legacy" => {
+                let keys: MleLegacyKeys = config.keys()?;
+                Self::MleLegacy { midpoint: keys.midpoint, steepness: keys.steepness }
+            }
+            "ahle" => {
+                let AhleKeys {} = config.keys()?;
+                Self::Ahle
+            }
+            "lognormal" => {
+                let keys: LognormalKeys = config.keys()?;
+                Self::Lognormal { mu: keys.mu, sigma: keys.sigma }
+            }
+            "pieces" => {
+                let keys: PiecesKeys = config.keys()?;
+                Self::Pieces { full_board_moves: keys.full_board_moves, bare_moves: keys.bare_moves }
+            }
+            "mlh" => Self::Mlh { scale: config.keys::<MlhKeys>()?.scale, fallback: Box::new(fallback) },
+            "fixed" => Self::Fixed { moves: config.keys::<FixedKeys>()?.moves },
+            other => {
+                return Err(OptionError::Inconsistent {
+                    component: other.to_owned(),
+                    reason: "registered but not buildable; this is a bug in the registry".to_owned(),
+                })
+            }
+        })
     }
 
     /// Full moves left for the side to move.

@@ -1,8 +1,8 @@
 //! Time managers, moves-left estimators and the option-string parser.
 //!
 //! Pure and deterministic: no clock reads, no threads, no randomness except seeded. The search passes the
-//! game state and its statistics in ([`search_stats`]); a [`TimeManager`] hands out a per-move stopper and
-//! learns from how each move went. [`build_stopper_chain`] adds the generic stoppers the way lc0 does.
+//! game state and its statistics in ([`search_stats`]); a [`TimeManager`] hands out a per-move stopper and,
+//! once the search has ended, learns from how the move went ([`TimeManager::end_of_move`]). [`build_stopper_chain`] adds the generic stoppers the way lc0 does.
 //!
 //! ```
 //! use timemgr::{build_stopper_chain, time_manager_from_str, CommonStopperOptions, GoParams, Hints, IterationStats, MoveContext};
@@ -16,7 +16,8 @@
 //!                              edge_n: vec![600, 400], time_since_first_batch_ms: 4680, ..IterationStats::default() };
 //! let mut hints = Hints::default();
 //! assert!(chain.should_stop(&stats, &mut hints)); // deadline 4688 ms (lc0's first-move budget)
-//! chain.on_search_done(&stats);
+//! drop(chain); // the search has ended and sent its best move; the manager learns from the move:
+//! tm.end_of_move(&stats);
 //! let trace = tm.drain_trace().remove(0);
 //! assert_eq!(trace.deadline_ms, 4688);
 //! println!("info string {}", trace.summary());

@@ -213,7 +213,8 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
             }
             t = t.saturating_add(config.poll_ms.max(limit.saturating_sub(t) / 200));
         };
-        chain.on_search_done(&stats);
+        drop(chain);
+        manager.end_of_move(&stats);
         let trace: Option<MoveTrace> = manager.drain_trace().pop();
         if stats.time_since_movestart_ms > clock {
             report.flagged = true;

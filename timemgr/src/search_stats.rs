@@ -42,6 +42,9 @@ pub struct IterationStats {
     pub may_resign: bool,
     /// The search's own request for more (or less) time.
     pub time_usage_hint: TimeUsageHint,
+    /// The network's moves-left estimate for the root in plies, once known (networks with that head): the
+    /// reused root's running mean, else the root's own evaluation.
+    pub root_moves_left_plies: Option<f32>,
 }
 
 /// Remaining playouts when nothing limits them (lc0's 4,000,000,000).
@@ -94,12 +97,11 @@ impl Hints {
     }
 }
 
-/// Decides when one search stops; polled by every search thread (behind a lock) and told once when it ends.
+/// Decides when one search stops; polled by every search thread (behind a lock). What a time manager learns
+/// from the move reaches it afterwards, through [`crate::TimeManager::end_of_move`].
 pub trait Stopper: Send {
     /// Answers whether the search should stop now; may offer hints.
     fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool;
-    /// Called exactly once when the best move is sent, with the final statistics.
-    fn on_search_done(&mut self, _stats: &IterationStats) {}
     /// A short reason for the last `true` of `should_stop`, for logs and traces.
     fn stop_reason(&self) -> Option<String> {
         None

@@ -297,11 +297,6 @@ impl Stopper for ChainedStopper {
         }
         false
     }
-    fn on_search_done(&mut self, stats: &IterationStats) {
-        for member in &mut self.members {
-            member.on_search_done(stats);
-        }
-    }
     fn stop_reason(&self) -> Option<String> {
         self.stopped_by.and_then(|index| self.members[index].stop_reason())
     }

@@ -292,7 +292,7 @@ fn run_scenario(spec: &str, moves: &[Value], check_samples: bool) -> Vec<Scenari
         if check_samples {
             assert_eq!(checked, samples.len(), "{what}: every sample visited");
         }
-        stopper.on_search_done(&final_stats);
+        tm.end_of_move(&final_stats);
         clock = clock - final_stats.time_since_movestart_ms + increment;
         let trace = tm.drain_trace().pop().unwrap();
         out.push(ScenarioMove { trace, stopped_at_ms: final_stats.time_since_movestart_ms, final_nodes: final_stats.total_nodes });

@@ -105,7 +105,7 @@ fn smooth_after_move(since_first_batch: i64, edge_n: Vec<u32>, spec: &str) -> Bo
         ..IterationStats::default()
     };
     stopper.should_stop(&stats, &mut Hints::default());
-    stopper.on_search_done(&stats);
+    tm.end_of_move(&stats);
     assert_eq!(tm.drain_trace().len(), 1);
     tm
 }
@@ -204,7 +204,7 @@ fn reused_tree_larger_than_target_moves_at_once() {
     let mut stopper = tm.stopper(&go(60_000, 600), &ctx(0, 1_000_000)).unwrap();
     let stats = IterationStats { time_since_movestart_ms: 1, total_nodes: 1_000_001, ..IterationStats::default() };
     assert!(stopper.should_stop(&stats, &mut Hints::default()));
-    stopper.on_search_done(&stats);
+    tm.end_of_move(&stats);
     let trace = tm.drain_trace().remove(0);
     assert_eq!(trace.step_value("move_estimate_nodes"), Some(0.0));
     assert_eq!((trace.step_value("allocated_ms"), trace.deadline_ms), (Some(0.0), 0));
@@ -240,10 +240,10 @@ fn adjustments_single_move_and_out_of_book() {
 #[test]
 fn legacy_spends_saved_time_on_the_next_move() {
     let mut tm = time_manager_from_str("legacy").unwrap();
-    let mut stopper = tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
+    tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
     // Deadline 4898; the move stops after 898 ms, so 4000 ms are saved.
     let stats = IterationStats { time_since_movestart_ms: 898, total_nodes: 10, ..IterationStats::default() };
-    stopper.on_search_done(&stats);
+    tm.end_of_move(&stats);
     let first = tm.drain_trace().remove(0);
     assert_eq!(state_value(&first.state_after_move, "spared_ms"), 4000.0);
     let trace = budget_only(tm.as_mut(), &go(59_702, 600), &ctx(2, 0));

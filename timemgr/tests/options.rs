@@ -1,7 +1,16 @@
 //! Option strings: grammar, typing, errors with suggestions, the registry, help and canonical printing.
 
-use timemgr::options::{estimators, managers, numeric_params, OptionError, ParamKind};
+use timemgr::options::registry::{ComponentKeys, LognormalKeys, MleLegacyKeys, SmoothParams};
+use timemgr::options::{estimators, managers, numeric_params, ComponentConfig, OptionError, ParamKind};
 use timemgr::{render_help, time_manager_from_str, TimeManagerConfig};
+
+fn smooth(config: &ComponentConfig) -> SmoothParams {
+    config.keys().expect("a smooth configuration")
+}
+
+fn mle_legacy(config: &ComponentConfig) -> MleLegacyKeys {
+    config.keys().expect("an mle-legacy configuration")
+}
 
 fn err(spec: &str) -> OptionError {
     match TimeManagerConfig::parse(spec) {
@@ -30,7 +39,7 @@ fn unknown_key_names_it_lists_valid_keys_and_suggests() {
 fn typing_follows_lc0_except_integers_for_floats() {
     // lc0 silently ignores max-move-budget=1 (an int); we accept it as 1.0.
     let config = TimeManagerConfig::parse("smooth(max-move-budget=1)").unwrap();
-    assert_eq!(config.manager.float("max-move-budget"), 1.0);
+    assert_eq!(smooth(&config.manager).max_move_budget, 1.0);
     // Integer keys reject floats, as lc0 does.
     let text = err("smooth(trend-nps-update-period-ms=3000.0)").to_string();
     assert!(text.contains("trend-nps-update-period-ms expects an integer"), "{text}");
@@ -61,7 +70,7 @@ fn exactly_one_manager() {
 fn estimator_sub_dictionaries() {
     let config = TimeManagerConfig::parse("expected-length(lognormal(mu=4.0))").unwrap();
     let est = config.estimator.as_ref().unwrap();
-    assert_eq!((est.spec().name, est.float("mu"), est.float("sigma")), ("lognormal", 4.0, 0.5627));
+    assert_eq!((est.spec().name, est.keys::<LognormalKeys>().unwrap()), ("lognormal", LognormalKeys { mu: 4.0, sigma: 0.5627 }));
     assert!(err("expected-length(lognorml)").to_string().contains("did you mean 'lognormal'"));
     assert!(matches!(err("alphazero(ahle)"), OptionError::Inconsistent { .. }));
     assert!(matches!(err("smooth(ahle,fixed)"), OptionError::Inconsistent { .. }));
@@ -76,22 +85,22 @@ fn estimator_keys_fall_back_to_the_parent_as_in_lc0() {
     let mixed = TimeManagerConfig::parse("smooth(steepness=6.0,mle-legacy(midpoint=50.0))").unwrap();
     assert_eq!(mixed, nested);
     let inner_wins = TimeManagerConfig::parse("smooth(midpoint=40.0,mle-legacy(midpoint=50.0,steepness=6.0))").unwrap();
-    assert_eq!(inner_wins.estimator.unwrap().float("midpoint"), 50.0);
+    assert_eq!(mle_legacy(&inner_wins.estimator.unwrap()).midpoint, 50.0);
 }
 
 #[test]
 fn presets_set_manager_and_estimator_defaults() {
     let lc0 = TimeManagerConfig::parse("smooth(preset=lc0)").unwrap();
-    assert_eq!(lc0.manager.float("max-move-budget"), 0.42);
-    assert_eq!(lc0.manager.int("force-piggybank-ms"), 1000);
-    assert!(lc0.manager.flag("lc0-compat"));
-    assert_eq!(lc0.estimator.as_ref().unwrap().float("midpoint"), 45.2);
+    assert_eq!(smooth(&lc0.manager).max_move_budget, 0.42);
+    assert_eq!(smooth(&lc0.manager).force_piggybank_ms, 1000);
+    assert!(smooth(&lc0.manager).lc0_compat);
+    assert_eq!(mle_legacy(lc0.estimator.as_ref().unwrap()).midpoint, 45.2);
     let seed = TimeManagerConfig::parse("smooth").unwrap();
-    assert_eq!(seed.manager.float("max-tree-reuse"), 0.7);
-    assert_eq!(seed.manager.float("init-piggybank"), 0.0);
-    assert_eq!(seed.estimator.as_ref().unwrap().float("midpoint"), 51.5);
+    assert_eq!(smooth(&seed.manager).max_tree_reuse, 0.7);
+    assert_eq!(smooth(&seed.manager).init_piggybank, 0.0);
+    assert_eq!(mle_legacy(seed.estimator.as_ref().unwrap()).midpoint, 51.5);
     let overridden = TimeManagerConfig::parse("smooth(preset=lc0,lc0-compat=false)").unwrap();
-    assert!(!overridden.manager.flag("lc0-compat"));
+    assert!(!smooth(&overridden.manager).lc0_compat);
     assert_eq!(overridden.to_string(), "smooth(preset=lc0,lc0-compat=false)");
 }
 
@@ -169,6 +178,36 @@ fn registry_is_consistent() {
         assert!(numeric.iter().all(|p| matches!(p.kind, ParamKind::Float { .. } | ParamKind::Int { .. })));
     }
     assert_eq!(numeric_params(managers().iter().find(|m| m.name == "smooth").unwrap()).len(), 19);
+}
+
+#[test]
+fn every_manager_builds_with_every_preset_and_estimator() {
+    for manager in managers() {
+        let presets: Vec<String> =
+            std::iter::once(String::new()).chain(manager.presets.iter().map(|p| format!("preset={},", p.name))).collect();
+        for preset in &presets {
+            let spec = format!("{}({preset}instant-single-move=true)", manager.name);
+            time_manager_from_str(&spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            if manager.default_estimator.is_none() {
+                continue;
+            }
+            for estimator in estimators() {
+                let spec = format!("{}({preset}{})", manager.name, estimator.name);
+                time_manager_from_str(&spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            }
+        }
+    }
+}
+
+#[test]
+fn keys_are_read_only_as_their_own_components_struct() {
+    let smooth_config = TimeManagerConfig::parse("smooth(preset=lc0)").unwrap();
+    let error = smooth_config.manager.keys::<LognormalKeys>().unwrap_err();
+    assert!(matches!(error, OptionError::Inconsistent { .. }), "{error}");
+    assert!(error.to_string().contains("LognormalKeys"), "{error}");
+    let lognormal = TimeManagerConfig::parse("expected-length(lognormal)").unwrap().estimator.unwrap();
+    assert!(matches!(lognormal.adjustments(), Err(OptionError::Inconsistent { .. })), "estimators take no adjustments");
+    assert_eq!(LognormalKeys::defaults(), LognormalKeys { mu: 4.2485, sigma: 0.5627 }, "the declared defaults");
 }
 
 #[test]

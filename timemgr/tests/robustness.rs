@@ -84,7 +84,7 @@ proptest! {
                     break;
                 }
             }
-            chain.on_search_done(&last);
+            tm.end_of_move(&last);
             for trace in tm.drain_trace() {
                 let cap = time.clamp(-(1 << 40), 1 << 40).saturating_sub(overhead.clamp(0, 1 << 40)).max(0);
                 prop_assert!(trace.deadline_ms >= 0 && trace.deadline_ms <= cap, "{spec}: deadline {} cap {cap}", trace.deadline_ms);

@@ -121,7 +121,7 @@ fn chain_puts_the_time_manager_first_and_reports_back_to_it() {
     let last = stats(4898, 200, vec![120, 80]);
     assert!(poll(&mut chain, &last).0);
     assert_eq!(chain.stop_reason().as_deref(), Some("deadline 4898 ms reached"));
-    chain.on_search_done(&last);
+    tm.end_of_move(&last);
     let traces = tm.drain_trace();
     assert_eq!(traces.len(), 1);
     assert_eq!(traces[0].move_time_ms, Some(4898));

@@ -527,6 +527,9 @@ fn finish_leaf(
             tree.edge_count += edges.len() as u64;
             node.edges = edges.into_boxed_slice();
             node.network_wl = Some(-evaluation.wl);
+            if leaf.path.is_empty() {
+                progress.root_moves_left = Some(evaluation.m);
+            }
             (-evaluation.wl, evaluation.d, evaluation.m)
         }
     };

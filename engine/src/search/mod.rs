@@ -37,10 +37,16 @@ pub fn cpuct(params: &SearchParams, parent_visits: u32) -> f32 {
     select::cpuct(params, parent_visits)
 }
 
+/// Called once with the outcome after the best move is sent, on the thread that sent it and outside the
+/// search's locks: where the caller ends the move (the time manager learns, traces are written).
+pub type AfterBestMove = Box<dyn FnOnce(&SearchOutcome) + Send>;
+
 /// What one `go` asks of the search.
 pub struct SearchRequest {
-    /// Decides when to stop; told once when the best move is sent.
+    /// Decides when to stop.
     pub stopper: Box<dyn Stopper>,
+    /// The end of the move, if the caller has one (not called for aborted searches).
+    pub after_bestmove: Option<AfterBestMove>,
     /// The move's clock (wall or virtual).
     pub clock: SharedClock,
     /// Clock time when the move's clock started.
@@ -92,7 +98,7 @@ impl SearchHandle {
     pub fn stop(&self) {
         self.run.stop();
     }
-    /// Ends the search without a best move and without `on_search_done` (quit, a new position).
+    /// Ends the search without a best move and without `after_bestmove` (quit, a new position).
     pub fn abort(&self) {
         self.run.abort();
     }
@@ -179,25 +185,6 @@ impl Search {
             .collect()
     }
 
-    /// The network's expected plies left at the root of `game`, for moves-left-based time management: the
-    /// reused root's running mean when the tree already searched it, otherwise one evaluation of the root
-    /// (a cache decorator then answers the search's own root evaluation). `None` without a moves-left head.
-    pub fn root_moves_left(&mut self, game: &GameState) -> Result<Option<f32>, nn::BackendError> {
-        if !self.backend.attributes().has_moves_left {
-            return Ok(None);
-        }
-        self.finish_active();
-        {
-            let state = self.lock();
-            if state.tree.root.n > 0 && state.tree.root_position() == game.position() {
-                return Ok(Some(state.tree.root.m));
-            }
-        }
-        let moves: Vec<Move> = shakmaty::Position::legal_moves(game.position()).into_iter().collect();
-        let request = nn::EvalRequest { history: game.history(), moves: &moves };
-        Ok(Some(nn::evaluate_one(self.backend.as_ref(), &request)?.m))
-    }
-
     /// Bytes used by the tree, for memory limits.
     pub fn tree_bytes(&self) -> u64 {
         self.lock().tree.bytes()
@@ -218,6 +205,7 @@ impl Search {
             let reused = u64::from(state.tree.root.n);
             state.progress = Progress {
                 reused_visits: reused,
+                root_moves_left: (reused > 0).then_some(state.tree.root.m),
                 ..Progress::default()
             };
             let legal = shakmaty::Position::legal_moves(state.tree.root_position());
@@ -234,6 +222,7 @@ impl Search {
             params: self.params.clone(),
             backend: Arc::clone(&self.backend),
             stopper: request.stopper,
+            after_bestmove: request.after_bestmove,
             sink,
             clock: request.clock,
             move_start_ms: request.move_start_ms,

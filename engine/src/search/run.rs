@@ -10,7 +10,7 @@ use super::stats::{
 };
 use super::tree::Tree;
 use super::verbose::verbose_move_stats;
-use super::{SearchEvent, SearchOutcome};
+use super::{AfterBestMove, SearchEvent, SearchOutcome};
 use crate::clock::SharedClock;
 use nn::{Backend, BackendError};
 use shakmaty::{Move, Position};
@@ -68,6 +68,7 @@ pub struct Run {
     abort: AtomicBool,
     failed: AtomicBool,
     control: Mutex<Control>,
+    after_bestmove: Mutex<Option<AfterBestMove>>,
     wake: Condvar,
     threads: Mutex<Vec<std::thread::JoinHandle<()>>>,
 }
@@ -82,6 +83,8 @@ pub struct RunConfig {
     pub backend: Arc<dyn Backend>,
     /// The stopper chain.
     pub stopper: Box<dyn Stopper>,
+    /// The caller's end of the move.
+    pub after_bestmove: Option<AfterBestMove>,
     /// Receives info lines and the best move.
     pub sink: Box<dyn FnMut(SearchEvent) + Send>,
     /// The move's clock.
@@ -137,6 +140,7 @@ impl Run {
                 outcome: None,
                 done: false,
             }),
+            after_bestmove: Mutex::new(config.after_bestmove),
             wake: Condvar::new(),
             threads: Mutex::new(Vec::new()),
         });
@@ -292,12 +296,22 @@ impl Run {
         Ok(Work::Playouts)
     }
 
-    /// Polls the stopper, sends periodic info, and sends the best move once the search may end.
+    /// Polls the stopper, sends periodic info, and sends the best move once the search may end; after the
+    /// best move, with every lock released, hands the outcome to the caller's end of the move.
     fn poll(&self) {
+        if let Some(outcome) = self.poll_under_locks() {
+            if let Some(after_bestmove) = lock(&self.after_bestmove).take() {
+                after_bestmove(&outcome);
+            }
+        }
+    }
+
+    /// The body of [`Run::poll`] under the tree and control locks; the outcome when it sent the best move.
+    fn poll_under_locks(&self) -> Option<SearchOutcome> {
         let state = lock(&self.state);
         let mut control = lock(&self.control);
         if control.done {
-            return;
+            return None;
         }
         let root = &state.tree.root;
         let now = self.elapsed_ms();
@@ -321,7 +335,7 @@ impl Run {
             control.hints = hints;
         }
         if self.abort.load(Ordering::SeqCst) {
-            return;
+            return None;
         }
         let info_context = InfoContext {
             progress: &state.progress,
@@ -361,14 +375,13 @@ impl Run {
                 ponder: outcome.ponder,
                 final_stats: stats.clone(),
             });
-            control.stopper.on_search_done(&stats);
-            control.outcome = Some(outcome);
+            control.outcome = Some(outcome.clone());
             control.done = true;
             self.wake.notify_all();
-            return;
+            return Some(outcome);
         }
         if stats.nodes_since_movestart == 0 {
-            return;
+            return None;
         }
         let best = best_root_edge(root, &self.filter).map(|i| root.edges[i].mv);
         let depth =
@@ -389,6 +402,7 @@ impl Run {
                 (control.sink)(SearchEvent::Info(line));
             }
         }
+        None
     }
 
     fn hashfull(&self, tree: &Tree) -> Option<u32> {

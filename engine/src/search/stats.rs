@@ -23,6 +23,9 @@ pub struct Progress {
     pub reused_visits: u64,
     /// Positions the network evaluated for backed-up visits (cache hits and proven nodes excluded).
     pub network_evaluations: u64,
+    /// The root's moves-left estimate in plies: the reused root's running mean, else the root's own
+    /// evaluation once it is backed up (read only for networks with a moves-left head).
+    pub root_moves_left: Option<f32>,
 }
 
 /// The root's children a search may choose: all, or those of `searchmoves`.
@@ -85,6 +88,7 @@ pub fn iteration_stats(
         batches_since_movestart: progress.batches,
         average_depth: (progress.cumulative_depth / progress.playouts.max(1)) as u32,
         may_resign: true,
+        root_moves_left_plies: progress.root_moves_left.filter(|_| has_moves_left),
         ..IterationStats::default()
     };
     if root.n == 0 {

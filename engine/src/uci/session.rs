@@ -9,7 +9,10 @@ use nn::{Backend, CachingBackend};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, EnPassantMode, Move, Position};
-use timemgr::{build_stopper_chain, time_manager_from_str, Hints, IterationStats, MoveContext, Stopper, TimeManager};
+use timemgr::{
+    build_stopper_chain, time_manager_from_str, CommonStopperOptions, GoParams, Hints, IterationStats, MoveContext,
+    Stopper, TimeManager,
+};
 
 use super::command::{GoCommand, UciCommand};
 use super::output::UciOutput;
@@ -17,7 +20,7 @@ use super::trace_file::append_traces;
 use crate::clock::{SharedClock, VirtualClock, WallClock};
 use crate::options::EngineOptions;
 use crate::position::GameState;
-use crate::search::{InfoFields, Search, SearchEvent, SearchHandle, SearchRequest};
+use crate::search::{InfoFields, Search, SearchEvent, SearchHandle, SearchOutcome, SearchRequest};
 
 /// Whether the loop goes on after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +31,7 @@ pub enum Flow {
     Quit,
 }
 
-/// The time manager of the current game, shared with the reporting thread that drains its trace.
+/// The time manager of the current game, shared with the search thread that ends each move.
 type SharedTimeManager = Arc<Mutex<Box<dyn TimeManager>>>;
 
 /// The backend (without cache) and the search built on it with the game's cache.
@@ -276,8 +279,6 @@ impl Session {
             return self.out.send("bestmove 0000");
         };
         let reused_visits = evaluator.search.set_position(&self.game);
-        // A failed evaluation here only leaves the estimate out; the search reports the backend's failure.
-        let network_moves_left_plies = evaluator.search.root_moves_left(&self.game).unwrap_or(None);
         let game_ply = self.game.game_ply();
         let book_exit_ply = *self.book_exit_ply.get_or_insert(game_ply);
         let context = MoveContext {
@@ -287,21 +288,23 @@ impl Session {
             move_overhead_ms: self.options.move_overhead_ms,
             legal_moves: legal_moves.len(),
             piece_count: position.board().occupied().count() as u32,
-            network_moves_left_plies,
+            network_moves_left_plies: None,
             moves_out_of_book: Some(game_ply.saturating_sub(book_exit_ply) / 2 + 1),
         };
-        let stopper = {
-            let mut manager = lock(&time_manager);
-            build_stopper_chain(Some(manager.as_mut()), &go.params, &context, &self.options.common_stopper_options())
-        };
-        let stopper = Box::new(TraceReportingStopper {
-            inner: stopper,
-            out: self.out.clone(),
-            time_manager,
-            trace_file: self.options.tm_trace_file.clone(),
+        // The move's life: the manager hands out the stopper, the search runs and sends its best move, and
+        // then the manager learns from the outcome and the trace is written, outside the search's locks.
+        let stopper = Box::new(ManagedStopper {
+            time_manager: time_manager.clone(),
+            go: go.params.clone(),
+            context,
+            common: self.options.common_stopper_options(),
+            chain: None,
         });
+        let end_of_move =
+            EndOfMove { out: self.out.clone(), time_manager, trace_file: self.options.tm_trace_file.clone() };
         let request = SearchRequest {
             stopper,
+            after_bestmove: Some(Box::new(move |outcome| end_of_move.run(outcome))),
             clock: self.clock.clone(),
             move_start_ms: self.position_received_ms,
             searchmoves,
@@ -344,33 +347,52 @@ impl Reporter {
     }
 }
 
-/// Wraps the stopper chain so that, once the move is over and the time manager has learned from it,
-/// its trace is appended to `TmTraceFile` and summarised as `info string` (right after `bestmove`).
-struct TraceReportingStopper {
-    inner: Box<dyn Stopper>,
+/// The move's stopper chain, asked of the time manager at the search's first statistics, when the root's
+/// moves-left estimate is known: the network evaluates the root on a search thread, not on the UCI thread.
+struct ManagedStopper {
+    time_manager: SharedTimeManager,
+    go: GoParams,
+    context: MoveContext,
+    common: CommonStopperOptions,
+    chain: Option<Box<dyn Stopper>>,
+}
+
+impl Stopper for ManagedStopper {
+    fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
+        let Self { time_manager, go, context, common, chain } = self;
+        let chain = chain.get_or_insert_with(|| {
+            let context = MoveContext { network_moves_left_plies: stats.root_moves_left_plies, ..context.clone() };
+            build_stopper_chain(Some(lock(time_manager).as_mut()), go, &context, common)
+        });
+        chain.should_stop(stats, hints)
+    }
+
+    fn stop_reason(&self) -> Option<String> {
+        self.chain.as_ref().and_then(|chain| chain.stop_reason())
+    }
+}
+
+/// The end of a move, after the best move is sent: the time manager learns from the search's outcome, then
+/// the move's trace is appended to `TmTraceFile` and summarised as `info string`.
+struct EndOfMove {
     out: UciOutput,
     time_manager: SharedTimeManager,
     trace_file: String,
 }
 
-impl Stopper for TraceReportingStopper {
-    fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
-        self.inner.should_stop(stats, hints)
-    }
-
-    fn on_search_done(&mut self, stats: &IterationStats) {
-        self.inner.on_search_done(stats);
-        let traces = lock(&self.time_manager).drain_trace();
+impl EndOfMove {
+    fn run(&self, outcome: &SearchOutcome) {
+        let traces = {
+            let mut manager = lock(&self.time_manager);
+            manager.end_of_move(&outcome.stats);
+            manager.drain_trace()
+        };
         if let Err(error) = append_traces(&self.trace_file, &traces) {
             let _ = self.out.error(&error.to_string());
         }
         for trace in &traces {
             let _ = self.out.send(&format!("info string {}", trace.summary()));
         }
-    }
-
-    fn stop_reason(&self) -> Option<String> {
-        self.inner.stop_reason()
     }
 }
 
@@ -417,6 +439,36 @@ mod tests {
         let fen = GameState::from_uci(Some("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"), &[]).unwrap();
         assert!(is_continuation(&start, &two) && is_continuation(&one, &two) && is_continuation(&two, &two));
         assert!(!is_continuation(&two, &one) && !is_continuation(&one, &other) && !is_continuation(&start, &fen));
+    }
+
+    #[test]
+    fn the_manager_budgets_with_the_roots_moves_left_from_the_first_statistics() {
+        let manager: SharedTimeManager = Arc::new(Mutex::new(time_manager_from_str("legacy(mlh)").unwrap()));
+        let go = GoParams { wtime: Some(60_000), btime: Some(60_000), ..GoParams::default() };
+        let mut stopper = ManagedStopper {
+            time_manager: manager.clone(),
+            go,
+            context: MoveContext { white_to_move: true, move_overhead_ms: 0, ..MoveContext::default() },
+            common: CommonStopperOptions {
+                smart_pruning_factor: 0.0,
+                smart_pruning_minimum_batches: 0,
+                nodes_as_playouts: false,
+                minimum_kld_gain_per_node: 0.0,
+                kld_gain_average_interval: 100,
+            },
+            chain: None,
+        };
+        let stats = IterationStats { total_nodes: 1, root_moves_left_plies: Some(90.0), ..IterationStats::default() };
+        assert!(!stopper.should_stop(&stats, &mut Hints::default()));
+        let later = IterationStats { root_moves_left_plies: Some(10.0), ..stats.clone() };
+        assert!(!stopper.should_stop(&later, &mut Hints::default()), "the chain is built once");
+        let mut manager = lock(&manager);
+        manager.end_of_move(&stats);
+        let trace = manager.drain_trace().remove(0);
+        assert_eq!(trace.estimator.as_deref(), Some("mlh"), "the network's estimate, no fallback");
+        assert_eq!(trace.step_value("moves_left"), Some(45.0), "90 plies are 45 moves");
+        // 60 s over 45 moves, times lc0's first-move bonus of 1 + 1.8: 1333.3 ms × 2.8 = 3733 ms.
+        assert_eq!(trace.deadline_ms, 3733);
     }
 
     #[test]

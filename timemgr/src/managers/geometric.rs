@@ -11,11 +11,11 @@
 //!
 //! Only the ratio t0/s matters: N = 40 gives α ≈ 10.4 at t0/s = 600, 13.4 at 300, 17.8 at 180, 20.7 at 150.
 
-use std::sync::{Arc, Mutex};
-
-use super::{finish_budget, lock, new_trace, Adjustments, ClockView, DeadlineStopper, EndOfMove, TimeManager};
-use crate::search_stats::{GoParams, IterationStats, MoveContext, Stopper};
-use crate::trace::{MoveTrace, TraceBook, TraceValue};
+use super::{ClockView, DeadlineBudget};
+use crate::options::registry::GeometricKeys;
+use crate::options::OptionError;
+use crate::search_stats::MoveContext;
+use crate::trace::{MoveTrace, TraceValue};
 
 /// How α is fixed.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,8 +39,33 @@ pub struct GeometricParams {
     pub moves: u32,
     /// Minimum move time s in ms.
     pub min_move_ms: f64,
-    /// Common adjustments.
-    pub adjustments: Adjustments,
+}
+
+impl GeometricParams {
+    /// The rule for alpha from the keys: a fixed alpha, else a reserve in ms, else a reserve fraction, else the
+    /// minimum move time; an alpha in (0, 1] is refused, since it would spend the whole clock at once.
+    pub fn from_keys(keys: &GeometricKeys) -> Result<Self, OptionError> {
+        let rule = if keys.alpha > 0.0 {
+            if keys.alpha <= 1.0 {
+                return Err(OptionError::Inconsistent {
+                    component: "geometric".into(),
+                    reason: format!(
+                        "alpha={} would spend the whole clock at once; give alpha > 1, or 0 to solve it",
+                        keys.alpha
+                    ),
+                });
+            }
+            AlphaRule::Fixed(keys.alpha)
+        } else if keys.reserve_ms > 0.0 {
+            AlphaRule::ReserveMs(keys.reserve_ms)
+        } else if keys.reserve_fraction > 0.0 {
+            AlphaRule::ReserveFraction(keys.reserve_fraction)
+        } else {
+            AlphaRule::MinimumMoveTime
+        };
+        let moves = u32::try_from(keys.moves).unwrap_or(1);
+        Ok(Self { rule, moves, min_move_ms: keys.min_move_ms })
+    }
 }
 
 /// α from the first clock reading `t0` (ms); the flag says whether the minimum-time rule had no root.
@@ -81,55 +106,34 @@ pub fn solve_alpha(rule: AlphaRule, moves: u32, min_move_ms: f64, t0: f64) -> (f
     }
 }
 
-struct GeometricState {
+/// The geometric manager's state for one game: α, solved at the first move.
+pub struct GeometricBudget {
     params: GeometricParams,
-    name: String,
     alpha: Option<f64>,
-    traces: TraceBook,
 }
 
-impl GeometricState {
+impl GeometricBudget {
+    /// A fresh state for one game.
+    pub fn new(params: GeometricParams) -> Self {
+        Self { params, alpha: None }
+    }
+}
+
+impl DeadlineBudget for GeometricBudget {
     fn snapshot(&self) -> Vec<TraceValue> {
         self.alpha.map(|alpha| TraceValue { name: "alpha".into(), value: alpha }).into_iter().collect()
     }
-}
 
-impl EndOfMove for GeometricState {
-    fn end_of_move(&mut self, move_time_ms: i64, _deadline_ms: i64, stats: &IterationStats, reason: String) {
-        let snapshot = self.snapshot();
-        self.traces.close(move_time_ms, stats.total_nodes, reason, snapshot);
-    }
-}
-
-/// The `geometric` manager: `max(T/α, s) + increment` per move, at most `T − O`; with `movestogo = k` the
-/// divisor is at most k.
-pub struct GeometricManager {
-    state: Arc<Mutex<GeometricState>>,
-}
-
-impl GeometricManager {
-    /// A fresh manager for one game (α is solved at its first budget); `name` is shown in traces.
-    pub fn new(params: GeometricParams, name: String) -> Self {
-        Self { state: Arc::new(Mutex::new(GeometricState { params, name, alpha: None, traces: TraceBook::default() })) }
-    }
-}
-
-impl TimeManager for GeometricManager {
-    fn stopper(&mut self, go: &GoParams, ctx: &MoveContext) -> Option<Box<dyn Stopper>> {
-        let clock = ClockView::from_go(go, ctx)?;
-        let mut guard = lock(&self.state);
-        let st = &mut *guard;
-        let mut trace = new_trace(st.name.clone(), &clock, go, ctx);
-        trace.state_before = st.snapshot();
-        let p = &st.params;
-        let alpha = match st.alpha {
+    fn budget_ms(&mut self, clock: &ClockView, _ctx: &MoveContext, trace: &mut MoveTrace) -> f64 {
+        let p = &self.params;
+        let alpha = match self.alpha {
             Some(alpha) => alpha,
             None => {
                 let (alpha, short) = solve_alpha(p.rule, p.moves, p.min_move_ms, clock.time_ms as f64);
                 if short {
                     trace.step("alpha_clock_too_short_for_rule", alpha);
                 }
-                st.alpha = Some(alpha);
+                self.alpha = Some(alpha);
                 alpha
             }
         };
@@ -138,14 +142,6 @@ impl TimeManager for GeometricManager {
         let slice = (clock.time_ms as f64 / divisor).max(p.min_move_ms);
         let budget = slice + clock.increment_ms as f64;
         trace.step("allocated_ms", budget);
-        let deadline = finish_budget(budget, &p.adjustments, &clock, ctx, &mut trace);
-        trace.state_after_budget = st.snapshot();
-        st.traces.open(trace);
-        drop(guard);
-        Some(DeadlineStopper::boxed(deadline, Arc::clone(&self.state)))
-    }
-
-    fn drain_trace(&mut self) -> Vec<MoveTrace> {
-        lock(&self.state).traces.drain()
+        budget
     }
 }

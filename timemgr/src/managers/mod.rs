@@ -10,13 +10,17 @@ pub mod smooth;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext, Stopper};
-use crate::trace::MoveTrace;
+pub use crate::options::registry::Adjustments;
+use crate::trace::{MoveTrace, TraceBook, TraceValue};
 
 /// A per-game time manager: budgets each move from the clock and learns from how the move went.
 pub trait TimeManager: Send {
     /// The stopper that enforces this move's budget; `None` without a clock, in `go infinite` or `go ponder`
     /// (then no state is read or written).
     fn stopper(&mut self, go: &GoParams, ctx: &MoveContext) -> Option<Box<dyn Stopper>>;
+    /// Learns from the move that just ended, given the search's final statistics; called once per move
+    /// after the search has sent its best move and released its locks (not for aborted searches).
+    fn end_of_move(&mut self, final_stats: &IterationStats);
     /// Every finished move's trace since the last call, oldest first.
     fn drain_trace(&mut self) -> Vec<MoveTrace>;
 }
@@ -62,15 +66,6 @@ pub(crate) fn lock<T>(state: &Arc<Mutex<T>>) -> MutexGuard<'_, T> {
     state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The chessprogramming-wiki adjustments every manager offers, all off by default (lc0 has none of them).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Adjustments {
-    /// Move at once when there is exactly one legal move.
-    pub instant_single_move: bool,
-    /// Cray Blitz: multiply the budget by `2 − min(n, 10)/10` for the `n`-th own move after the book.
-    pub out_of_book_factor: bool,
-}
-
 impl Adjustments {
     /// Applies the enabled adjustments to a budget in ms; returns the new budget and what changed it.
     pub fn apply(&self, budget_ms: f64, ctx: &MoveContext) -> (f64, Option<&'static str>) {
@@ -87,46 +82,86 @@ impl Adjustments {
     }
 }
 
-/// What a manager learns when a move it budgeted ends.
-pub(crate) trait EndOfMove: Send {
-    /// `move_time_ms`: time since the move started; `deadline_ms`: the budget the stopper enforced.
-    fn end_of_move(&mut self, move_time_ms: i64, deadline_ms: i64, stats: &IterationStats, reason: String);
+/// What a deadline manager (legacy, alphazero, simple, geometric, expected-length) adds to the scaffold they
+/// share, [`DeadlineManager`]: its own state, the move's budget, and what it learns when the move ends.
+pub trait DeadlineBudget: Send {
+    /// The state shown in traces before and after each move (empty for stateless managers).
+    fn snapshot(&self) -> Vec<TraceValue>;
+    /// The move's budget in ms before the adjustments and the hard cap, each step recorded in `trace`.
+    fn budget_ms(&mut self, clock: &ClockView, ctx: &MoveContext, trace: &mut MoveTrace) -> f64;
+    /// Learns from a finished move: `move_time_ms` taken against `deadline_ms` allowed (default: nothing).
+    fn learn(&mut self, _move_time_ms: i64, _deadline_ms: i64) {}
 }
 
-/// A plain deadline that reports the end of the move to its manager (legacy, alphazero, simple, geometric,
-/// expected-length).
-pub(crate) struct DeadlineStopper<S: EndOfMove> {
-    deadline_ms: i64,
-    state: Arc<Mutex<S>>,
-    hit_deadline: bool,
+/// The one scaffold of the deadline managers: reads the clock, asks the budget, applies the adjustments and
+/// the hard cap, hands out a [`DeadlineStopper`], and files the trace when the move ends.
+pub struct DeadlineManager<B: DeadlineBudget> {
+    budget: B,
+    adjustments: Adjustments,
+    name: String,
+    deadline_ms: Option<i64>,
+    traces: TraceBook,
 }
 
-impl<S: EndOfMove> DeadlineStopper<S> {
-    pub(crate) fn boxed(deadline_ms: i64, state: Arc<Mutex<S>>) -> Box<dyn Stopper>
-    where
-        S: 'static,
-    {
-        Box::new(Self { deadline_ms, state, hit_deadline: false })
+impl<B: DeadlineBudget + 'static> DeadlineManager<B> {
+    /// A fresh manager for one game; `name` is the canonical option string shown in traces.
+    pub fn boxed(budget: B, adjustments: Adjustments, name: String) -> Box<dyn TimeManager> {
+        Box::new(Self { budget, adjustments, name, deadline_ms: None, traces: TraceBook::default() })
     }
 }
 
-impl<S: EndOfMove> Stopper for DeadlineStopper<S> {
-    fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
-        hints.update_remaining_time(self.deadline_ms.saturating_sub(stats.time_since_movestart_ms));
-        self.hit_deadline = stats.time_since_movestart_ms >= self.deadline_ms;
-        self.hit_deadline
+impl<B: DeadlineBudget> TimeManager for DeadlineManager<B> {
+    fn stopper(&mut self, go: &GoParams, ctx: &MoveContext) -> Option<Box<dyn Stopper>> {
+        let clock = ClockView::from_go(go, ctx)?;
+        let mut trace = new_trace(self.name.clone(), &clock, go, ctx);
+        trace.state_before = self.budget.snapshot();
+        let budget_ms = self.budget.budget_ms(&clock, ctx, &mut trace);
+        let deadline_ms = finish_budget(budget_ms, &self.adjustments, &clock, ctx, &mut trace);
+        trace.state_after_budget = self.budget.snapshot();
+        self.traces.open(trace);
+        self.deadline_ms = Some(deadline_ms);
+        Some(Box::new(DeadlineStopper { deadline_ms, reached: false }))
     }
-    fn on_search_done(&mut self, stats: &IterationStats) {
-        let reason = if self.hit_deadline {
-            format!("deadline {} ms reached", self.deadline_ms)
+
+    fn end_of_move(&mut self, final_stats: &IterationStats) {
+        let Some(deadline_ms) = self.deadline_ms.take() else {
+            return;
+        };
+        let move_time_ms = final_stats.time_since_movestart_ms;
+        self.budget.learn(move_time_ms, deadline_ms);
+        let reason = if move_time_ms >= deadline_ms {
+            deadline_reached(deadline_ms)
         } else {
             "stopped before the deadline (another stopper or the GUI)".to_owned()
         };
-        lock(&self.state).end_of_move(stats.time_since_movestart_ms, self.deadline_ms, stats, reason);
+        self.traces.close(move_time_ms, final_stats.total_nodes, reason, self.budget.snapshot());
+    }
+
+    fn drain_trace(&mut self) -> Vec<MoveTrace> {
+        self.traces.drain()
+    }
+}
+
+/// A plain deadline, the stopper of every [`DeadlineManager`].
+pub struct DeadlineStopper {
+    deadline_ms: i64,
+    reached: bool,
+}
+
+impl Stopper for DeadlineStopper {
+    fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
+        hints.update_remaining_time(self.deadline_ms.saturating_sub(stats.time_since_movestart_ms));
+        self.reached = stats.time_since_movestart_ms >= self.deadline_ms;
+        self.reached
     }
     fn stop_reason(&self) -> Option<String> {
-        self.hit_deadline.then(|| format!("deadline {} ms reached", self.deadline_ms))
+        self.reached.then(|| deadline_reached(self.deadline_ms))
     }
+}
+
+/// The stop reason of a move that ran to its deadline, in stoppers and traces alike.
+fn deadline_reached(deadline_ms: i64) -> String {
+    format!("deadline {deadline_ms} ms reached")
 }
 
 /// Opens a trace with the inputs every manager shares.

@@ -24,59 +24,9 @@ use std::sync::{Arc, Mutex};
 use super::{lock, new_trace, Adjustments, ClockView, TimeManager};
 use crate::decay::{exponential_decay, linear_decay};
 use crate::estimator::MovesLeftEstimator;
+pub use crate::options::registry::SmoothParams;
 use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext, Stopper, TimeUsageHint};
 use crate::trace::{MoveTrace, TraceBook, TraceValue};
-
-/// The keys of `smooth(...)`, typed as lc0 stores them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SmoothParams {
-    /// Initial tree-reuse estimate.
-    pub init_tree_reuse: f32,
-    /// Cap on the tree-reuse estimate.
-    pub max_tree_reuse: f32,
-    /// Half-life of tree reuse in average moves.
-    pub tree_reuse_update_rate: f32,
-    /// Initial NPS estimate.
-    pub init_nps: f32,
-    /// Half-life of NPS in seconds (exponential decay, used when `nps_update_period` is 0).
-    pub nps_update_rate: f32,
-    /// Seconds over which NPS falls linearly to the move's NPS (#1596); 0 selects exponential decay.
-    pub nps_update_period: f32,
-    /// Initial time-use estimate.
-    pub init_timeuse: f32,
-    /// Lower clamp of time use.
-    pub min_timeuse: f32,
-    /// Half-life of time use in average moves.
-    pub timeuse_update_rate: f32,
-    /// Cap of one allocation as a fraction of the clock.
-    pub max_move_budget: f32,
-    /// Fraction of the first clock reading put in the piggybank.
-    pub init_piggybank: f32,
-    /// Fraction of each expected move time paid into the piggybank.
-    pub per_move_piggybank: f32,
-    /// Fraction of the piggybank one move may spend.
-    pub max_piggybank_use: f32,
-    /// Piggybank cap in average move times.
-    pub max_piggybank_moves: f32,
-    /// Trend-watcher period in ms; 0 switches the watcher off.
-    pub trend_period_ms: i64,
-    /// Assumed future visit rate of the best move relative to now.
-    pub bestmove_optimism: f32,
-    /// Assumed future visit rate of the other moves relative to now.
-    pub overtaker_optimism: f32,
-    /// Piggybank use is forced while the time since the first batch is at most this; negative = off.
-    pub force_piggybank_ms: i64,
-    /// Spend the piggybank when the search asks for more time.
-    pub need_more_time: bool,
-    /// Reproduce lc0's negative piggybank and trend-watcher rotation.
-    pub lc0_compat: bool,
-    /// Weight of total N against best-move N in the tree-size target (#1529); 1 = lc0.
-    pub theta: f32,
-    /// Moves-left estimator.
-    pub estimator: MovesLeftEstimator,
-    /// Common adjustments (applied to the deadline).
-    pub adjustments: Adjustments,
-}
 
 /// The learned state (LC0-NOTES §1.4) plus the best-move share for `theta`.
 #[derive(Clone, Debug, PartialEq)]
@@ -124,9 +74,20 @@ impl SmoothState {
 
 struct Shared {
     params: SmoothParams,
+    estimator: MovesLeftEstimator,
+    adjustments: Adjustments,
     name: String,
     state: SmoothState,
     traces: TraceBook,
+    current: Option<MoveInProgress>,
+}
+
+/// What the stopper of the move in progress has seen so far, for the end-of-move step.
+struct MoveInProgress {
+    deadline_ms: i64,
+    allowance_ms: i64,
+    piggybank_reason: Option<&'static str>,
+    stopped: Option<String>,
 }
 
 impl Shared {
@@ -152,8 +113,15 @@ impl Shared {
         s.nps
     }
 
+    /// Notes what the stopper of the move in progress saw.
+    fn record(&mut self, update: impl FnOnce(&mut MoveInProgress)) {
+        if let Some(current) = self.current.as_mut() {
+            update(current);
+        }
+    }
+
     /// §1.7.2.
-    fn end_of_move(&mut self, report: EndOfMoveReport) {
+    fn learn(&mut self, report: EndOfMoveReport) {
         let p = &self.params;
         let s = &mut self.state;
         s.nps_is_reliable = true;
@@ -266,14 +234,14 @@ impl SmoothBudget {
     }
 }
 
-/// The smooth manager; its stopper reports NPS samples on every poll and the move's outcome at the end.
+/// The smooth manager; its stopper reports NPS samples on every poll, and it learns at the end of each move.
 pub struct SmoothManager {
     shared: Arc<Mutex<Shared>>,
 }
 
 impl SmoothManager {
     /// A fresh manager for one game; `name` is the canonical option string shown in traces.
-    pub fn new(params: SmoothParams, name: String) -> Self {
+    pub fn new(params: SmoothParams, estimator: MovesLeftEstimator, adjustments: Adjustments, name: String) -> Self {
         let state = SmoothState {
             tree_reuse: params.init_tree_reuse,
             nps: params.init_nps,
@@ -287,7 +255,8 @@ impl SmoothManager {
             is_first_move: true,
             best_share: 1.0,
         };
-        Self { shared: Arc::new(Mutex::new(Shared { params, name, state, traces: TraceBook::default() })) }
+        let shared = Shared { params, estimator, adjustments, name, state, traces: TraceBook::default(), current: None };
+        Self { shared: Arc::new(Mutex::new(shared)) }
     }
 
 }
@@ -314,10 +283,10 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
         s.tree_reuse = exponential_decay(s.tree_reuse, sample, p.tree_reuse_update_rate, x).min(p.max_tree_reuse);
     }
     s.last_time = 0;
-    let estimate = p.estimator.moves_left(ctx);
+    let estimate = sh.estimator.moves_left(ctx);
     trace.estimator = Some(match &estimate.fallback {
-        Some(why) => format!("{} ({why})", p.estimator.name()),
-        None => p.estimator.name().to_owned(),
+        Some(why) => format!("{} ({why})", sh.estimator.name()),
+        None => sh.estimator.name().to_owned(),
     });
     let mut moves = estimate.moves;
     if let Some(mtg) = clock.movestogo.filter(|&mtg| (mtg as f32) < moves) {
@@ -371,7 +340,7 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
     b.allowed_piggybank_ms = allowance;
     s.piggybank = (s.piggybank as f32 + b.time_to_piggybank_ms) as i64;
     b.piggybank_after_ms = s.piggybank;
-    let (adjusted, why) = p.adjustments.apply(f64::from(allocated), ctx);
+    let (adjusted, why) = sh.adjustments.apply(f64::from(allocated), ctx);
     b.deadline_ms = adjusted.max(0.0) as i64;
     if let Some(why) = why {
         trace.step(&format!("adjusted_ms ({why})"), adjusted);
@@ -392,6 +361,12 @@ impl TimeManager for SmoothManager {
         trace.deadline_ms = budget.deadline_ms;
         trace.state_after_budget = sh.state.snapshot();
         sh.traces.open(trace);
+        sh.current = Some(MoveInProgress {
+            deadline_ms: budget.deadline_ms,
+            allowance_ms: budget.allowed_piggybank_ms,
+            piggybank_reason: None,
+            stopped: None,
+        });
         let p = &sh.params;
         let trend = (p.trend_period_ms > 0).then(|| TrendWatcher {
             period_ms: p.trend_period_ms,
@@ -408,10 +383,30 @@ impl TimeManager for SmoothManager {
             need_more_time: p.need_more_time,
             trend,
             piggybank_used: false,
-            piggybank_reason: None,
             stopped: None,
         };
         Some(Box::new(stopper))
+    }
+
+    fn end_of_move(&mut self, final_stats: &IterationStats) {
+        let mut sh = lock(&self.shared);
+        let Some(current) = sh.current.take() else {
+            return;
+        };
+        let mut reason =
+            current.stopped.unwrap_or_else(|| "stopped before the deadline (another stopper or the GUI)".to_owned());
+        if let Some(why) = current.piggybank_reason {
+            reason.push_str(&format!("; entered piggybank: {why}"));
+        }
+        sh.learn(EndOfMoveReport {
+            move_time_ms: final_stats.time_since_movestart_ms,
+            deadline_ms: current.deadline_ms,
+            allowance_ms: current.allowance_ms,
+            piggybank_used: current.piggybank_reason.is_some(),
+            total_nodes: final_stats.total_nodes,
+            edge_n: final_stats.edge_n.clone(),
+            reason,
+        });
     }
 
     fn drain_trace(&mut self) -> Vec<MoveTrace> {
@@ -478,7 +473,8 @@ impl TrendWatcher {
     }
 }
 
-/// The per-move smooth stopper (§1.6.1): a deadline D, extended to D + A_p while the piggybank is in use.
+/// The per-move smooth stopper (§1.6.1): a deadline D, extended to D + A_p while the piggybank is in use; it
+/// gives the manager an NPS sample on every poll and records when it enters the piggybank and why it stops.
 struct SmoothStopper {
     shared: Arc<Mutex<Shared>>,
     deadline_ms: i64,
@@ -487,15 +483,16 @@ struct SmoothStopper {
     need_more_time: bool,
     trend: Option<TrendWatcher>,
     piggybank_used: bool,
-    piggybank_reason: Option<&'static str>,
     stopped: Option<String>,
 }
 
 impl Stopper for SmoothStopper {
     fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
-        let nps = lock(&self.shared).update_nps(stats.time_since_first_batch_ms, stats.nodes_since_movestart);
+        let mut shared = lock(&self.shared);
+        let nps = shared.update_nps(stats.time_since_first_batch_ms, stats.nodes_since_movestart);
         if stats.time_usage_hint == TimeUsageHint::ImmediateMove {
             self.stopped = Some("the search asked to move at once".to_owned());
+            shared.record(|current| current.stopped = self.stopped.clone());
             return true;
         }
         let now = stats.time_since_movestart_ms;
@@ -517,7 +514,7 @@ impl Stopper for SmoothStopper {
         hints.update_remaining_time(limit.saturating_sub(now));
         if reason.is_some() && now >= self.deadline_ms && !self.piggybank_used {
             self.piggybank_used = true;
-            self.piggybank_reason = reason;
+            shared.record(|current| current.piggybank_reason = reason);
         }
         let stop = now >= limit;
         if stop {
@@ -525,24 +522,9 @@ impl Stopper for SmoothStopper {
                 "ran out of time: elapsed={now} limit={limit} piggy={}",
                 u8::from(self.piggybank_used)
             ));
+            shared.record(|current| current.stopped = self.stopped.clone());
         }
         stop
-    }
-
-    fn on_search_done(&mut self, stats: &IterationStats) {
-        let mut reason = self.stopped.clone().unwrap_or_else(|| "stopped before the deadline (another stopper or the GUI)".to_owned());
-        if let Some(why) = self.piggybank_reason {
-            reason.push_str(&format!("; entered piggybank: {why}"));
-        }
-        lock(&self.shared).end_of_move(EndOfMoveReport {
-            move_time_ms: stats.time_since_movestart_ms,
-            deadline_ms: self.deadline_ms,
-            allowance_ms: self.allowance_ms,
-            piggybank_used: self.piggybank_used,
-            total_nodes: stats.total_nodes,
-            edge_n: stats.edge_n.clone(),
-            reason,
-        });
     }
 
     fn stop_reason(&self) -> Option<String> {
@@ -553,6 +535,7 @@ impl Stopper for SmoothStopper {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::registry::ComponentKeys;
 
     fn watcher(lc0_rotation: bool) -> TrendWatcher {
         TrendWatcher { period_ms: 3000, lc0_rotation, bestmove_optimism: 0.2, overtaker_optimism: 4.0, snapshots: None }
@@ -599,31 +582,13 @@ mod tests {
     #[test]
     fn exponential_nps_smoothing_of_pr_1195() {
         let params = SmoothParams {
-            init_tree_reuse: 0.5,
-            max_tree_reuse: 0.7,
-            tree_reuse_update_rate: 4.0,
             init_nps: 20000.0,
             nps_update_rate: 5.0,
             nps_update_period: 0.0,
-            init_timeuse: 0.7,
-            min_timeuse: 0.3,
-            timeuse_update_rate: 10.0,
-            max_move_budget: 0.3,
-            init_piggybank: 0.0,
-            per_move_piggybank: 0.0,
-            max_piggybank_use: 0.94,
-            max_piggybank_moves: 36.5,
-            trend_period_ms: 0,
-            bestmove_optimism: 0.2,
-            overtaker_optimism: 4.0,
-            force_piggybank_ms: -1,
-            need_more_time: false,
-            lc0_compat: false,
-            theta: 1.0,
-            estimator: MovesLeftEstimator::MleLegacy { midpoint: 51.5, steepness: 7.0 },
-            adjustments: Adjustments::default(),
+            ..SmoothParams::defaults()
         };
-        let manager = SmoothManager::new(params, "smooth".into());
+        let estimator = MovesLeftEstimator::MleLegacy { midpoint: 51.5, steepness: 7.0 };
+        let manager = SmoothManager::new(params, estimator, Adjustments::defaults(), "smooth".into());
         let mut shared = lock(&manager.shared);
         // 25000 NPS observed over the first second: one fifth of a 5 s half-life from 20000.
         let nps = shared.update_nps(1000, 25_000);

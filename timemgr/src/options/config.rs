@@ -4,7 +4,9 @@ use std::fmt;
 
 use super::dict::{parse_dict, Dict, Value};
 use super::error::{Names, OptionError, Suggestion};
-use super::registry::{component, estimators, managers, ComponentKind, ComponentSpec, ParamKind, ParamSpec};
+use super::registry::{
+    component, estimators, managers, Adjustments, ComponentKeys, ComponentKind, ComponentSpec, ParamKind, ParamSpec,
+};
 
 /// A key's validated value.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -77,38 +79,27 @@ impl ComponentConfig {
         self.index(name).map(|i| self.values[i])
     }
 
-    /// A float key's value (integer keys widen); 0 for a key the component lacks (a programming error that
-    /// the registry tests rule out).
-    pub fn float(&self, name: &str) -> f64 {
-        match self.get(name) {
-            Some(ParamValue::Float(x)) => x,
-            Some(ParamValue::Int(i)) => i as f64,
-            other => {
-                debug_assert!(false, "{}.{name} is not numeric: {other:?}", self.spec.name);
-                0.0
-            }
+    /// The component's own keys as their typed struct; `K` must be this component's (else a registry bug).
+    pub fn keys<K: ComponentKeys>(&self) -> Result<K, OptionError> {
+        if self.spec.params != K::KEYS {
+            return Err(OptionError::Inconsistent {
+                component: self.spec.name.to_owned(),
+                reason: format!("the code reads it as {}; this is a bug in the registry", std::any::type_name::<K>()),
+            });
         }
+        K::from_values(self.spec.name, &self.values[..K::KEYS.len()])
     }
 
-    /// A float key's value in single precision, as lc0 stores it.
-    pub fn float32(&self, name: &str) -> f32 {
-        self.float(name) as f32
-    }
-
-    /// An integer key's value.
-    pub fn int(&self, name: &str) -> i64 {
-        match self.get(name) {
-            Some(ParamValue::Int(i)) => i,
-            other => {
-                debug_assert!(false, "{}.{name} is not an integer: {other:?}", self.spec.name);
-                0
-            }
+    /// The common adjustments that follow a manager's own keys.
+    pub fn adjustments(&self) -> Result<Adjustments, OptionError> {
+        let own = self.spec.params.len();
+        if self.spec.kind != ComponentKind::Manager || !self.spec.all_params().skip(own).eq(Adjustments::KEYS) {
+            return Err(OptionError::Inconsistent {
+                component: self.spec.name.to_owned(),
+                reason: "it takes no adjustments; this is a bug in the registry".to_owned(),
+            });
         }
-    }
-
-    /// A boolean key's value.
-    pub fn flag(&self, name: &str) -> bool {
-        matches!(self.get(name), Some(ParamValue::Bool(true)))
+        Adjustments::from_values(self.spec.name, &self.values[own..])
     }
 
     /// Sets a numeric key (the tuner's entry point), checking type and range.

@@ -1,5 +1,9 @@
 //! The one declarative registry of managers, estimators and their keys: parsing, validation, help, the
-//! tuner and canonical printing all read these tables, so nothing is listed twice.
+//! tuner and canonical printing all read these tables, so nothing is listed twice. Each table is declared
+//! together with the typed struct the code reads it as ([`ComponentKeys`]).
+
+use super::config::ParamValue;
+use super::error::OptionError;
 
 /// What a key holds, with its default, range and (for numbers) the tuner's step.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -49,6 +53,117 @@ pub struct ParamSpec {
     pub kind: ParamKind,
     /// One line for `tm-help`.
     pub help: &'static str,
+}
+
+/// A component's keys as one typed struct: field `i` is key `i` of the registry table [`ComponentKeys::KEYS`],
+/// so the code reads every key by position and type, never by its name.
+pub trait ComponentKeys: Sized {
+    /// The registry table of the keys, in field order.
+    const KEYS: &'static [ParamSpec];
+    /// Reads every key, in order, from values validated against [`Self::KEYS`]; a key whose value is not of
+    /// its field's type is a bug in the registry, reported as [`OptionError::Inconsistent`].
+    fn from_values(component: &str, values: &[ParamValue]) -> Result<Self, OptionError>;
+    /// Every key at its declared default.
+    fn defaults() -> Self {
+        let values: Vec<ParamValue> = Self::KEYS.iter().map(ParamSpec::default_value).collect();
+        Self::from_values("defaults", &values).expect("the registry test reads every table's defaults")
+    }
+}
+
+/// A Rust type that a key's validated value is read as.
+pub trait KeyValue: Sized {
+    /// The value as this type, if the key is of a compatible kind.
+    fn from_param(value: ParamValue) -> Option<Self>;
+}
+
+impl KeyValue for f64 {
+    fn from_param(value: ParamValue) -> Option<Self> {
+        match value {
+            ParamValue::Float(x) => Some(x),
+            ParamValue::Int(i) => Some(i as f64),
+            _ => None,
+        }
+    }
+}
+
+impl KeyValue for f32 {
+    fn from_param(value: ParamValue) -> Option<Self> {
+        f64::from_param(value).map(|x| x as f32)
+    }
+}
+
+impl KeyValue for i64 {
+    fn from_param(value: ParamValue) -> Option<Self> {
+        match value {
+            ParamValue::Int(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+impl KeyValue for bool {
+    fn from_param(value: ParamValue) -> Option<Self> {
+        match value {
+            ParamValue::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+}
+
+impl KeyValue for &'static str {
+    fn from_param(value: ParamValue) -> Option<Self> {
+        match value {
+            ParamValue::Choice(c) => Some(c),
+            _ => None,
+        }
+    }
+}
+
+/// Reads key `key` of `component` as `T`, or says which key the registry and the code disagree on.
+pub fn read_key<T: KeyValue>(component: &str, key: &str, value: Option<ParamValue>) -> Result<T, OptionError> {
+    value.and_then(T::from_param).ok_or_else(|| OptionError::Inconsistent {
+        component: component.to_owned(),
+        reason: format!(
+            "key {key} is read as {} but holds {value:?}; this is a bug in the registry",
+            std::any::type_name::<T>()
+        ),
+    })
+}
+
+/// Declares a component's keys once: each field with its type, its registry entry (key, default, range,
+/// tuning step) and its help, which is also the field's doc. Generates the struct and its [`ComponentKeys`].
+macro_rules! declare_keys {
+    ($(#[$meta:meta])* pub struct $name:ident {
+        $( $field:ident : $ty:ty = $ctor:ident($key:literal $(, $arg:expr)*; $help:literal), )*
+    }) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct $name {
+            $( #[doc = $help] pub $field: $ty, )*
+        }
+
+        impl ComponentKeys for $name {
+            const KEYS: &'static [ParamSpec] = &[ $( $ctor($key $(, $arg)*, $help), )* ];
+
+            #[allow(unused_mut, unused_variables)]
+            fn from_values(component: &str, values: &[ParamValue]) -> Result<Self, OptionError> {
+                let mut values = values.iter().copied();
+                Ok(Self { $( $field: read_key(component, $key, values.next())?, )* })
+            }
+        }
+    };
+}
+
+impl ParamSpec {
+    /// The key's default before any preset.
+    pub fn default_value(&self) -> ParamValue {
+        match self.kind {
+            ParamKind::Float { default, .. } => ParamValue::Float(default),
+            ParamKind::Int { default, .. } => ParamValue::Int(default),
+            ParamKind::Bool { default } => ParamValue::Bool(default),
+            ParamKind::Choice { default, .. } => ParamValue::Choice(default),
+        }
+    }
 }
 
 /// A preset value: the key and its number (bools as 0/1).
@@ -126,56 +241,135 @@ const fn boolean(name: &'static str, default: bool, help: &'static str) -> Param
     ParamSpec { name, kind: ParamKind::Bool { default }, help }
 }
 
-/// The chessprogramming-wiki adjustments every manager takes (all off: lc0 has none of them).
-pub const ADJUSTMENT_PARAMS: &[ParamSpec] = &[
-    boolean("instant-single-move", false, "move at once when there is exactly one legal move"),
-    boolean(
-        "out-of-book-factor",
-        false,
-        "Cray Blitz: multiply the budget by 2 - min(n,10)/10 for the n-th own move after the book",
-    ),
-];
+const fn choice(name: &'static str, default: &'static str, choices: &'static [&'static str], help: &'static str) -> ParamSpec {
+    ParamSpec { name, kind: ParamKind::Choice { default, choices }, help }
+}
+
+declare_keys! {
+    /// The chessprogramming-wiki adjustments every manager offers, all off by default (lc0 has none of them).
+    #[derive(Copy)]
+    pub struct Adjustments {
+        instant_single_move: bool = boolean("instant-single-move", false;
+            "move at once when there is exactly one legal move"),
+        out_of_book_factor: bool = boolean("out-of-book-factor", false;
+            "Cray Blitz: multiply the budget by 2 - min(n,10)/10 for the n-th own move after the book"),
+    }
+}
+
+/// The adjustments' keys, which every manager takes after its own.
+pub const ADJUSTMENT_PARAMS: &[ParamSpec] = Adjustments::KEYS;
+
+declare_keys! {
+    /// The keys of `legacy(...)`.
+    pub struct LegacyParams {
+        slowmover: f32 = float("slowmover", 1.0, 0.0, 100.0, 0.05;
+            "multiplier of each move's slice (UCI Slowmover)"),
+        midpoint_move: f32 = float("midpoint-move", 51.5, 1.0, 1000.0, 1.0;
+            "mle-legacy midpoint in full moves, unless an estimator is given"),
+        steepness: f32 = float("steepness", 7.0, 0.1, 100.0, 0.1;
+            "mle-legacy steepness, unless an estimator is given"),
+        immediate_use: f32 = float("immediate-use", 1.0, 0.0, 1.0, 0.05;
+            "fraction of the time saved so far that the next move spends"),
+        first_move_bonus: f32 = float("first-move-bonus", 1.8, 0.0, 100.0, 0.1;
+            "extra slices for the first move of the game"),
+        book_ply_bonus: f32 = float("book-ply-bonus", 0.25, 0.0, 100.0, 0.05;
+            "extra slices per book ply (up to 12) on the first move"),
+    }
+}
 
 const LEGACY: ComponentSpec = ComponentSpec {
     name: "legacy",
     kind: ComponentKind::Manager,
     help: "lc0's default: an equal slice of the remaining game time (moves left from mle-legacy), a bonus on \
            the first move, and the time saved by early stops spent on the next move.",
-    params: &[
-        float("slowmover", 1.0, 0.0, 100.0, 0.05, "multiplier of each move's slice (UCI Slowmover)"),
-        float("midpoint-move", 51.5, 1.0, 1000.0, 1.0, "mle-legacy midpoint in full moves, unless an estimator is given"),
-        float("steepness", 7.0, 0.1, 100.0, 0.1, "mle-legacy steepness, unless an estimator is given"),
-        float("immediate-use", 1.0, 0.0, 1.0, 0.05, "fraction of the time saved so far that the next move spends"),
-        float("first-move-bonus", 1.8, 0.0, 100.0, 0.1, "extra slices for the first move of the game"),
-        float("book-ply-bonus", 0.25, 0.0, 100.0, 0.05, "extra slices per book ply (up to 12) on the first move"),
-    ],
+    params: LegacyParams::KEYS,
     presets: &[],
     default_estimator: Some("mle-legacy"),
 };
+
+declare_keys! {
+    /// The keys of `alphazero(...)`.
+    pub struct AlphaZeroParams {
+        time_pct: f32 = float("alphazero-time-pct", 12.0, 0.0, 100.0, 0.5; "percentage of the remaining time per move"),
+    }
+}
 
 const ALPHAZERO: ComponentSpec = ComponentSpec {
     name: "alphazero",
     kind: ComponentKind::Manager,
     help: "A fixed percentage of the remaining time (clock minus overhead) per move; the increment is ignored.",
-    params: &[float("alphazero-time-pct", 12.0, 0.0, 100.0, 0.5, "percentage of the remaining time per move")],
+    params: AlphaZeroParams::KEYS,
     presets: &[],
     default_estimator: None,
 };
+
+declare_keys! {
+    /// The keys of `simple(...)`.
+    pub struct SimpleParams {
+        base_pct: f32 = float("base-pct", 1.4, 0.001, 100.0, 0.1; "percentage of the available time at ply 0"),
+        ply_pct: f32 = float("ply-pct", 0.049, 0.0, 1.0, 0.005; "percentage added per ply"),
+        time_factor: f32 = float("time-factor", 1.5, 0.0, 100.0, 0.1; "weight of the increment/clock ratio"),
+        opening_bonus_pct: f32 = float("opening-bonus-pct", 0.0, 0.0, 1000.0, 5.0;
+            "percentage bonus on the first budgeted move"),
+    }
+}
 
 const SIMPLE: ComponentSpec = ComponentSpec {
     name: "simple",
     kind: ComponentKind::Manager,
     help: "lc0's simple manager (#1764/#1876): a percentage growing with the ply plus the increment ratio, \
            plus last move's savings.",
-    params: &[
-        float("base-pct", 1.4, 0.001, 100.0, 0.1, "percentage of the available time at ply 0"),
-        float("ply-pct", 0.049, 0.0, 1.0, 0.005, "percentage added per ply"),
-        float("time-factor", 1.5, 0.0, 100.0, 0.1, "weight of the increment/clock ratio"),
-        float("opening-bonus-pct", 0.0, 0.0, 1000.0, 5.0, "percentage bonus on the first budgeted move"),
-    ],
+    params: SimpleParams::KEYS,
     presets: &[],
     default_estimator: None,
 };
+
+declare_keys! {
+    /// The keys of `smooth(...)`.
+    pub struct SmoothParams {
+        preset: &'static str = choice("preset", "pr1195", &["pr1195", "pr1195-merged", "lc0"];
+            "default set: pr1195 (pre-merge table), pr1195-merged, lc0 (v0.28+ defaults, lc0-compat on)"),
+        init_tree_reuse: f32 = float("init-tree-reuse", 0.5, 0.0, 0.99, 0.02;
+            "initial estimate of the fraction of the tree reused"),
+        max_tree_reuse: f32 = float("max-tree-reuse", 0.7, 0.0, 0.99, 0.02; "cap on the tree-reuse estimate"),
+        tree_reuse_update_rate: f32 = float("tree-reuse-update-rate", 4.0, 0.01, 1000.0, 0.25;
+            "half-life of tree reuse, in average moves"),
+        init_nps: f32 = float("init-nps", 20000.0, 1.0, 1e9, 1000.0; "initial NPS estimate"),
+        nps_update_rate: f32 = float("nps-update-rate", 5.0, 0.01, 1000.0, 0.5;
+            "half-life of the NPS estimate in seconds (when nps-update-period is 0)"),
+        nps_update_period: f32 = float("nps-update-period", 0.0, 0.0, 1000.0, 1.0;
+            "seconds over which NPS falls linearly to the move's NPS; 0 = exponential decay"),
+        init_timeuse: f32 = float("init-timeuse", 0.7, 0.01, 10.0, 0.02;
+            "initial estimate of time used / time allocated"),
+        min_timeuse: f32 = float("min-timeuse", 0.3, 0.01, 10.0, 0.02; "lower clamp of the time-use estimate"),
+        timeuse_update_rate: f32 = float("timeuse-update-rate", 10.0, 0.01, 1000.0, 0.25;
+            "half-life of time use, in average moves"),
+        max_move_budget: f32 = float("max-move-budget", 0.3, 0.001, 1.0, 0.02;
+            "cap of one move's allocation as a fraction of the clock"),
+        init_piggybank: f32 = float("init-piggybank", 0.0, 0.0, 1.0, 0.01;
+            "fraction of the first clock reading put in the piggybank"),
+        per_move_piggybank: f32 = float("per-move-piggybank", 0.0, 0.0, 1.0, 0.01;
+            "fraction of each move's expected time paid into the piggybank"),
+        max_piggybank_use: f32 = float("max-piggybank-use", 0.94, 0.0, 1.0, 0.02;
+            "fraction of the piggybank one move may spend"),
+        max_piggybank_moves: f32 = float("max-piggybank-moves", 36.5, 0.0, 1000.0, 1.0;
+            "piggybank cap, in average move times"),
+        trend_period_ms: i64 = int("trend-nps-update-period-ms", 0, 0, 600_000, 250;
+            "visits-trend watcher period; 0 = watcher off"),
+        bestmove_optimism: f32 = float("bestmove-optimism", 0.2, 0.0, 100.0, 0.05;
+            "assumed future visit rate of the best move vs. now"),
+        overtaker_optimism: f32 = float("overtaker-optimism", 4.0, 0.0, 100.0, 0.25;
+            "assumed future visit rate of the other moves vs. now"),
+        force_piggybank_ms: i64 = int("force-piggybank-ms", -1, -1, 600_000, 100;
+            "piggybank use is forced while time since first batch <= this; -1 = off"),
+        need_more_time: bool = boolean("need-more-time", false;
+            "spend the piggybank when the search asks for more time"),
+        lc0_compat: bool = boolean("lc0-compat", false;
+            "reproduce lc0's faults: negative piggybank/allowance, trend rate between polls"),
+        theta: f32 = float("theta", 1.0, 0.0, 1.0, 0.05;
+            "lc0 #1529: keep theta*N_total + (1-theta)*N_best constant; 1 = lc0"),
+    }
+}
 
 const SMOOTH: ComponentSpec = ComponentSpec {
     name: "smooth",
@@ -183,34 +377,7 @@ const SMOOTH: ComponentSpec = ComponentSpec {
     help: "PR 1195's smooth manager: aims for the same total tree size every move from learned NPS, tree \
            reuse and time use; lc0's later additions (piggybank, linear NPS decay, trend watcher, need-more-time, \
            forced piggybank) are keys, off unless set or preset=lc0.",
-    params: &[
-        ParamSpec {
-            name: "preset",
-            kind: ParamKind::Choice { default: "pr1195", choices: &["pr1195", "pr1195-merged", "lc0"] },
-            help: "default set: pr1195 (pre-merge table), pr1195-merged, lc0 (v0.28+ defaults, lc0-compat on)",
-        },
-        float("init-tree-reuse", 0.5, 0.0, 0.99, 0.02, "initial estimate of the fraction of the tree reused"),
-        float("max-tree-reuse", 0.7, 0.0, 0.99, 0.02, "cap on the tree-reuse estimate"),
-        float("tree-reuse-update-rate", 4.0, 0.01, 1000.0, 0.25, "half-life of tree reuse, in average moves"),
-        float("init-nps", 20000.0, 1.0, 1e9, 1000.0, "initial NPS estimate"),
-        float("nps-update-rate", 5.0, 0.01, 1000.0, 0.5, "half-life of the NPS estimate in seconds (when nps-update-period is 0)"),
-        float("nps-update-period", 0.0, 0.0, 1000.0, 1.0, "seconds over which NPS falls linearly to the move's NPS; 0 = exponential decay"),
-        float("init-timeuse", 0.7, 0.01, 10.0, 0.02, "initial estimate of time used / time allocated"),
-        float("min-timeuse", 0.3, 0.01, 10.0, 0.02, "lower clamp of the time-use estimate"),
-        float("timeuse-update-rate", 10.0, 0.01, 1000.0, 0.25, "half-life of time use, in average moves"),
-        float("max-move-budget", 0.3, 0.001, 1.0, 0.02, "cap of one move's allocation as a fraction of the clock"),
-        float("init-piggybank", 0.0, 0.0, 1.0, 0.01, "fraction of the first clock reading put in the piggybank"),
-        float("per-move-piggybank", 0.0, 0.0, 1.0, 0.01, "fraction of each move's expected time paid into the piggybank"),
-        float("max-piggybank-use", 0.94, 0.0, 1.0, 0.02, "fraction of the piggybank one move may spend"),
-        float("max-piggybank-moves", 36.5, 0.0, 1000.0, 1.0, "piggybank cap, in average move times"),
-        int("trend-nps-update-period-ms", 0, 0, 600_000, 250, "visits-trend watcher period; 0 = watcher off"),
-        float("bestmove-optimism", 0.2, 0.0, 100.0, 0.05, "assumed future visit rate of the best move vs. now"),
-        float("overtaker-optimism", 4.0, 0.0, 100.0, 0.25, "assumed future visit rate of the other moves vs. now"),
-        int("force-piggybank-ms", -1, -1, 600_000, 100, "piggybank use is forced while time since first batch <= this; -1 = off"),
-        boolean("need-more-time", false, "spend the piggybank when the search asks for more time"),
-        boolean("lc0-compat", false, "reproduce lc0's faults: negative piggybank/allowance, trend rate between polls"),
-        float("theta", 1.0, 0.0, 1.0, 0.05, "lc0 #1529: keep theta*N_total + (1-theta)*N_best constant; 1 = lc0"),
-    ],
+    params: SmoothParams::KEYS,
     presets: &[
         Preset {
             name: "pr1195",
@@ -259,19 +426,26 @@ const SMOOTH: ComponentSpec = ComponentSpec {
     default_estimator: Some("mle-legacy"),
 };
 
+declare_keys! {
+    /// The keys of `geometric(...)`, from which the manager's rule for alpha follows.
+    pub struct GeometricKeys {
+        alpha: f64 = float("alpha", 0.0, 0.0, 10000.0, 0.5; "fixed divisor (> 1); 0 = solve it"),
+        moves: i64 = int("moves", 40, 1, 1000, 5; "N: moves the solved alpha must last"),
+        reserve_ms: f64 = float("reserve-ms", 0.0, 0.0, 1e9, 1000.0; "clock left after N moves, in ms (0 = not used)"),
+        reserve_fraction: f64 = float("reserve-fraction", 0.0, 0.0, 0.99, 0.01;
+            "clock left after N moves, as a fraction of t0 (0 = not used)"),
+        min_move_ms: f64 = float("min-move-ms", 100.0, 0.001, 1e9, 50.0;
+            "minimum move time s; also sets the reserve when no other is given"),
+    }
+}
+
 const GEOMETRIC: ComponentSpec = ComponentSpec {
     name: "geometric",
     kind: ComponentKind::Manager,
     help: "Each move takes 1/alpha of the remaining clock (plus the increment). alpha is given, or solved at \
            the first move from the clock t0 and N moves: t0*(1-1/alpha)^N equals the reserve (reserve-ms, else \
            reserve-fraction*t0, else alpha*min-move-ms, the clock at which a 1/alpha slice is the minimum move time).",
-    params: &[
-        float("alpha", 0.0, 0.0, 10000.0, 0.5, "fixed divisor (> 1); 0 = solve it"),
-        int("moves", 40, 1, 1000, 5, "N: moves the solved alpha must last"),
-        float("reserve-ms", 0.0, 0.0, 1e9, 1000.0, "clock left after N moves, in ms (0 = not used)"),
-        float("reserve-fraction", 0.0, 0.0, 0.99, 0.01, "clock left after N moves, as a fraction of t0 (0 = not used)"),
-        float("min-move-ms", 100.0, 0.001, 1e9, 50.0, "minimum move time s; also sets the reserve when no other is given"),
-    ],
+    params: GeometricKeys::KEYS,
     presets: &[],
     default_estimator: None,
 };
@@ -286,70 +460,104 @@ const EXPECTED_LENGTH: ComponentSpec = ComponentSpec {
     default_estimator: Some("ahle"),
 };
 
+declare_keys! {
+    /// The keys of `mle-legacy(...)`.
+    pub struct MleLegacyKeys {
+        midpoint: f32 = float("midpoint", 51.5, 1.0, 1000.0, 1.0; "median game length in full moves"),
+        steepness: f32 = float("steepness", 7.0, 0.1, 100.0, 0.1; "log-logistic shape"),
+    }
+}
+
 const MLE_LEGACY: ComponentSpec = ComponentSpec {
     name: "mle-legacy",
     kind: ComponentKind::Estimator,
     help: "lc0's estimator: median residual life of a log-logistic game length, \
            midpoint*(1+2*(m/midpoint)^steepness)^(1/steepness) - m with m = ply/2; returns full moves (f32).",
-    params: &[
-        float("midpoint", 51.5, 1.0, 1000.0, 1.0, "median game length in full moves"),
-        float("steepness", 7.0, 0.1, 100.0, 0.1, "log-logistic shape"),
-    ],
+    params: MleLegacyKeys::KEYS,
     presets: &[],
     default_estimator: None,
 };
+
+declare_keys! {
+    /// `ahle` has no keys.
+    pub struct AhleKeys {}
+}
 
 const AHLE: ComponentSpec = ComponentSpec {
     name: "ahle",
     kind: ComponentKind::Estimator,
     help: "Ahle's fit: REM(k) = 59.3 + (72830 - 2330k)/(k^2 + 10k + 2644) plies left after k plies; returns \
            REM/2 full moves.",
-    params: &[],
+    params: AhleKeys::KEYS,
     presets: &[],
     default_estimator: None,
 };
+
+declare_keys! {
+    /// The keys of `lognormal(...)`.
+    pub struct LognormalKeys {
+        mu: f64 = float("mu", 4.2485, 0.0, 10.0, 0.05; "mean of ln(game length in plies)"),
+        sigma: f64 = float("sigma", 0.5627, 0.01, 5.0, 0.02; "standard deviation of ln(game length in plies)"),
+    }
+}
 
 const LOGNORMAL: ComponentSpec = ComponentSpec {
     name: "lognormal",
     kind: ComponentKind::Estimator,
     help: "Game length X in plies ~ lognormal(mu, sigma); E[X | X > k] - k in closed form through the normal \
            CDF; returns half of it, in full moves.",
-    params: &[
-        float("mu", 4.2485, 0.0, 10.0, 0.05, "mean of ln(game length in plies)"),
-        float("sigma", 0.5627, 0.01, 5.0, 0.02, "standard deviation of ln(game length in plies)"),
-    ],
+    params: LognormalKeys::KEYS,
     presets: &[],
     default_estimator: None,
 };
+
+declare_keys! {
+    /// The keys of `pieces(...)`.
+    pub struct PiecesKeys {
+        full_board_moves: f64 = float("full-board-moves", 45.2, 1.0, 1000.0, 1.0; "full moves left with all 32 pieces"),
+        bare_moves: f64 = float("bare-moves", 10.0, 1.0, 1000.0, 1.0; "full moves left with the two kings alone"),
+    }
+}
 
 const PIECES: ComponentSpec = ComponentSpec {
     name: "pieces",
     kind: ComponentKind::Estimator,
     help: "A table by pieces on the board (kings included): linear from bare-moves at 2 pieces to \
            full-board-moves at 32; returns full moves.",
-    params: &[
-        float("full-board-moves", 45.2, 1.0, 1000.0, 1.0, "full moves left with all 32 pieces"),
-        float("bare-moves", 10.0, 1.0, 1000.0, 1.0, "full moves left with the two kings alone"),
-    ],
+    params: PiecesKeys::KEYS,
     presets: &[],
     default_estimator: None,
 };
+
+declare_keys! {
+    /// The keys of `mlh(...)`.
+    pub struct MlhKeys {
+        scale: f64 = float("scale", 1.0, 0.01, 100.0, 0.05; "multiplier of the head's estimate"),
+    }
+}
 
 const MLH: ComponentSpec = ComponentSpec {
     name: "mlh",
     kind: ComponentKind::Estimator,
     help: "The network's moves-left head (plies, halved to full moves, times scale); without that head it \
            falls back to the manager's default estimator and says so in the trace.",
-    params: &[float("scale", 1.0, 0.01, 100.0, 0.05, "multiplier of the head's estimate")],
+    params: MlhKeys::KEYS,
     presets: &[],
     default_estimator: None,
 };
+
+declare_keys! {
+    /// The keys of `fixed(...)`.
+    pub struct FixedKeys {
+        moves: f64 = float("moves", 40.0, 1.0, 10000.0, 1.0; "full moves left"),
+    }
+}
 
 const FIXED: ComponentSpec = ComponentSpec {
     name: "fixed",
     kind: ComponentKind::Estimator,
     help: "Always the same number of full moves left.",
-    params: &[float("moves", 40.0, 1.0, 10000.0, 1.0, "full moves left")],
+    params: FixedKeys::KEYS,
     presets: &[],
     default_estimator: None,
 };

@@ -27,7 +27,7 @@ pub fn budget_only(tm: &mut dyn TimeManager, go: &GoParams, ctx: &MoveContext) -
     let mut stopper = tm.stopper(go, ctx).expect("a clock was given");
     let stats = IterationStats { time_since_movestart_ms: 1, total_nodes: 1, ..IterationStats::default() };
     stopper.should_stop(&stats, &mut Hints::default());
-    stopper.on_search_done(&stats);
+    tm.end_of_move(&stats);
     let mut traces = tm.drain_trace();
     assert_eq!(traces.len(), 1);
     traces.remove(0)

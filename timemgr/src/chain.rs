@@ -43,7 +43,10 @@ pub fn build_stopper_chain(
     opts: &CommonStopperOptions,
 ) -> Box<dyn Stopper> {
     let mut chain = ChainedStopper::new();
-    if let Some(stopper) = tm.and_then(|tm| tm.stopper(go, ctx)) {
+    let ctx = MoveContext { smart_pruning: opts.smart_pruning_factor > 0.0, ..ctx.clone() };
+    let mut manager_prunes = false;
+    if let Some(stopper) = tm.and_then(|tm| tm.stopper(go, &ctx)) {
+        manager_prunes = stopper.prunes_on_its_own_budget();
         chain.push(stopper);
     }
     let publish_playouts = opts.smart_pruning_factor > 0.0;
@@ -70,7 +73,7 @@ pub fn build_stopper_chain(
         if opts.minimum_kld_gain_per_node > 0.0 {
             chain.push(Box::new(KldGainStopper::new(opts.minimum_kld_gain_per_node, opts.kld_gain_average_interval)));
         }
-        if opts.smart_pruning_factor > 0.0 {
+        if opts.smart_pruning_factor > 0.0 && !manager_prunes {
             chain.push(Box::new(SmartPruningStopper::new(
                 opts.smart_pruning_factor,
                 u64::from(opts.smart_pruning_minimum_batches),

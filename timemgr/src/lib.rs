@@ -42,7 +42,7 @@ pub use managers::{ClockView, TimeManager};
 pub use options::{render_help, OptionError, TimeManagerConfig};
 pub use planner::{plan, PlanConfig, PlanError, PlanReport, PlannedMove, TimeControl};
 pub use search_stats::{GoParams, Hints, IterationStats, MoveContext, Stopper, TimeUsageHint};
-pub use trace::MoveTrace;
+pub use trace::{MoveTrace, StopCause};
 
 /// The engine's default manager, as in lc0.
 pub const DEFAULT_TIME_MANAGER: &str = "legacy";

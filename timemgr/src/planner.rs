@@ -4,7 +4,8 @@
 //! times `1 + noise·u`, u uniform in [−1, 1] from a seeded ChaCha8 generator. The first batch arrives 10 ms
 //! after the move starts; the chain (time manager + visits stopper, no smart pruning) is polled every
 //! `poll_ms`, or every 1/200 of the announced time left when that is longer (bounded work for long clocks); the search also stops on its own once `t ≥ timeuse·(t + remaining time)` (how smart pruning
-//! shortens moves). Root visits split 60/30/10 over three moves; the reused tree is `reuse ×` the previous
+//! shortens moves), or, under a manager that announces a node budget (`smooth(limit=nodes)`), once the root
+//! visits reach `timeuse·(visits + remaining playouts)`. Root visits split 60/30/10 over three moves; the reused tree is `reuse ×` the previous
 //! final root visits; pieces fall linearly from 32 to 6 over the planned plies. The clock loses the move time
 //! and gains the increment; `flagged` is set when a move takes longer than the clock had.
 
@@ -15,7 +16,7 @@ use crate::chain::{build_stopper_chain, CommonStopperOptions};
 use crate::factory::time_manager_from_str;
 use crate::options::OptionError;
 use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext};
-use crate::trace::{MoveTrace, TraceValue};
+use crate::trace::{MoveTrace, StopCause, TraceValue};
 
 /// Why a plan could not be made.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -119,8 +120,10 @@ pub struct PlannedMove {
     pub movestogo: Option<u32>,
     /// The largest time limit the stopper chain announced (deadline plus any allowance), in ms.
     pub allocated_ms: i64,
-    /// The manager's tree-size target, when it plans in nodes (smooth).
+    /// The manager's tree-size target, when it plans in nodes (smooth): the stop itself with `limit=nodes`.
     pub node_target: Option<f64>,
+    /// Which limit ended the move, for node-limited managers.
+    pub stopped_by: Option<StopCause>,
     /// Reused root visits at `go`.
     pub reused_visits: u64,
     /// Model NPS of this move.
@@ -197,6 +200,7 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
             piece_count: 32 - (26 * u64::from(ply) / u64::from(config.plies.max(1))) as u32,
             network_moves_left_plies: None,
             moves_out_of_book: Some(move_number),
+            smart_pruning: false,
         };
         let nps = config.nps * (1.0 + config.nps_noise * rng.random_range(-1.0..=1.0));
         let mut chain = build_stopper_chain(Some(manager.as_mut()), &go, &ctx, &no_pruning);
@@ -207,7 +211,12 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
             let stop = chain.should_stop(&stats, &mut hints);
             let limit = t.saturating_add(hints.remaining_time_ms());
             allocated = allocated.max(limit.min(crate::search_stats::UNLIMITED_TIME_MS));
-            let satisfied = t as f64 >= config.timeuse * limit as f64;
+            let satisfied = if hints.remaining_playouts() < crate::search_stats::UNLIMITED_PLAYOUTS {
+                let nodes = stats.total_nodes as f64;
+                nodes >= config.timeuse * (nodes + hints.remaining_playouts() as f64)
+            } else {
+                t as f64 >= config.timeuse * limit as f64
+            };
             if stop || satisfied || t >= clock.max(0).saturating_add(config.poll_ms) {
                 break stats;
             }
@@ -231,7 +240,8 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
             clock_ms: go.wtime.unwrap_or(0),
             movestogo,
             allocated_ms: allocated,
-            node_target: trace.as_ref().and_then(|t| t.step_value("nodes_per_move_including_reuse")),
+            node_target: trace.as_ref().and_then(|t| t.node_target.or_else(|| t.step_value("nodes_per_move_including_reuse"))),
+            stopped_by: trace.as_ref().and_then(|t| t.stopped_by),
             reused_visits: reused,
             nps,
             move_time_ms: stats.time_since_movestart_ms,
@@ -292,10 +302,10 @@ impl PlanReport {
     /// A table for humans: one row per move, then the totals.
     pub fn to_text(&self) -> String {
         let mut out = format!("time manager: {}\n", self.time_manager);
-        out.push_str("move  ply    clock_ms  mtg  alloc_ms  used_ms  node_target  final_nodes  clock_after\n");
+        out.push_str("move  ply    clock_ms  mtg  alloc_ms  used_ms  node_target  final_nodes  clock_after  stopped_by\n");
         for m in &self.moves {
             out.push_str(&format!(
-                "{:>4} {:>4} {:>11} {:>4} {:>9} {:>8} {:>12} {:>12} {:>12}\n",
+                "{:>4} {:>4} {:>11} {:>4} {:>9} {:>8} {:>12} {:>12} {:>12}  {}\n",
                 m.move_number,
                 m.ply,
                 m.clock_ms,
@@ -305,6 +315,7 @@ impl PlanReport {
                 m.node_target.map_or("-".to_owned(), |v| format!("{v:.0}")),
                 m.final_nodes,
                 m.clock_after_ms,
+                m.stopped_by.map_or("-", StopCause::label),
             ));
         }
         out.push_str(&format!(

@@ -102,6 +102,11 @@ impl Hints {
 pub trait Stopper: Send {
     /// Answers whether the search should stop now; may offer hints.
     fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool;
+    /// Whether this stopper prunes on its own exact node budget, so the chain leaves out the generic smart
+    /// pruning (which guesses the remaining playouts from time and NPS).
+    fn prunes_on_its_own_budget(&self) -> bool {
+        false
+    }
     /// A short reason for the last `true` of `should_stop`, for logs and traces.
     fn stop_reason(&self) -> Option<String> {
         None
@@ -154,4 +159,6 @@ pub struct MoveContext {
     pub network_moves_left_plies: Option<f32>,
     /// Own moves played since the opening book was left, when known (Cray Blitz's out-of-book factor).
     pub moves_out_of_book: Option<u32>,
+    /// Whether the engine prunes the search early (SmartPruningFactor > 0); set by the stopper chain.
+    pub smart_pruning: bool,
 }

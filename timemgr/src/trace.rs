@@ -46,6 +46,45 @@ pub struct MoveTrace {
     pub move_time_ms: Option<i64>,
     /// Root visits when the move was made.
     pub final_nodes: Option<u64>,
+    /// The tree-size target the move stopped at, for node-limited managers (`smooth(limit=nodes)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_target: Option<f64>,
+    /// Which of a node-limited manager's limits ended the move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<StopCause>,
+}
+
+/// Which limit of a node-limited move fired: the target, smart pruning on the node budget, a single legal
+/// move, the soft time cap or the hard deadline; `Other` when another stopper or the GUI ended the move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopCause {
+    /// The tree reached the node target.
+    Target,
+    /// No other root move could overtake the best within the remaining node budget.
+    SmartPruning,
+    /// Only one legal move.
+    SingleMove,
+    /// The soft time cap (a multiple of the expected move time) passed.
+    SoftCap,
+    /// The hard deadline (share of the clock, or the clock minus overhead) passed.
+    HardDeadline,
+    /// Another stopper or the GUI.
+    Other,
+}
+
+impl StopCause {
+    /// The cause as written in traces and summaries.
+    pub fn label(self) -> &'static str {
+        match self {
+            StopCause::Target => "target",
+            StopCause::SmartPruning => "smart-pruning",
+            StopCause::SingleMove => "single-move",
+            StopCause::SoftCap => "soft-cap",
+            StopCause::HardDeadline => "hard-deadline",
+            StopCause::Other => "other",
+        }
+    }
 }
 
 impl MoveTrace {
@@ -70,9 +109,15 @@ impl MoveTrace {
                 line.push_str(&format!(" {name} {value:.1}"));
             }
         }
+        if let Some(target) = self.node_target {
+            line.push_str(&format!(" node_target {target:.0}"));
+        }
         line.push_str(&format!(" deadline {}", self.deadline_ms));
         if let Some(time) = self.move_time_ms {
             line.push_str(&format!(" used {time}"));
+        }
+        if let Some(nodes) = self.final_nodes.filter(|_| self.node_target.is_some()) {
+            line.push_str(&format!(" nodes {nodes}"));
         }
         if let Some(reason) = &self.stop_reason {
             line.push_str(&format!(" ({reason})"));
@@ -103,6 +148,12 @@ impl TraceBook {
             trace.stop_reason = Some(stop_reason);
             trace.state_after_move = state;
             self.done.push(trace);
+        }
+    }
+    /// Records which limit ended the move in progress.
+    pub(crate) fn set_stopped_by(&mut self, cause: Option<StopCause>) {
+        if let Some(trace) = self.open.as_mut() {
+            trace.stopped_by = cause;
         }
     }
     /// Hands over every finished trace; the move in progress stays open.

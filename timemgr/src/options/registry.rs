@@ -3,6 +3,7 @@
 //! together with the typed struct the code reads it as ([`ComponentKeys`]).
 
 use super::config::ParamValue;
+pub use crate::managers::smooth::SmoothLimit;
 use super::error::OptionError;
 
 /// What a key holds, with its default, range and (for numbers) the tuner's step.
@@ -368,6 +369,12 @@ declare_keys! {
             "reproduce lc0's faults: negative piggybank/allowance, trend rate between polls"),
         theta: f32 = float("theta", 1.0, 0.0, 1.0, 0.05;
             "lc0 #1529: keep theta*N_total + (1-theta)*N_best constant; 1 = lc0"),
+        limit: SmoothLimit = choice("limit", "time", &["time", "nodes"];
+            "what stops a move: time (lc0: the node target turned into a deadline) or nodes (the tree-size target \
+             itself, reused visits included, with smart pruning on the node budget and time as the safety net; \
+             the time-use keys then learn the share of the target reached, and the piggybank is not used)"),
+        nodes_time_cap: f32 = float("nodes-time-cap", 2.0, 1.0, 100.0, 0.25;
+            "limit=nodes: soft time cap, as a multiple of the expected time to reach the target (NPS collapse)"),
     }
 }
 

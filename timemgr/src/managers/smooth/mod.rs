@@ -26,7 +26,12 @@ use crate::decay::{exponential_decay, linear_decay};
 use crate::estimator::MovesLeftEstimator;
 pub use crate::options::registry::SmoothParams;
 use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext, Stopper, TimeUsageHint};
-use crate::trace::{MoveTrace, TraceBook, TraceValue};
+use crate::trace::{MoveTrace, StopCause, TraceBook, TraceValue};
+
+mod nodes;
+
+use nodes::{NodePlan, NodeStopper};
+pub use nodes::SmoothLimit;
 
 /// The learned state (LC0-NOTES §1.4) plus the best-move share for `theta`.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,6 +93,9 @@ struct MoveInProgress {
     allowance_ms: i64,
     piggybank_reason: Option<&'static str>,
     stopped: Option<String>,
+    /// The node budget of a node-limited move, and the limit that ended it.
+    node_plan: Option<NodePlan>,
+    stopped_by: Option<StopCause>,
 }
 
 impl Shared {
@@ -136,7 +144,11 @@ impl Shared {
                 s.piggybank = (s.piggybank - overrun.min(report.allowance_ms.max(0))).max(0);
             }
         }
-        let target = if report.piggybank_used { 1.0 } else { used_share };
+        let target = match report.node_use {
+            Some(share) => share,
+            None if report.piggybank_used => 1.0,
+            None => used_share,
+        };
         s.timeuse = exponential_decay(s.timeuse, target, p.timeuse_update_rate, x).max(p.min_timeuse);
         s.last_move_final_nodes = report.total_nodes as i64;
         let total: u64 = report.edge_n.iter().map(|&n| u64::from(n)).sum();
@@ -144,6 +156,7 @@ impl Shared {
             s.best_share = best as f32 / total as f32;
         }
         let snapshot = s.snapshot();
+        self.traces.set_stopped_by(report.stopped_by);
         self.traces.close(report.move_time_ms, report.total_nodes, report.reason, snapshot);
     }
 }
@@ -156,6 +169,10 @@ struct EndOfMoveReport {
     total_nodes: u64,
     edge_n: Vec<u32>,
     reason: String,
+    /// limit=nodes: the node-use sample that replaces the time-use sample.
+    node_use: Option<f32>,
+    /// limit=nodes: the limit that ended the move.
+    stopped_by: Option<StopCause>,
 }
 
 /// Every intermediate of one budget (§1.5), named as in the test-vector file.
@@ -267,8 +284,9 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
     let s = &mut sh.state;
     let mut b = SmoothBudget::default();
     let time = clock.time_ms;
+    let node_limited = p.limit == SmoothLimit::Nodes;
     if s.is_first_move {
-        s.piggybank = (time as f32 * p.init_piggybank) as i64;
+        s.piggybank = if node_limited { 0 } else { (time as f32 * p.init_piggybank) as i64 };
         if !p.lc0_compat {
             s.piggybank = s.piggybank.max(0);
         }
@@ -314,8 +332,11 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
         (b.nodes_per_move_including_reuse - reused as f32).max(0.0)
     };
     b.expected_movetime_brutto_ms = b.move_estimate_nodes / s.nps * 1000.0;
-    b.time_to_piggybank_ms =
-        (b.max_piggybank_time_ms - s.piggybank as f32).min(b.expected_movetime_brutto_ms * p.per_move_piggybank);
+    b.time_to_piggybank_ms = if node_limited {
+        0.0
+    } else {
+        (b.max_piggybank_time_ms - s.piggybank as f32).min(b.expected_movetime_brutto_ms * p.per_move_piggybank)
+    };
     b.expected_movetime_netto_ms = b.expected_movetime_brutto_ms - b.time_to_piggybank_ms;
     let mut allowance = (s.piggybank as f32 * p.max_piggybank_use) as i64;
     b.allowed_piggybank_before_cap_ms = allowance;
@@ -360,13 +381,22 @@ impl TimeManager for SmoothManager {
         budget.record(&mut trace);
         trace.deadline_ms = budget.deadline_ms;
         trace.state_after_budget = sh.state.snapshot();
+        let node_plan = (sh.params.limit == SmoothLimit::Nodes).then(|| {
+            let weight = sh.params.theta + (1.0 - sh.params.theta) * sh.state.best_share;
+            NodePlan::new(&budget, &sh.params, weight, sh.state.timeuse, sh.state.nps, &clock, ctx, &mut trace)
+        });
         sh.traces.open(trace);
         sh.current = Some(MoveInProgress {
             deadline_ms: budget.deadline_ms,
             allowance_ms: budget.allowed_piggybank_ms,
             piggybank_reason: None,
             stopped: None,
+            node_plan,
+            stopped_by: None,
         });
+        if let Some(plan) = node_plan {
+            return Some(Box::new(NodeStopper { shared: Arc::clone(&self.shared), plan, stopped_by: None }));
+        }
         let p = &sh.params;
         let trend = (p.trend_period_ms > 0).then(|| TrendWatcher {
             period_ms: p.trend_period_ms,
@@ -393,8 +423,18 @@ impl TimeManager for SmoothManager {
         let Some(current) = sh.current.take() else {
             return;
         };
-        let mut reason =
-            current.stopped.unwrap_or_else(|| "stopped before the deadline (another stopper or the GUI)".to_owned());
+        let node_use = current.node_plan.map(|plan| plan.node_use_sample(final_stats, current.stopped_by));
+        let mut reason = match (current.node_plan, current.stopped_by) {
+            (Some(plan), cause) => format!(
+                "{} (node target {:.0}, reached {})",
+                cause.unwrap_or(StopCause::Other).label(),
+                plan.target,
+                final_stats.total_nodes
+            ),
+            (None, _) => current
+                .stopped
+                .unwrap_or_else(|| "stopped before the deadline (another stopper or the GUI)".to_owned()),
+        };
         if let Some(why) = current.piggybank_reason {
             reason.push_str(&format!("; entered piggybank: {why}"));
         }
@@ -406,6 +446,8 @@ impl TimeManager for SmoothManager {
             total_nodes: final_stats.total_nodes,
             edge_n: final_stats.edge_n.clone(),
             reason,
+            node_use,
+            stopped_by: current.node_plan.map(|_| current.stopped_by.unwrap_or(StopCause::Other)),
         });
     }
 

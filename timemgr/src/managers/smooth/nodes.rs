@@ -1,0 +1,184 @@
+//! `smooth(limit=nodes)`: the per-move tree-size target is itself the stop (PR 1195: "it may make sense to
+//! have search limit in nodes instead of time"); time is only the safety net, a soft cap at a multiple of the
+//! expected move time and the hard deadline.
+//!
+//! Nodes are counted as lc0 #1529 weighs them, `θ·N + (1 − θ)·N_best` (plain root visits N when θ = 1, the
+//! default), reused visits included.
+
+use std::sync::{Arc, Mutex};
+
+use super::{lock, Shared, SmoothBudget, SmoothParams};
+use crate::managers::ClockView;
+use crate::options::registry::KeyValue;
+use crate::options::ParamValue;
+use crate::search_stats::{Hints, IterationStats, MoveContext, Stopper};
+use crate::trace::{MoveTrace, StopCause};
+
+/// What ends a smooth move: time (lc0's behaviour) or the node target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmoothLimit {
+    /// The node target is turned into a deadline through the NPS estimate.
+    Time,
+    /// The node target is the stop.
+    Nodes,
+}
+
+impl KeyValue for SmoothLimit {
+    fn from_param(value: ParamValue) -> Option<Self> {
+        match value {
+            ParamValue::Choice("time") => Some(Self::Time),
+            ParamValue::Choice("nodes") => Some(Self::Nodes),
+            _ => None,
+        }
+    }
+}
+
+/// One move's node budget and its time limits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct NodePlan {
+    /// Effective nodes at which the move stops, reused visits included.
+    pub target: f64,
+    /// The reused tree's effective nodes as the budget estimates them (weight × reused visits).
+    base: f64,
+    /// θ of the effective count.
+    theta: f64,
+    /// Time after which the move stops although the target is not reached (NPS collapse).
+    pub soft_cap_ms: i64,
+    /// Time the move may never pass: the clock share `max-move-budget` and the clock minus the overhead.
+    pub hard_deadline_ms: i64,
+    /// Only one legal move: play it at once.
+    single_move: bool,
+    /// Whether to stop when no other move can overtake the best within the node budget.
+    smart_pruning: bool,
+}
+
+impl NodePlan {
+    /// The plan from the move's budget: the constant tree size `nodes_per_move_including_reuse`, whose new
+    /// part is stretched by the learned share of the target that moves reach (`node_use`, the time-use
+    /// estimator of the time mode), so that smart-pruned moves and full ones average out to the budget.
+    pub(super) fn new(
+        budget: &SmoothBudget,
+        params: &SmoothParams,
+        weight: f32,
+        node_use: f32,
+        nps: f32,
+        clock: &ClockView,
+        ctx: &MoveContext,
+        trace: &mut MoveTrace,
+    ) -> Self {
+        let weight = f64::from(weight);
+        let base = weight * ctx.reused_visits as f64;
+        let new_nodes = (f64::from(budget.nodes_per_move_including_reuse) - base).max(0.0);
+        let target = base + new_nodes / f64::from(node_use);
+        let expected_ms = (target - base) / weight / f64::from(nps) * 1000.0;
+        let hard_deadline_ms = (clock.time_ms as f64 * f64::from(params.max_move_budget)).min(clock.hard_cap_ms() as f64);
+        let hard_deadline_ms = hard_deadline_ms.max(0.0) as i64;
+        let soft_cap_ms = (expected_ms * f64::from(params.nodes_time_cap)).min(hard_deadline_ms as f64) as i64;
+        for (name, value) in [
+            ("node_target", target),
+            ("expected_node_movetime_ms", expected_ms),
+            ("soft_cap_ms", soft_cap_ms as f64),
+            ("hard_deadline_ms", hard_deadline_ms as f64),
+        ] {
+            trace.step(name, value);
+        }
+        trace.node_target = Some(target);
+        trace.deadline_ms = hard_deadline_ms;
+        Self {
+            target,
+            base,
+            theta: f64::from(params.theta),
+            soft_cap_ms,
+            hard_deadline_ms,
+            single_move: ctx.legal_moves == 1,
+            smart_pruning: ctx.smart_pruning,
+        }
+    }
+
+    /// The effective node count of the statistics: θ·N + (1 − θ)·N_best.
+    fn effective(&self, stats: &IterationStats) -> f64 {
+        let best = stats.edge_n.iter().copied().max().unwrap_or(0);
+        self.theta * stats.total_nodes as f64 + (1.0 - self.theta) * f64::from(best)
+    }
+
+    /// The most visits the search can still make before the target: every visit adds at least θ.
+    fn remaining_visits(&self, stats: &IterationStats) -> u64 {
+        let remaining = (self.target - self.effective(stats)).max(0.0);
+        if self.theta > 0.0 {
+            (remaining / self.theta).ceil() as u64
+        } else {
+            crate::search_stats::UNLIMITED_PLAYOUTS
+        }
+    }
+
+    /// Which limit, if any, ends the move now. Smart pruning is exact: the best move's lead over the runner-up
+    /// exceeds every visit left in the node budget, so no other move can even draw level.
+    pub(super) fn limit_reached(&self, stats: &IterationStats) -> Option<StopCause> {
+        let now = stats.time_since_movestart_ms;
+        let mut visits: Vec<u32> = stats.edge_n.clone();
+        visits.sort_unstable_by(|a, b| b.cmp(a));
+        let lead = match visits.as_slice() {
+            [best, second, ..] => u64::from(best - second),
+            _ => 0,
+        };
+        if self.single_move {
+            Some(StopCause::SingleMove)
+        } else if self.effective(stats) >= self.target {
+            Some(StopCause::Target)
+        } else if self.smart_pruning && (lead > self.remaining_visits(stats) || decided(stats)) {
+            Some(StopCause::SmartPruning)
+        } else if now >= self.hard_deadline_ms {
+            Some(StopCause::HardDeadline)
+        } else if now >= self.soft_cap_ms {
+            Some(StopCause::SoftCap)
+        } else {
+            None
+        }
+    }
+
+    /// The node-use sample of a finished move: the share of the target's new nodes reached when smart pruning
+    /// stopped it, 1 when it stopped for any other reason (a collapsed NPS is no reason to plan bigger trees).
+    pub(super) fn node_use_sample(&self, stats: &IterationStats, cause: Option<StopCause>) -> f32 {
+        if cause != Some(StopCause::SmartPruning) || self.target <= self.base {
+            return 1.0;
+        }
+        ((self.effective(stats) - self.base) / (self.target - self.base)).clamp(0.0, 1.0) as f32
+    }
+}
+
+/// Whether the root is decided whatever the budget: a proven win, or at most one move that does not lose (as
+/// lc0's smart pruning stops).
+fn decided(stats: &IterationStats) -> bool {
+    stats.win_found || stats.edge_n.len() <= stats.num_losing_edges as usize + usize::from(!stats.may_resign)
+}
+
+/// The per-move stopper of `smooth(limit=nodes)`: it reports NPS samples to the manager on every poll,
+/// publishes the remaining node budget, and stops at the first limit reached.
+pub(super) struct NodeStopper {
+    pub shared: Arc<Mutex<Shared>>,
+    pub plan: NodePlan,
+    pub stopped_by: Option<StopCause>,
+}
+
+impl Stopper for NodeStopper {
+    fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
+        let mut shared = lock(&self.shared);
+        let nps = shared.update_nps(stats.time_since_first_batch_ms, stats.nodes_since_movestart);
+        hints.update_estimated_nps(nps);
+        hints.update_remaining_playouts(self.plan.remaining_visits(stats));
+        hints.update_remaining_time(self.plan.soft_cap_ms.saturating_sub(stats.time_since_movestart_ms));
+        self.stopped_by = self.plan.limit_reached(stats);
+        if let Some(cause) = self.stopped_by {
+            shared.record(|current| current.stopped_by = Some(cause));
+        }
+        self.stopped_by.is_some()
+    }
+
+    fn prunes_on_its_own_budget(&self) -> bool {
+        self.plan.smart_pruning
+    }
+
+    fn stop_reason(&self) -> Option<String> {
+        self.stopped_by.map(|cause| format!("{} (node target {:.0})", cause.label(), self.plan.target))
+    }
+}

@@ -1,0 +1,131 @@
+//! `smooth(limit=nodes)`: the per-move tree-size target is the stop, with exact smart pruning on the node
+//! budget and time as the safety net; every number below is worked out by hand from PR 1195's formulas.
+
+mod common;
+
+use common::{ctx, go};
+use timemgr::{build_stopper_chain, time_manager_from_str, CommonStopperOptions, Hints, IterationStats, StopCause};
+
+/// pr1195 defaults with a known NPS and no learned shortening yet: init-nps 2000, init-timeuse 1.
+const MANAGER: &str = "smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0)";
+
+/// First move at 60+0.6, overhead 200, nothing reused; mle-legacy(51.5, 7) gives M = 51.5 moves at ply 0.
+/// Time for the game: 60000 + 600·50.5 − 200 = 90100 ms; nodes: 90100·2000/1000 = 180200; per move
+/// 180200/51.5 = 3499.03; with the tree reuse estimate 0.5: 3499.03/(1 − 0.5) = 6998.06 nodes.
+const TARGET: f64 = 6998.06;
+
+fn stats(t: i64, total: u64, edge_n: Vec<u32>) -> IterationStats {
+    IterationStats {
+        time_since_movestart_ms: t,
+        time_since_first_batch_ms: t,
+        total_nodes: total,
+        nodes_since_movestart: total,
+        edge_n,
+        ..IterationStats::default()
+    }
+}
+
+fn options(smart_pruning_factor: f32) -> CommonStopperOptions {
+    CommonStopperOptions {
+        smart_pruning_factor,
+        smart_pruning_minimum_batches: 0,
+        nodes_as_playouts: false,
+        minimum_kld_gain_per_node: 0.0,
+        kld_gain_average_interval: 100,
+    }
+}
+
+#[test]
+fn the_target_is_the_stop_and_time_only_the_safety_net() {
+    let mut tm = time_manager_from_str(MANAGER).unwrap();
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(0.0));
+    let mut hints = Hints::default();
+    assert!(!chain.should_stop(&stats(3000, 6998, vec![4000, 2000, 998]), &mut hints), "one node short");
+    assert_eq!(hints.remaining_playouts(), 1);
+    // The soft cap is twice the expected 6998.06/2000 s = 3499 ms: 6998 ms left at t = 0.
+    assert_eq!(hints.remaining_time_ms(), 6998 - 3000);
+    assert!(chain.should_stop(&stats(3100, 6999, vec![4001, 2000, 998]), &mut Hints::default()));
+    assert_eq!(chain.stop_reason().as_deref(), Some("target (node target 6998)"));
+    tm.end_of_move(&stats(3100, 6999, vec![4001, 2000, 998]));
+    let trace = tm.drain_trace().remove(0);
+    assert!((trace.node_target.unwrap() - TARGET).abs() < 0.01, "{:?}", trace.node_target);
+    assert_eq!((trace.stopped_by, trace.final_nodes, trace.move_time_ms), (Some(StopCause::Target), Some(6999), Some(3100)));
+    assert_eq!(trace.deadline_ms, 18_000, "hard deadline: 0.3 of the 60 s clock");
+    assert_eq!(trace.step_value("soft_cap_ms"), Some(6998.0));
+    let json = serde_json::to_string(&trace).unwrap();
+    assert!(json.contains("\"stopped_by\":\"target\"") && json.contains("\"node_target\":6998.0"), "{json}");
+    assert!(trace.summary().contains("node_target 6998 deadline 18000 used 3100 nodes 6999 (target"), "{}", trace.summary());
+}
+
+#[test]
+fn soft_cap_and_hard_deadline_stop_a_search_whose_nps_collapsed() {
+    let mut tm = time_manager_from_str(MANAGER).unwrap();
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(0.0));
+    assert!(!chain.should_stop(&stats(6997, 500, vec![300, 200]), &mut Hints::default()));
+    assert!(chain.should_stop(&stats(6998, 500, vec![300, 200]), &mut Hints::default()));
+    tm.end_of_move(&stats(6998, 500, vec![300, 200]));
+    assert_eq!(tm.drain_trace()[0].stopped_by, Some(StopCause::SoftCap));
+    // A soft cap of 100 times the expected time is cut to the hard deadline: 0.3 of the clock.
+    let mut tm = time_manager_from_str("smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,nodes-time-cap=100.0)").unwrap();
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(0.0));
+    assert!(!chain.should_stop(&stats(17_999, 500, vec![300, 200]), &mut Hints::default()));
+    assert!(chain.should_stop(&stats(18_000, 500, vec![300, 200]), &mut Hints::default()));
+    tm.end_of_move(&stats(18_000, 500, vec![300, 200]));
+    assert_eq!(tm.drain_trace()[0].stopped_by, Some(StopCause::HardDeadline));
+}
+
+#[test]
+fn smart_pruning_is_exact_on_the_node_budget_and_replaces_the_time_based_one() {
+    let mut tm = time_manager_from_str(MANAGER).unwrap();
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(1.33));
+    // 5000 of 6998.06 nodes: at most ceil(1998.06) = 1999 visits left. A lead of 1600 could be caught, though
+    // lc0's time-based pruning (1999/1.33 = 1503 playouts) would stop; a lead of 2000 cannot.
+    let mut hints = Hints::default();
+    assert!(!chain.should_stop(&stats(100, 10, vec![6, 3, 1]), &mut hints));
+    assert!(!chain.should_stop(&stats(2500, 5000, vec![3000, 1400, 599]), &mut hints), "lead 1600");
+    assert_eq!(hints.remaining_playouts(), 1999);
+    assert!(!chain.should_stop(&stats(2500, 5000, vec![3000, 1001, 998]), &mut Hints::default()), "lead 1999");
+    assert!(chain.should_stop(&stats(2500, 5000, vec![3000, 1000, 999]), &mut Hints::default()), "lead 2000");
+    assert_eq!(chain.stop_reason().as_deref(), Some("smart-pruning (node target 6998)"));
+    tm.end_of_move(&stats(2500, 5000, vec![3000, 1000, 999]));
+    assert_eq!(tm.drain_trace()[0].stopped_by, Some(StopCause::SmartPruning));
+    // SmartPruningFactor 0 switches it off.
+    let mut tm = time_manager_from_str(MANAGER).unwrap();
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(0.0));
+    assert!(!chain.should_stop(&stats(2500, 5000, vec![4000, 500, 499]), &mut Hints::default()));
+}
+
+#[test]
+fn a_single_legal_move_is_played_at_once() {
+    let mut tm = time_manager_from_str(MANAGER).unwrap();
+    let single = timemgr::MoveContext { legal_moves: 1, ..ctx(0, 0) };
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &single, &options(0.0));
+    assert!(chain.should_stop(&stats(10, 1, vec![1]), &mut Hints::default()));
+    tm.end_of_move(&stats(10, 1, vec![1]));
+    assert_eq!(tm.drain_trace()[0].stopped_by, Some(StopCause::SingleMove));
+}
+
+#[test]
+fn the_node_use_estimator_learns_the_share_of_the_target_that_pruned_moves_reach() {
+    let spec = "smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,nodes-time-cap=10.0)";
+    let mut tm = time_manager_from_str(spec).unwrap();
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(1.33));
+    // Pruned at 5249 of 6998.06 nodes (lead 3000 > 1750 visits left): a node-use sample of 0.75006. The move took
+    // 17495 ms, ten planned average moves (90100/51.5 = 1749.5 ms), one half-life at timeuse-update-rate 10:
+    // use = 1 − (1 − 0.75006)·0.5 = 0.87503.
+    let pruned = stats(17_495, 5249, vec![4000, 1000, 248]);
+    assert!(chain.should_stop(&pruned, &mut Hints::default()));
+    tm.end_of_move(&pruned);
+    let first = tm.drain_trace().remove(0);
+    let timeuse = first.state_after_move.iter().find(|v| v.name == "timeuse").unwrap().value;
+    assert!((timeuse - 0.87503).abs() < 1e-3, "{timeuse}");
+    assert!(first.stop_reason.as_deref().unwrap().starts_with("smart-pruning (node target 6998, reached 5249)"));
+}
+
+#[test]
+fn the_new_keys_default_to_lc0s_time_mode() {
+    let config = timemgr::TimeManagerConfig::parse("smooth(preset=lc0,limit=time,nodes-time-cap=2.0)").unwrap();
+    assert_eq!(config.to_string(), "smooth(preset=lc0)", "limit=time and nodes-time-cap=2 are the defaults");
+    let error = timemgr::TimeManagerConfig::parse("smooth(limit=visits)").unwrap_err().to_string();
+    assert!(error.contains("nodes"), "{error}");
+}

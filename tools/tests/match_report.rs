@@ -1,6 +1,6 @@
 //! `kairos match-report` on hand-made records with hand-worked numbers.
 
-use tools::report::{usage_by_engine, Summary};
+use tools::report::{usage_by_engine, EngineUsage, GameEnd, Summary};
 use tools::runner::{GameRecord, GameResult, MoveRecord, Opening, ResultsLog, Termination};
 use tools::{run_match_report, MatchReportArgs};
 
@@ -79,7 +79,7 @@ fn report_writes_plots_and_summary() {
     assert!(previous.is_empty());
     games().iter().for_each(|g| log.append(g).unwrap());
     let out = dir.join("report");
-    run_match_report(MatchReportArgs { results, out: out.clone() }).unwrap();
+    run_match_report(MatchReportArgs { results, out: out.clone(), trace: Vec::new() }).unwrap();
     for stem in ["time-per-move", "clock-by-ply", "tree-size"] {
         for ext in ["png", "svg"] {
             let path = out.join(format!("{stem}.{ext}"));
@@ -87,8 +87,25 @@ fn report_writes_plots_and_summary() {
         }
     }
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
-    assert!(summary.contains("| a | 2 | 0 | 700 / 700 / 600 | 35 |"), "{summary}");
+    assert!(summary.contains("| a | 2 | 0 | 700 / 700 / 600 | - | 35 |"), "no game is longer than the median: {summary}");
     assert!(summary.contains("| b | 2 | 1 |"), "{summary}");
     assert!(summary.contains("| 2 | 2 | 225 | 225 | 300 | 700 |"), "{summary}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn evenness_window_and_clock_left_in_long_games() {
+    let mut usage = EngineUsage::default();
+    for (number, nodes) in [(9, 1.0), (10, 100.0), (60, 300.0), (61, 1000.0)] {
+        usage.nodes_by_move.insert(number, vec![nodes]);
+    }
+    // Own moves 10 and 60 only: mean 200, deviation 100.
+    assert_eq!(usage.evenness().map(|s| (s.count, s.coefficient_of_variation)), Some((2, 0.5)));
+    for (plies, clock_left_ms) in [(10, 100.0), (20, 50.0), (30, 20.0), (40, 40.0)] {
+        usage.game_ends.push(GameEnd { plies, clock_left_ms, base_ms: 1000.0 });
+    }
+    // Median 25 plies: the 30- and 40-ply games left 20 and 40 ms of 1000, 3 % on average.
+    assert!((usage.clock_left_in_long_games().unwrap() - 0.03).abs() < 1e-12);
+    let engines = usage_by_engine(&games());
+    assert_eq!(engines[0].1.game_ends[0], GameEnd { plies: 3, clock_left_ms: 600.0, base_ms: 1000.0 });
 }

@@ -1,5 +1,6 @@
 //! `kairos match-report`: time-usage tables, plots and a Markdown summary from a results file.
 
+mod node_budget;
 mod plots;
 mod usage;
 
@@ -10,7 +11,8 @@ use anyhow::Context;
 use clap::Args;
 
 pub use plots::{write_chart, Chart, PlotError, Series};
-pub use usage::{usage_by_engine, EngineUsage, Summary};
+pub use node_budget::{parse_trace_argument, read_node_budget, NodeBudget, TraceError};
+pub use usage::{usage_by_engine, EngineUsage, GameEnd, Summary, EVENNESS_MOVES};
 
 use crate::runner::read_results;
 
@@ -22,6 +24,10 @@ pub struct MatchReportArgs {
     /// Directory for the plots and summary.md (created if missing).
     #[arg(long)]
     pub out: PathBuf,
+    /// An engine's time-manager trace as NAME=FILE (its TmTraceFile): adds the node target against the tree
+    /// size reached, for node-limited managers. Repeat for each engine.
+    #[arg(long, value_name = "NAME=FILE")]
+    pub trace: Vec<String>,
 }
 
 /// Runs `kairos match-report`: reads the results, writes three charts (PNG and SVG) and `summary.md`.
@@ -33,9 +39,28 @@ pub fn run_match_report(args: MatchReportArgs) -> anyhow::Result<()> {
     std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let engines = usage_by_engine(&games);
     write_charts(&args.out, &engines)?;
+    let mut text = markdown(&args.results, games.len(), &engines);
+    let mut budget_series = Vec::new();
+    for argument in &args.trace {
+        let (engine, path) = parse_trace_argument(argument)?;
+        let budget = read_node_budget(&path)?;
+        text.push_str(&budget.markdown(&engine));
+        budget_series.extend(budget.series(&engine));
+    }
+    if !budget_series.is_empty() {
+        let chart = Chart {
+            title: "Node target and tree size reached",
+            x_label: "full move number",
+            y_label: "nodes",
+            series: &budget_series,
+        };
+        write_chart(&args.out, "node-budget", &chart)?;
+        text.push_str("
+![node budget](node-budget.png)
+");
+    }
     let summary = args.out.join("summary.md");
-    std::fs::write(&summary, markdown(&args.results, games.len(), &engines))
-        .with_context(|| format!("writing {}", summary.display()))?;
+    std::fs::write(&summary, text).with_context(|| format!("writing {}", summary.display()))?;
     println!("wrote {}", summary.display());
     Ok(())
 }
@@ -93,21 +118,31 @@ fn cell(summary: Option<Summary>, pick: impl Fn(&Summary) -> f64) -> String {
 fn markdown(results: &Path, game_count: usize, engines: &[(String, EngineUsage)]) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Time usage\n\n{game_count} games from `{}`.\n", results.display());
-    let _ = writeln!(out, "| engine | games | flags | clock left at end: mean / median / min (ms) | nodes per move: mean | tree-size CV |");
-    let _ = writeln!(out, "|---|---|---|---|---|---|");
+    let _ = writeln!(
+        out,
+        "| engine | games | flags | clock left at end: mean / median / min (ms) | clock left at end of games longer than the median | nodes per move: mean | tree-size CV | tree-size CV, own moves {}-{} |",
+        EVENNESS_MOVES.start(),
+        EVENNESS_MOVES.end()
+    );
+    let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");
     for (name, usage) in engines {
         let end = Summary::of(&usage.clock_at_end);
         let nodes = Summary::of(&usage.nodes);
+        let cv = |summary: Option<Summary>| {
+            summary.map(|s| format!("{:.3}", s.coefficient_of_variation)).unwrap_or_else(|| "-".into())
+        };
         let _ = writeln!(
             out,
-            "| {name} | {} | {} | {} / {} / {} | {} | {} |",
+            "| {name} | {} | {} | {} / {} / {} | {} | {} | {} | {} |",
             usage.games,
             usage.flags,
             cell(end, |s| s.mean),
             cell(end, |s| s.median),
             cell(end, |s| s.min),
+            usage.clock_left_in_long_games().map_or("-".into(), |share| format!("{:.1} % of base", 100.0 * share)),
             cell(nodes, |s| s.mean),
-            nodes.map(|s| format!("{:.3}", s.coefficient_of_variation)).unwrap_or_else(|| "-".into()),
+            cv(nodes),
+            cv(usage.evenness()),
         );
     }
     for (name, usage) in engines {

@@ -2,7 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use crate::runner::{GameRecord, Termination};
+use crate::runner::{GameRecord, Termination, TimeControl};
+
+/// The own moves (after the book) over which the report measures how even the tree size is: the window of
+/// issue #10 (PR 1195's "same tree size at every move"), past the opening and before most games end.
+pub const EVENNESS_MOVES: std::ops::RangeInclusive<u32> = 10..=60;
 
 /// Mean, median and maximum of a set of values.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,6 +67,41 @@ pub struct EngineUsage {
     pub nodes_by_move: BTreeMap<u32, Vec<f64>>,
     /// Nodes reported at move time over all moves.
     pub nodes: Vec<f64>,
+    /// How each game ended for the engine: its length and the clock it had left.
+    pub game_ends: Vec<GameEnd>,
+}
+
+/// One game's length and the engine's clock at its end.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GameEnd {
+    /// Plies played after the book.
+    pub plies: usize,
+    /// The engine's clock after its last move, in ms.
+    pub clock_left_ms: f64,
+    /// The engine's base time, in ms (for the share of the clock left).
+    pub base_ms: f64,
+}
+
+impl EngineUsage {
+    /// Tree size at move time over the own moves of [`EVENNESS_MOVES`].
+    pub fn evenness(&self) -> Option<Summary> {
+        let values: Vec<f64> = self.nodes_by_move.range(EVENNESS_MOVES).flat_map(|(_, nodes)| nodes.iter().copied()).collect();
+        Summary::of(&values)
+    }
+
+    /// Mean clock left at the end of the games longer than the median game, as a share of the base time:
+    /// whether a manager uses all its time when the game runs long.
+    pub fn clock_left_in_long_games(&self) -> Option<f64> {
+        let plies: Vec<f64> = self.game_ends.iter().map(|end| end.plies as f64).collect();
+        let median = Summary::of(&plies)?.median;
+        let shares: Vec<f64> = self
+            .game_ends
+            .iter()
+            .filter(|end| end.plies as f64 > median && end.base_ms > 0.0)
+            .map(|end| end.clock_left_ms / end.base_ms)
+            .collect();
+        Summary::of(&shares).map(|s| s.mean)
+    }
 }
 
 /// Collects per-engine usage from game records, engines in order of first appearance.
@@ -106,6 +145,14 @@ fn add_game(usage: &mut EngineUsage, game: &GameRecord, white: bool) {
         }
     }
     usage.clock_at_end.extend(last_clock);
+    let control = if white { &game.white_time_control } else { &game.black_time_control };
+    let base_ms = match control.parse::<TimeControl>() {
+        Ok(TimeControl::Fischer { base_ms, .. } | TimeControl::Bronstein { base_ms, .. }) => Some(base_ms as f64),
+        _ => None,
+    };
+    if let (Some(clock_left_ms), Some(base_ms)) = (last_clock, base_ms) {
+        usage.game_ends.push(GameEnd { plies: game.moves.len(), clock_left_ms, base_ms });
+    }
 }
 
 #[cfg(test)]

@@ -187,7 +187,8 @@ mod tests {
         assert_eq!(space.params()[1].step, step);
         let text = space.option_string(&[0.45, mid]).unwrap();
         assert!(text.contains("max-move-budget=0.45"), "{text}");
-        assert_eq!(TimeManagerConfig::parse(&text).unwrap().manager.float("max-move-budget"), 0.45);
+        let tuned: timemgr::options::registry::SmoothParams = TimeManagerConfig::parse(&text).unwrap().manager.keys().unwrap();
+        assert_eq!(tuned.max_move_budget, 0.45);
     }
 
     #[test]

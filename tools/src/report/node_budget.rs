@@ -1,0 +1,159 @@
+//! The per-move node budget of a node-limited time manager (`smooth(limit=nodes)`), from the engine's
+//! `TmTraceFile`: the target against the tree size reached, and which limit ended each move.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use timemgr::{MoveTrace, StopCause};
+
+use super::plots::Series;
+use super::usage::Summary;
+
+/// A trace file that could not be read; names the file, the line and the way out.
+#[derive(Debug, thiserror::Error)]
+pub enum TraceError {
+    /// `--trace` was not `NAME=FILE`.
+    #[error("--trace '{0}': write NAME=FILE, the engine's name in the match and its TmTraceFile")]
+    Argument(String),
+    /// The file could not be read.
+    #[error("cannot read trace file {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// A line is not a time-manager trace.
+    #[error("{path}:{line}: not a time-manager trace ({source}); point --trace at a TmTraceFile written by kairos")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The 1-based line number.
+        line: usize,
+        /// What serde reported.
+        source: serde_json::Error,
+    },
+}
+
+/// One engine's traced moves with a node target, grouped by full move number (game ply / 2 + 1).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NodeBudget {
+    /// Node targets by full move number.
+    pub target_by_move: BTreeMap<u32, Vec<f64>>,
+    /// Tree sizes reached by full move number.
+    pub reached_by_move: BTreeMap<u32, Vec<f64>>,
+    /// How many moves each limit ended.
+    pub stopped_by: BTreeMap<&'static str, usize>,
+}
+
+/// Parses `NAME=FILE`.
+pub fn parse_trace_argument(text: &str) -> Result<(String, PathBuf), TraceError> {
+    match text.split_once('=') {
+        Some((name, file)) if !name.is_empty() && !file.is_empty() => Ok((name.to_owned(), PathBuf::from(file))),
+        _ => Err(TraceError::Argument(text.to_owned())),
+    }
+}
+
+/// Reads a trace file (one JSON trace per line; blank lines are skipped).
+pub fn read_node_budget(path: &Path) -> Result<NodeBudget, TraceError> {
+    let text = std::fs::read_to_string(path).map_err(|source| TraceError::Io { path: path.to_owned(), source })?;
+    let mut budget = NodeBudget::default();
+    for (index, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
+        let trace: MoveTrace = serde_json::from_str(line)
+            .map_err(|source| TraceError::Parse { path: path.to_owned(), line: index + 1, source })?;
+        let (Some(target), Some(reached)) = (trace.node_target, trace.final_nodes) else { continue };
+        let full_move = trace.game_ply / 2 + 1;
+        budget.target_by_move.entry(full_move).or_default().push(target);
+        budget.reached_by_move.entry(full_move).or_default().push(reached as f64);
+        *budget.stopped_by.entry(trace.stopped_by.unwrap_or(StopCause::Other).label()).or_default() += 1;
+    }
+    Ok(budget)
+}
+
+impl NodeBudget {
+    /// The mean target and mean tree size reached by full move number, as two chart lines.
+    pub fn series(&self, engine: &str) -> Vec<Series> {
+        let means = |by_move: &BTreeMap<u32, Vec<f64>>| {
+            by_move.iter().filter_map(|(&x, values)| Summary::of(values).map(|s| (f64::from(x), s.mean))).collect()
+        };
+        vec![
+            (format!("{engine}: node target"), means(&self.target_by_move)),
+            (format!("{engine}: tree size reached"), means(&self.reached_by_move)),
+        ]
+    }
+
+    /// A Markdown section: the limits that ended the moves, and target against reached by ten-move bands.
+    pub fn markdown(&self, engine: &str) -> String {
+        let mut out = format!("\n## {engine}: node budget (from its TmTraceFile)\n\n");
+        let moves: usize = self.stopped_by.values().sum();
+        let causes: Vec<String> = self.stopped_by.iter().map(|(cause, count)| format!("{cause} {count}")).collect();
+        let _ = writeln!(out, "{moves} moves with a node target; ended by: {}.\n", causes.join(", "));
+        let _ = writeln!(out, "| full moves | moves | mean target | mean reached | reached / target |");
+        let _ = writeln!(out, "|---|---|---|---|---|");
+        let mut bands: BTreeMap<u32, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+        for (&number, targets) in &self.target_by_move {
+            let band = bands.entry((number - 1) / 10).or_default();
+            band.0.extend(targets);
+            band.1.extend(self.reached_by_move.get(&number).into_iter().flatten());
+        }
+        for (band, (targets, reached)) in bands {
+            let (Some(target), Some(reached)) = (Summary::of(&targets), Summary::of(&reached)) else { continue };
+            let _ = writeln!(
+                out,
+                "| {}-{} | {} | {:.0} | {:.0} | {:.2} |",
+                band * 10 + 1,
+                band * 10 + 10,
+                target.count,
+                target.mean,
+                reached.mean,
+                reached.mean / target.mean
+            );
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn traces_group_by_full_move_and_count_the_limits() {
+        let dir = std::env::temp_dir().join(format!("kairos-node-budget-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("trace.jsonl");
+        let line = |ply: u32, target: f64, reached: u64, cause: Option<StopCause>| {
+            let trace = MoveTrace {
+                game_ply: ply,
+                node_target: Some(target),
+                final_nodes: Some(reached),
+                stopped_by: cause,
+                ..MoveTrace::default()
+            };
+            serde_json::to_string(&trace).unwrap()
+        };
+        let legacy = serde_json::to_string(&MoveTrace { game_ply: 3, final_nodes: Some(9), ..MoveTrace::default() }).unwrap();
+        let text = [
+            line(20, 1000.0, 1001, Some(StopCause::Target)),
+            line(21, 800.0, 500, Some(StopCause::SmartPruning)),
+            legacy,
+            String::new(),
+            line(22, 900.0, 903, Some(StopCause::Target)),
+        ]
+        .join("\n");
+        std::fs::write(&path, text).unwrap();
+        let budget = read_node_budget(&path).unwrap();
+        // Plies 20 and 21 are full move 11, ply 22 is move 12; the trace without a target is left out.
+        assert_eq!(budget.target_by_move.get(&11), Some(&vec![1000.0, 800.0]));
+        assert_eq!(budget.reached_by_move.get(&12), Some(&vec![903.0]));
+        assert_eq!(budget.stopped_by, BTreeMap::from([("smart-pruning", 1), ("target", 2)]));
+        let section = budget.markdown("nodes");
+        assert!(section.contains("| 11-20 | 3 | 900 | 801 | 0.89 |"), "{section}");
+        std::fs::write(&path, "{\"manager\": 5}\n").unwrap();
+        let error = read_node_budget(&path).unwrap_err().to_string();
+        assert!(error.contains("trace.jsonl:1: not a time-manager trace"), "{error}");
+        assert!(parse_trace_argument("nodes").is_err());
+        assert_eq!(parse_trace_argument("a=b/c").unwrap(), ("a".to_owned(), PathBuf::from("b/c")));
+    }
+}

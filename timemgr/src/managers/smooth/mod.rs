@@ -381,10 +381,8 @@ impl TimeManager for SmoothManager {
         budget.record(&mut trace);
         trace.deadline_ms = budget.deadline_ms;
         trace.state_after_budget = sh.state.snapshot();
-        let node_plan = (sh.params.limit == SmoothLimit::Nodes).then(|| {
-            let weight = sh.params.theta + (1.0 - sh.params.theta) * sh.state.best_share;
-            NodePlan::new(&budget, &sh.params, weight, sh.state.timeuse, sh.state.nps, &clock, ctx, &mut trace)
-        });
+        let node_plan = (sh.params.limit == SmoothLimit::Nodes)
+            .then(|| NodePlan::new(&budget, &sh.params, &sh.state, &clock, ctx, &mut trace));
         sh.traces.open(trace);
         sh.current = Some(MoveInProgress {
             deadline_ms: budget.deadline_ms,

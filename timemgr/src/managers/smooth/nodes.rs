@@ -7,7 +7,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::{lock, Shared, SmoothBudget, SmoothParams};
+use super::{lock, Shared, SmoothBudget, SmoothParams, SmoothState};
 use crate::managers::ClockView;
 use crate::options::registry::KeyValue;
 use crate::options::ParamValue;
@@ -54,19 +54,19 @@ pub(super) struct NodePlan {
 
 impl NodePlan {
     /// The plan from the move's budget: the constant tree size `nodes_per_move_including_reuse`, whose new
-    /// part is stretched by the learned share of the target that moves reach (`node_use`, the time-use
-    /// estimator of the time mode), so that smart-pruned moves and full ones average out to the budget.
+    /// part is stretched by the learned share of the target that moves reach (the time-use estimator of the
+    /// time mode, here a node-use estimator), so that smart-pruned moves and full ones average out to the
+    /// budget; the expected time to reach it comes from the NPS estimate.
     pub(super) fn new(
         budget: &SmoothBudget,
         params: &SmoothParams,
-        weight: f32,
-        node_use: f32,
-        nps: f32,
+        state: &SmoothState,
         clock: &ClockView,
         ctx: &MoveContext,
         trace: &mut MoveTrace,
     ) -> Self {
-        let weight = f64::from(weight);
+        let (node_use, nps) = (state.timeuse, state.nps);
+        let weight = f64::from(params.theta + (1.0 - params.theta) * state.best_share);
         let base = weight * ctx.reused_visits as f64;
         let new_nodes = (f64::from(budget.nodes_per_move_including_reuse) - base).max(0.0);
         let target = base + new_nodes / f64::from(node_use);

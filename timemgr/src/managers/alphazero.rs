@@ -3,7 +3,7 @@
 use super::{ClockView, DeadlineBudget};
 pub use crate::options::registry::AlphaZeroParams;
 use crate::search_stats::MoveContext;
-use crate::trace::{MoveTrace, TraceValue};
+use crate::trace::MoveTrace;
 
 /// The alphazero manager: stateless, a fixed share of the clock.
 pub struct AlphaZeroBudget {
@@ -18,10 +18,6 @@ impl AlphaZeroBudget {
 }
 
 impl DeadlineBudget for AlphaZeroBudget {
-    fn snapshot(&self) -> Vec<TraceValue> {
-        Vec::new()
-    }
-
     fn budget_ms(&mut self, clock: &ClockView, _ctx: &MoveContext, trace: &mut MoveTrace) -> f64 {
         let available = (clock.time_ms - clock.overhead_ms) as f32;
         let mut budget = available * self.params.time_pct / 100.0;

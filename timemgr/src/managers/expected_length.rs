@@ -3,7 +3,7 @@
 use super::{ClockView, DeadlineBudget};
 use crate::estimator::MovesLeftEstimator;
 use crate::search_stats::MoveContext;
-use crate::trace::{MoveTrace, TraceValue};
+use crate::trace::MoveTrace;
 
 /// The configuration of `expected-length(...)`.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,10 +25,6 @@ impl ExpectedLengthBudget {
 }
 
 impl DeadlineBudget for ExpectedLengthBudget {
-    fn snapshot(&self) -> Vec<TraceValue> {
-        Vec::new()
-    }
-
     fn budget_ms(&mut self, clock: &ClockView, ctx: &MoveContext, trace: &mut MoveTrace) -> f64 {
         let estimate = self.params.estimator.moves_left(ctx);
         trace.estimator = Some(match &estimate.fallback {

@@ -85,8 +85,10 @@ impl Adjustments {
 /// What a deadline manager (legacy, alphazero, simple, geometric, expected-length) adds to the scaffold they
 /// share, [`DeadlineManager`]: its own state, the move's budget, and what it learns when the move ends.
 pub trait DeadlineBudget: Send {
-    /// The state shown in traces before and after each move (empty for stateless managers).
-    fn snapshot(&self) -> Vec<TraceValue>;
+    /// The state shown in traces before and after each move (default: none, for stateless managers).
+    fn snapshot(&self) -> Vec<TraceValue> {
+        Vec::new()
+    }
     /// The move's budget in ms before the adjustments and the hard cap, each step recorded in `trace`.
     fn budget_ms(&mut self, clock: &ClockView, ctx: &MoveContext, trace: &mut MoveTrace) -> f64;
     /// Learns from a finished move: `move_time_ms` taken against `deadline_ms` allowed (default: nothing).

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use nn::{BackendKind, BackendOptions, DeviceChoice};
+use nn::{BackendKind, BackendOptions, DeviceChoice, Precision};
 use timemgr::CommonStopperOptions;
 
 use crate::search::{ScoreType, SearchParams};
@@ -234,8 +234,6 @@ macro_rules! declare_options {
 }
 
 const FPU_STRATEGIES: &[&str] = &["reduction", "absolute"];
-const BACKENDS: &[&str] = &["torch", "uniform", "random"];
-const PRECISIONS: &[&str] = &["auto", "fp32", "bf16", "fp16"];
 
 /// The default network, relative to the repository root or the working directory.
 pub const DEFAULT_WEIGHTS: &str = "weights/maia-1900.pb.gz";
@@ -272,11 +270,11 @@ declare_options! {
         "Time manager and its parameters, e.g. legacy or smooth(max-move-budget=0.5).";
     weights_file: String = DEFAULT_WEIGHTS, OptionKind::Text, "WeightsFile", "weights",
         "Path of the Lc0 network (.pb.gz); relative paths are looked up from the working directory and the repository.";
-    backend: String = "torch", OptionKind::Combo(BACKENDS), "Backend", "backend",
+    backend: String = "torch", OptionKind::Combo(BackendKind::NAMES), "Backend", "backend",
         "Evaluator: the network through libtorch, or uniform/random priors for tests.";
     backend_device: String = "auto", OptionKind::Text, "BackendDevice", "backend-device",
         "Device for the torch backend: auto (CUDA when present), cpu, cuda or cuda:N.";
-    precision: String = "auto", OptionKind::Combo(PRECISIONS), "Precision", "precision",
+    precision: String = "auto", OptionKind::Combo(Precision::NAMES), "Precision", "precision",
         "Floating-point precision of the torch backend; auto = fp16 on CUDA, fp32 on the CPU.";
     show_wdl: bool = false, OptionKind::Check, "UCI_ShowWDL", "show-wdl",
         "Adds win/draw/loss permille to info lines.";
@@ -296,6 +294,37 @@ declare_options! {
         "go nodes counts playouts of this search instead of visits including the reused tree.";
     out_of_order_eval: bool = true, OptionKind::Check, "OutOfOrderEval", "out-of-order-eval",
         "Backs up cache hits and terminals before the rest of the batch.";
+    max_out_of_order_evals_factor: f64 = 2.4, OptionKind::Float { min: 0.0, max: 100.0 },
+        "MaxOutOfOrderEvalsFactor", "max-out-of-order-evals-factor",
+        "Out-of-order results one gather may back up, as a multiple of the minibatch size.";
+    max_collision_visits: i64 = 80_000, OptionKind::Spin { min: 1, max: 100_000_000 }, "MaxCollisionVisits",
+        "max-collision-visits", "Largest number of visits one gather may put on colliding leaves.";
+    max_collision_visits_scaling_start: i64 = 28, OptionKind::Spin { min: 1, max: 100_000 },
+        "MaxCollisionVisitsScalingStart", "max-collision-visits-scaling-start",
+        "Root visits at which the collision budget starts to grow beyond 1.";
+    max_collision_visits_scaling_end: i64 = 145_000, OptionKind::Spin { min: 0, max: 100_000_000 },
+        "MaxCollisionVisitsScalingEnd", "max-collision-visits-scaling-end",
+        "Root visits at which the collision budget reaches MaxCollisionVisits.";
+    max_collision_visits_scaling_power: f64 = 1.25, OptionKind::Float { min: 0.01, max: 100.0 },
+        "MaxCollisionVisitsScalingPower", "max-collision-visits-scaling-power",
+        "Exponent of the collision budget's growth between its start and end.";
+    moves_left_max_effect: f64 = 0.0345, OptionKind::Float { min: 0.0, max: 1.0 }, "MovesLeftMaxEffect",
+        "moves-left-max-effect", "Largest utility the moves-left head adds to a move (networks with that head).";
+    moves_left_threshold: f64 = 0.8, OptionKind::Float { min: 0.0, max: 1.0 }, "MovesLeftThreshold",
+        "moves-left-threshold", "|Q| of the parent above which the moves-left utility applies.";
+    moves_left_slope: f64 = 0.0027, OptionKind::Float { min: 0.0, max: 1.0 }, "MovesLeftSlope",
+        "moves-left-slope", "Moves-left utility per ply of difference from the parent's expected plies left.";
+    moves_left_constant_factor: f64 = 0.0, OptionKind::Float { min: -1.0, max: 1.0 }, "MovesLeftConstantFactor",
+        "moves-left-constant-factor", "Constant term of the moves-left utility's scaling in |Q|.";
+    moves_left_scaled_factor: f64 = 1.6521, OptionKind::Float { min: -2.0, max: 2.0 }, "MovesLeftScaledFactor",
+        "moves-left-scaled-factor", "Linear term of the moves-left utility's scaling in |Q|.";
+    moves_left_quadratic_factor: f64 = -0.6521, OptionKind::Float { min: -2.0, max: 2.0 },
+        "MovesLeftQuadraticFactor", "moves-left-quadratic-factor",
+        "Quadratic term of the moves-left utility's scaling in |Q|.";
+    minimum_kld_gain_per_node: f64 = 0.0, OptionKind::Float { min: 0.0, max: 1.0 }, "MinimumKLDGainPerNode",
+        "minimum-kldgain-per-node", "Stops when the root policy's KL-divergence gain per node falls below this; 0 disables.";
+    kld_gain_average_interval: i64 = 100, OptionKind::Spin { min: 1, max: 10_000_000 }, "KLDGainAverageInterval",
+        "kldgain-average-interval", "Nodes between two checks of the KLD-gain stopper.";
     sticky_endgames: bool = true, OptionKind::Check, "StickyEndgames", "sticky-endgames",
         "Propagates proven results up the tree.";
     two_fold_draws: bool = true, OptionKind::Check, "TwoFoldDraws", "two-fold-draws",
@@ -331,13 +360,14 @@ impl EngineOptions {
         Ok(())
     }
 
-    /// The search's parameters: lc0's defaults overridden by these options.
+    /// The search's parameters, every one from these options (whose defaults are lc0's).
     pub fn search_params(&self) -> SearchParams {
         SearchParams {
             threads: self.threads as usize,
             minibatch_size: self.minibatch_size as usize,
             max_prefetch: self.max_prefetch as usize,
             out_of_order_eval: self.out_of_order_eval,
+            max_out_of_order_evals_factor: self.max_out_of_order_evals_factor as f32,
             cpuct: self.cpuct as f32,
             cpuct_base: self.cpuct_base as f32,
             cpuct_factor: self.cpuct_factor as f32,
@@ -345,11 +375,20 @@ impl EngineOptions {
             fpu_value: self.fpu_value as f32,
             sticky_endgames: self.sticky_endgames,
             two_fold_draws: self.two_fold_draws,
+            max_collision_visits: self.max_collision_visits as u32,
+            max_collision_visits_scaling_start: self.max_collision_visits_scaling_start as u32,
+            max_collision_visits_scaling_end: self.max_collision_visits_scaling_end as u32,
+            max_collision_visits_scaling_power: self.max_collision_visits_scaling_power as f32,
+            moves_left_max_effect: self.moves_left_max_effect as f32,
+            moves_left_threshold: self.moves_left_threshold as f32,
+            moves_left_slope: self.moves_left_slope as f32,
+            moves_left_constant_factor: self.moves_left_constant_factor as f32,
+            moves_left_scaled_factor: self.moves_left_scaled_factor as f32,
+            moves_left_quadratic_factor: self.moves_left_quadratic_factor as f32,
             ram_limit_mb: self.ram_limit_mb as u64,
             verbose_move_stats: self.verbose_move_stats,
             multipv: self.multipv as usize,
             score_type: ScoreType::from_name(&self.score_type).unwrap_or_default(),
-            ..SearchParams::default()
         }
     }
 
@@ -359,7 +398,8 @@ impl EngineOptions {
             smart_pruning_factor: self.smart_pruning_factor as f32,
             smart_pruning_minimum_batches: self.smart_pruning_minimum_batches as u32,
             nodes_as_playouts: self.nodes_as_playouts,
-            ..CommonStopperOptions::default()
+            minimum_kld_gain_per_node: self.minimum_kld_gain_per_node as f32,
+            kld_gain_average_interval: self.kld_gain_average_interval as u64,
         }
     }
 

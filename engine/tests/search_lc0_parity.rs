@@ -11,7 +11,8 @@ use common::Visits;
 use engine::clock::VirtualClock;
 use engine::position::GameState;
 use engine::search::{Search, SearchParams, SearchRequest};
-use nn::{open_backend, Backend, BackendKind, BackendOptions, CachingBackend};
+use engine::options::EngineOptions;
+use nn::{open_backend, Backend, BackendKind, CachingBackend};
 use serde_json::Value;
 use shakmaty::CastlingMode;
 use std::collections::BTreeMap;
@@ -26,29 +27,27 @@ const VISIT_TOLERANCE: i64 = 3;
 
 #[test]
 fn sequential_400_node_search_matches_lc0() {
-    let params = SearchParams { minibatch_size: 1, ..lc0_reference_params() };
+    let params = engine_params(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1"]);
     compare_with_lc0("lc0-sequential-search-400.json", params, &|| Box::new(Visits(400)));
 }
 
 #[test]
 fn batched_600_node_search_matches_lc0() {
-    let params = SearchParams { minibatch_size: 32, ..lc0_reference_params() };
+    let params = engine_params(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=32"]);
     compare_with_lc0("lc0-batched-search-600.json", params, &|| Box::new(Visits(600)));
 }
 
 #[test]
 fn batched_search_with_out_of_order_evaluation_and_prefetch_matches_lc0() {
-    let params = SearchParams { threads: 1, minibatch_size: 32, ..SearchParams::default() };
+    let params = engine_params(&["--threads=1", "--minibatch-size=32"]);
     compare_with_lc0("lc0-prefetch-search-1000.json", params, &|| Box::new(Visits(1000)));
 }
 
-fn lc0_reference_params() -> SearchParams {
-    SearchParams {
-        threads: 1,
-        max_prefetch: 0,
-        out_of_order_eval: false,
-        ..SearchParams::default()
-    }
+/// The search parameters the kairos binary runs with these flags (the ones lc0 ran with), every other option
+/// at its declared default.
+fn engine_params(flags: &[&str]) -> SearchParams {
+    let flags: Vec<String> = flags.iter().map(|flag| flag.to_string()).collect();
+    EngineOptions::from_cli_flags(&flags).expect("valid flags").search_params()
 }
 
 /// Searches every position of `reference` until `stopper` says so and compares the best move and each root
@@ -59,13 +58,10 @@ fn compare_with_lc0(reference: &str, params: SearchParams, stopper: &dyn Fn() ->
         std::path::Path::new(weights).exists(),
         "{weights} is missing; run scripts/setup to install Maia-1900"
     );
-    let options = BackendOptions {
-        weights: weights.into(),
-        kind: BackendKind::Torch,
-        cache_size: 0,
-        ..BackendOptions::default()
-    };
-    let backend = open_backend(&options).expect("the torch backend opens Maia-1900");
+    let options = EngineOptions { weights_file: weights.into(), ..EngineOptions::default() };
+    let backend_options = options.backend_options().expect("the default network is installed");
+    assert_eq!((backend_options.kind, backend_options.cache_size), (BackendKind::Torch, 0), "no cache: one per position below");
+    let backend = open_backend(&backend_options).expect("the torch backend opens Maia-1900");
     let path = format!("{}/../reference/{reference}", env!("CARGO_MANIFEST_DIR"));
     let reference: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut report = Vec::new();

@@ -11,9 +11,6 @@ use crate::backend::{
     Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
 };
 
-/// lc0's default `NNCacheSize`.
-pub const DEFAULT_CACHE_SIZE: usize = 2_000_000;
-
 #[derive(Default)]
 struct Store {
     entries: HashMap<u64, Evaluation>,

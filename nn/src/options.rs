@@ -8,11 +8,10 @@ use std::sync::Arc;
 use tch::{Device, Kind};
 
 use crate::backend::Backend;
-use crate::cache::{CachingBackend, DEFAULT_CACHE_SIZE};
+use crate::cache::CachingBackend;
 use crate::cuda::load_cuda_runtime;
 use crate::error::NnError;
 use crate::loader::load_network;
-use crate::softmax::DEFAULT_POLICY_TEMPERATURE;
 use crate::test_backend::{TestBackend, TestMode};
 use crate::torch_backend::TorchBackend;
 
@@ -27,20 +26,27 @@ pub enum BackendKind {
     Random,
 }
 
+impl BackendKind {
+    /// Every backend's name, as options and flags write it, in the order of [`BackendKind::ALL`].
+    pub const NAMES: &'static [&'static str] = &["torch", "uniform", "random"];
+    /// Every backend, in the order of [`BackendKind::NAMES`].
+    pub const ALL: [Self; 3] = [Self::Torch, Self::Uniform, Self::Random];
+}
+
 impl FromStr for BackendKind {
     type Err = NnError;
     fn from_str(s: &str) -> Result<Self, NnError> {
-        match s {
-            "torch" => Ok(Self::Torch),
-            "uniform" => Ok(Self::Uniform),
-            "random" => Ok(Self::Random),
-            _ => Err(NnError::InvalidOption {
-                option: "backend",
-                value: s.into(),
-                expected: "torch, uniform or random",
-            }),
-        }
+        named(Self::NAMES, &Self::ALL, s).ok_or(NnError::InvalidOption {
+            option: "backend",
+            value: s.into(),
+            expected: "torch, uniform or random",
+        })
     }
+}
+
+/// The variant whose name is `name`, names and variants given in the same order.
+fn named<T: Copy>(names: &[&str], variants: &[T], name: &str) -> Option<T> {
+    names.iter().position(|candidate| *candidate == name).map(|index| variants[index])
 }
 
 /// Where the network runs.
@@ -97,24 +103,25 @@ pub const BF16_TOLERANCE: f32 = 0.02;
 /// at most 0.0006 (priors) and 0.0014 (W/D/L) from fp32 on the five reference positions.
 pub const FP16_TOLERANCE: f32 = 0.005;
 
+impl Precision {
+    /// Every precision's name, as options and flags write it, in the order of [`Precision::ALL`].
+    pub const NAMES: &'static [&'static str] = &["auto", "fp32", "bf16", "fp16"];
+    /// Every precision, in the order of [`Precision::NAMES`].
+    pub const ALL: [Self; 4] = [Self::Auto, Self::Fp32, Self::Bf16, Self::Fp16];
+}
+
 impl FromStr for Precision {
     type Err = NnError;
     fn from_str(s: &str) -> Result<Self, NnError> {
-        match s {
-            "auto" => Ok(Self::Auto),
-            "fp32" => Ok(Self::Fp32),
-            "bf16" => Ok(Self::Bf16),
-            "fp16" => Ok(Self::Fp16),
-            _ => Err(NnError::InvalidOption {
-                option: "precision",
-                value: s.into(),
-                expected: "auto, fp32, bf16 or fp16",
-            }),
-        }
+        named(Self::NAMES, &Self::ALL, s).ok_or(NnError::InvalidOption {
+            option: "precision",
+            value: s.into(),
+            expected: "auto, fp32, bf16 or fp16",
+        })
     }
 }
 
-/// Everything needed to build a backend.
+/// Everything needed to build a backend; the engine fills it from its options (the one place of their defaults).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BackendOptions {
     /// The Lc0 weights file (used by the torch backend).
@@ -131,20 +138,6 @@ pub struct BackendOptions {
     pub exact_softmax: bool,
     /// NN cache entries (0 disables the cache).
     pub cache_size: usize,
-}
-
-impl Default for BackendOptions {
-    fn default() -> Self {
-        Self {
-            weights: PathBuf::from("weights/maia-1900.pb.gz"),
-            kind: BackendKind::Torch,
-            device: DeviceChoice::Auto,
-            precision: Precision::Auto,
-            policy_temperature: DEFAULT_POLICY_TEMPERATURE,
-            exact_softmax: false,
-            cache_size: DEFAULT_CACHE_SIZE,
-        }
-    }
 }
 
 /// Builds the backend the options describe, wrapped in the NN cache unless its size is 0.

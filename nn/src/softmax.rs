@@ -1,9 +1,6 @@
 //! The policy softmax over legal moves with lc0's temperature and approximate exp (LC0-NOTES §5.8), so
 //! that priors match lc0's to the last bit of f32 rounding.
 
-/// lc0's default policy softmax temperature.
-pub const DEFAULT_POLICY_TEMPERATURE: f32 = 1.359;
-
 /// lc0's `FastExp2`: a quadratic on the fraction, scaled by 2^n through the exponent bits.
 pub fn fast_exp2(x: f32) -> f32 {
     if x < -126.0 {

@@ -7,7 +7,8 @@ use crate::stoppers::{
     TimeLimitStopper, VisitsStopper,
 };
 
-/// The UCI options that shape the generic stoppers; `Default` gives lc0's UCI-mode defaults.
+/// The UCI options that shape the generic stoppers. The engine fills them from its options, where their
+/// defaults (lc0's UCI-mode defaults) are declared.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CommonStopperOptions {
     /// `SmartPruningFactor` (0..10, 1.33 in UCI mode; 0 disables smart pruning).
@@ -22,14 +23,16 @@ pub struct CommonStopperOptions {
     pub kld_gain_average_interval: u64,
 }
 
-impl Default for CommonStopperOptions {
-    fn default() -> Self {
+impl CommonStopperOptions {
+    /// No generic stopper beyond the limits `go` itself sets: no smart pruning, no KLD gain (`tm-plan`'s
+    /// model search, which models early stops itself).
+    pub fn go_limits_only() -> Self {
         Self {
-            smart_pruning_factor: 1.33,
+            smart_pruning_factor: 0.0,
             smart_pruning_minimum_batches: 0,
             nodes_as_playouts: false,
             minimum_kld_gain_per_node: 0.0,
-            kld_gain_average_interval: 100,
+            kld_gain_average_interval: 1,
         }
     }
 }

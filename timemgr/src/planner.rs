@@ -89,20 +89,37 @@ pub struct PlanConfig {
 }
 
 impl PlanConfig {
-    /// The CLI's defaults for a manager and a time control.
+    /// Default length of the synthetic game in plies.
+    pub const DEFAULT_PLIES: u32 = 160;
+    /// Default nominal NPS of the model search.
+    pub const DEFAULT_NPS: f64 = 2000.0;
+    /// Default relative NPS noise.
+    pub const DEFAULT_NPS_NOISE: f64 = 0.1;
+    /// Default share of the previous tree reused.
+    pub const DEFAULT_REUSE: f64 = 0.5;
+    /// Default share of the limit the model search uses before stopping on its own.
+    pub const DEFAULT_TIMEUSE: f64 = 0.7;
+    /// Default seed of the noise.
+    pub const DEFAULT_SEED: u64 = 1;
+    /// Default move overhead in ms (lc0's MoveOverheadMs).
+    pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 200;
+    /// Poll interval of the model search in ms.
+    pub const DEFAULT_POLL_MS: i64 = 10;
+
+    /// The defaults (also `kairos tm-plan`'s) for a manager and a time control.
     pub fn new(time_manager: &str, time_control: TimeControl) -> Self {
         Self {
             time_manager: time_manager.to_owned(),
             time_control,
             moves_to_go: None,
-            plies: 160,
-            nps: 2000.0,
-            nps_noise: 0.1,
-            reuse: 0.5,
-            timeuse: 0.7,
-            seed: 0,
-            move_overhead_ms: 200,
-            poll_ms: 10,
+            plies: Self::DEFAULT_PLIES,
+            nps: Self::DEFAULT_NPS,
+            nps_noise: Self::DEFAULT_NPS_NOISE,
+            reuse: Self::DEFAULT_REUSE,
+            timeuse: Self::DEFAULT_TIMEUSE,
+            seed: Self::DEFAULT_SEED,
+            move_overhead_ms: Self::DEFAULT_MOVE_OVERHEAD_MS,
+            poll_ms: Self::DEFAULT_POLL_MS,
         }
     }
 }
@@ -166,7 +183,7 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
         return Err(PlanError::Model("timeuse must be in (0, 1] and the poll interval > 0".to_owned()));
     }
     let mut manager = time_manager_from_str(&config.time_manager)?;
-    let no_pruning = CommonStopperOptions { smart_pruning_factor: 0.0, ..CommonStopperOptions::default() };
+    let no_pruning = CommonStopperOptions::go_limits_only();
     let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
     let tc = TimeControl { moves: config.time_control.moves.filter(|&m| m > 0), ..config.time_control };
     let mut clock = tc.base_ms;

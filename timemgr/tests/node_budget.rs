@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{ctx, go};
+use common::{ctx, go, lc0_stopper_options};
 use timemgr::{build_stopper_chain, time_manager_from_str, CommonStopperOptions, Hints, IterationStats, StopCause};
 
 /// pr1195 defaults with a known NPS and no learned shortening yet: init-nps 2000, init-timeuse 1.
@@ -26,13 +26,7 @@ fn stats(t: i64, total: u64, edge_n: Vec<u32>) -> IterationStats {
 }
 
 fn options(smart_pruning_factor: f32) -> CommonStopperOptions {
-    CommonStopperOptions {
-        smart_pruning_factor,
-        smart_pruning_minimum_batches: 0,
-        nodes_as_playouts: false,
-        minimum_kld_gain_per_node: 0.0,
-        kld_gain_average_interval: 100,
-    }
+    CommonStopperOptions { smart_pruning_factor, ..lc0_stopper_options() }
 }
 
 #[test]

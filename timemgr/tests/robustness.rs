@@ -1,5 +1,8 @@
 //! No input makes the crate panic: arbitrary option strings, clocks, contexts and statistics.
 
+mod common;
+
+use common::lc0_stopper_options;
 use proptest::prelude::*;
 use timemgr::options::{managers, ParamKind};
 use timemgr::{
@@ -67,7 +70,7 @@ proptest! {
         let go = GoParams { wtime: Some(time), winc: Some(inc), movestogo, ..GoParams::default() };
         let ctx = MoveContext { white_to_move: true, game_ply: ply, reused_visits: reused, move_overhead_ms: overhead, legal_moves: 2, piece_count: ply % 40, network_moves_left_plies: Some(ply as f32 - 1000.0), moves_out_of_book: Some(ply % 13), smart_pruning: false };
         for _ in 0..2 {
-            let mut chain = build_stopper_chain(Some(tm.as_mut()), &go, &ctx, &CommonStopperOptions { minimum_kld_gain_per_node: 0.01, ..CommonStopperOptions::default() });
+            let mut chain = build_stopper_chain(Some(tm.as_mut()), &go, &ctx, &CommonStopperOptions { minimum_kld_gain_per_node: 0.01, ..lc0_stopper_options() });
             let mut last = IterationStats::default();
             for (t, t_fb, nodes, edge_n, hint) in &polls {
                 last = IterationStats {

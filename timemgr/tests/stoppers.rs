@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{ctx, go};
+use common::{ctx, go, lc0_stopper_options};
 use timemgr::stoppers::{KldGainStopper, SmartPruningStopper};
 use timemgr::{build_stopper_chain, time_manager_from_str, CommonStopperOptions, GoParams, Hints, IterationStats, Stopper};
 
@@ -75,7 +75,7 @@ fn poll(chain: &mut Box<dyn Stopper>, stats: &IterationStats) -> (bool, Hints) {
 
 #[test]
 fn chain_honours_nodes_movetime_depth_and_mate() {
-    let opts = CommonStopperOptions::default();
+    let opts = lc0_stopper_options();
     let c = ctx(0, 0);
     let nodes = GoParams { nodes: Some(500), ..GoParams::default() };
     let mut chain = build_stopper_chain(None, &nodes, &c, &opts);
@@ -113,7 +113,7 @@ fn chain_honours_nodes_movetime_depth_and_mate() {
 #[test]
 fn chain_puts_the_time_manager_first_and_reports_back_to_it() {
     let mut tm = time_manager_from_str("legacy").unwrap();
-    let no_pruning = CommonStopperOptions { smart_pruning_factor: 0.0, ..CommonStopperOptions::default() };
+    let no_pruning = CommonStopperOptions { smart_pruning_factor: 0.0, ..lc0_stopper_options() };
     let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &no_pruning);
     let (stop, hints) = poll(&mut chain, &stats(4000, 100, vec![60, 40]));
     assert!(!stop);
@@ -131,7 +131,7 @@ fn chain_puts_the_time_manager_first_and_reports_back_to_it() {
 #[test]
 fn smart_pruning_uses_the_smooth_hints() {
     let mut tm = time_manager_from_str("smooth(preset=lc0)").unwrap();
-    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &CommonStopperOptions::default());
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &lc0_stopper_options());
     let first = IterationStats { time_since_first_batch_ms: 80, ..stats(100, 2000, vec![1500, 400, 100]) };
     assert!(!poll(&mut chain, &first).0);
     // At 1500 ms smooth is in its forced window (limit D + A_p = 9764) and publishes 25000 NPS:

@@ -1,8 +1,9 @@
-//! The search's tunable parameters with lc0's UCI defaults (LC0-NOTES §4.1).
+//! The search's tunable parameters; their defaults are lc0's UCI defaults, declared once with the engine's
+//! options (`crate::options`, LC0-NOTES §4.1).
 
 use super::info::ScoreType;
 
-/// Every option the search obeys; `Default` gives lc0's UCI defaults.
+/// Every option the search obeys; `Default` gives the engine options' defaults, lc0's UCI defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
     /// Search threads (0 = the backend's suggestion, +1 when it does not run on the CPU).
@@ -60,34 +61,8 @@ pub struct SearchParams {
 }
 
 impl Default for SearchParams {
+    /// lc0's UCI defaults, as the engine's options declare them (the one place they are written).
     fn default() -> Self {
-        Self {
-            threads: 0,
-            minibatch_size: 0,
-            max_prefetch: 32,
-            out_of_order_eval: true,
-            max_out_of_order_evals_factor: 2.4,
-            cpuct: 1.745,
-            cpuct_base: 38739.0,
-            cpuct_factor: 3.894,
-            fpu_absolute: false,
-            fpu_value: 0.330,
-            sticky_endgames: true,
-            two_fold_draws: true,
-            max_collision_visits: 80_000,
-            max_collision_visits_scaling_start: 28,
-            max_collision_visits_scaling_end: 145_000,
-            max_collision_visits_scaling_power: 1.25,
-            moves_left_max_effect: 0.0345,
-            moves_left_threshold: 0.8,
-            moves_left_slope: 0.0027,
-            moves_left_constant_factor: 0.0,
-            moves_left_scaled_factor: 1.6521,
-            moves_left_quadratic_factor: -0.6521,
-            ram_limit_mb: 0,
-            verbose_move_stats: false,
-            multipv: 1,
-            score_type: ScoreType::WdlMu,
-        }
+        crate::options::EngineOptions::default().search_params()
     }
 }

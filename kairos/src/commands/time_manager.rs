@@ -3,6 +3,8 @@
 use anyhow::Result;
 use clap::Parser;
 
+use timemgr::PlanConfig;
+
 use super::parse_mode_args;
 
 /// List every time manager and moves-left estimator, or one of them, with each parameter's default,
@@ -34,25 +36,25 @@ struct PlanArgs {
     #[arg(long = "moves-to-go")]
     moves_to_go: Option<u32>,
     /// Plies in the synthetic game (both sides).
-    #[arg(long, default_value_t = 160)]
+    #[arg(long, default_value_t = PlanConfig::DEFAULT_PLIES)]
     plies: u32,
     /// Mean nodes per second of the model search.
-    #[arg(long, default_value_t = 2000.0)]
+    #[arg(long, default_value_t = PlanConfig::DEFAULT_NPS)]
     nps: f64,
     /// Relative standard deviation of the NPS from move to move.
-    #[arg(long = "nps-noise", default_value_t = 0.1)]
+    #[arg(long = "nps-noise", default_value_t = PlanConfig::DEFAULT_NPS_NOISE)]
     nps_noise: f64,
     /// Fraction of the final tree reused at the next own move.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = PlanConfig::DEFAULT_REUSE)]
     reuse: f64,
     /// Fraction of the allocation the model search uses before smart pruning stops it.
-    #[arg(long, default_value_t = 0.7)]
+    #[arg(long, default_value_t = PlanConfig::DEFAULT_TIMEUSE)]
     timeuse: f64,
     /// Seed of the NPS noise.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = PlanConfig::DEFAULT_SEED)]
     seed: u64,
     /// Move overhead in ms, as the engine's MoveOverheadMs.
-    #[arg(long = "move-overhead", default_value_t = 200)]
+    #[arg(long = "move-overhead", default_value_t = PlanConfig::DEFAULT_MOVE_OVERHEAD_MS)]
     move_overhead: i64,
     /// One JSON object per move and a final summary object instead of the table.
     #[arg(long)]
@@ -62,7 +64,7 @@ struct PlanArgs {
 /// Runs `kairos tm-plan`.
 pub fn plan(args: &[String]) -> Result<()> {
     let args: PlanArgs = parse_mode_args("tm-plan", args)?;
-    let config = timemgr::PlanConfig {
+    let config = PlanConfig {
         moves_to_go: args.moves_to_go,
         plies: args.plies,
         nps: args.nps,
@@ -71,7 +73,7 @@ pub fn plan(args: &[String]) -> Result<()> {
         timeuse: args.timeuse,
         seed: args.seed,
         move_overhead_ms: args.move_overhead,
-        ..timemgr::PlanConfig::new(&args.time_manager, args.tc)
+        ..PlanConfig::new(&args.time_manager, args.tc)
     };
     let report = timemgr::plan(&config)?;
     print!("{}", if args.json { report.to_json_lines() } else { report.to_text() });

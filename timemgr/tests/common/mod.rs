@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
-use timemgr::{GoParams, Hints, IterationStats, MoveContext, MoveTrace, TimeManager};
+use timemgr::{CommonStopperOptions, GoParams, Hints, IterationStats, MoveContext, MoveTrace, TimeManager};
 
 /// The vendored lc0 test vectors.
 pub fn vectors() -> Value {
@@ -42,4 +42,16 @@ pub fn close(got: f64, want: f64, rel: f64, what: &str) {
 /// A trace value by name from a list of (name, value).
 pub fn state_value(values: &[timemgr::trace::TraceValue], name: &str) -> f64 {
     values.iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no state value {name}")).value
+}
+
+/// lc0's UCI-mode defaults of the generic stoppers (LC0-NOTES §3.4–3.5): smart pruning 1.33, no minimum
+/// batches, KLD gain off with its interval of 100.
+pub fn lc0_stopper_options() -> CommonStopperOptions {
+    CommonStopperOptions {
+        smart_pruning_factor: 1.33,
+        smart_pruning_minimum_batches: 0,
+        nodes_as_playouts: false,
+        minimum_kld_gain_per_node: 0.0,
+        kld_gain_average_interval: 100,
+    }
 }

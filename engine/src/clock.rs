@@ -88,10 +88,17 @@ mod tests {
     }
 
     #[test]
-    fn wall_clock_does_not_move_on_batches() {
+    fn wall_clock_measures_real_time_and_batches_do_not_move_it() {
         let clock = WallClock::new();
+        let real = Instant::now();
         let before = clock.elapsed_ms();
-        clock.on_batch(1_000_000);
-        assert!(clock.elapsed_ms() - before < 1000.0);
+        std::thread::sleep(std::time::Duration::from_millis(25));
+        clock.on_batch(1_000_000_000);
+        let after = clock.elapsed_ms();
+        let passed = real.elapsed().as_secs_f64() * 1000.0;
+        // The clock's interval lies inside the independently measured one, and a sleep shows in full.
+        assert!(after - before >= 25.0, "a 25 ms sleep shows as {} ms", after - before);
+        assert!(after - before <= passed + 1e-6, "{} ms on the clock, {passed} ms passed", after - before);
+        assert!(clock.advances_between_batches() && !VirtualClock::new(1.0, 0.0).advances_between_batches());
     }
 }

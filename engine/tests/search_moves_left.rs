@@ -39,19 +39,23 @@ fn search_to(search: &mut Search, visits: u64) -> SearchOutcome {
 #[test]
 fn a_fresh_root_reports_its_evaluation_and_a_reused_root_its_running_mean() {
     let backend = piece_count_moves_left(true);
-    let params = SearchParams { threads: 1, minibatch_size: 4, ..SearchParams::default() };
+    let params = SearchParams { threads: 1, minibatch_size: 1, ..SearchParams::default() };
     let mut search = Search::new(backend, params);
-    let game = GameState::default();
-    search.set_position(&game);
-    let fresh = search_to(&mut search, 200);
+    search.set_position(&GameState::default());
+    let fresh = search_to(&mut search, 3);
     assert_eq!(fresh.stats.root_moves_left_plies, Some(64.0), "32 pieces, two plies each");
 
-    let after_e4 = GameState::from_uci(None, &["e2e4"]).unwrap();
-    assert!(search.set_position(&after_e4) > 0, "the reply's subtree is reused");
-    let reused = search_to(&mut search, 1).stats.root_moves_left_plies.expect("a moves-left head");
-    // Leaves predict 64 plies (62 after an exchange, possible from the third ply on) plus one per ply below the
-    // root, so the running mean lies a little above the root's own 64.
-    assert!(reused > 64.0 && reused < 80.0, "a reused root gives its searched mean: {reused}");
+    // Worked by hand, one leaf per visit: visit 1 evaluates the root; visit 2 its first child c1 (all priors
+    // 1/20, all values 0); visit 3 goes to c1 again, whose Q + U = 0 + 1.745·0.05·1/2 = 0.0436 beats an
+    // unvisited move's FPU 0 − 0.33·√0.05 plus 1.745·0.05·1/1, 0.0135, and evaluates a grandchild. Every
+    // leaf has 32 pieces (no capture within two plies of the start), so c1 holds the mean of its own 64 and the
+    // grandchild's 64 + 1 ply: 64.5.
+    let (c1, visits) = search.root_visits().into_iter().max_by_key(|(_, n)| *n).unwrap();
+    assert_eq!(visits, 2);
+    let uci = c1.to_uci(shakmaty::CastlingMode::Standard).to_string();
+    assert!(search.set_position(&GameState::from_uci(None, &[uci.as_str()]).unwrap()) > 0, "c1's subtree is reused");
+    let reused = search_to(&mut search, 3).stats.root_moves_left_plies;
+    assert_eq!(reused, Some(64.5), "a reused root gives its running mean");
 }
 
 #[test]

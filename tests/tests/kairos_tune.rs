@@ -1,5 +1,10 @@
-//! `kairos tune` with Kairos itself as the engine: a tiny SPSA run under the virtual clock replays exactly
-//! and emits an option string the time-manager parser accepts.
+//! `kairos tune` with Kairos itself as the engine: a tiny SPSA run under the virtual clock replays exactly,
+//! emits an option string the time-manager parser accepts, and moves θ towards the side that scored better.
+//!
+//! The games are decisive by design: the openings are five Win At Chess positions where the side to move mates
+//! (WAC.001, 004, 008, 009, 010), the network is the uniform test backend (value 0 everywhere, so only proven
+//! mates decide), and the tuned key is `init-nps` of `smooth(limit=nodes)`, which sets the first moves' node
+//! targets: the side with more nodes proves the mate that the other misses.
 
 use std::path::Path;
 use std::time::Duration;
@@ -8,12 +13,12 @@ use kairos_tests::{run_kairos, workspace_root};
 use serde_json::Value;
 
 fn tune(dir: &Path, log: &str) -> (String, Vec<Value>) {
-    let openings = workspace_root().join("tests/data/four-openings.epd");
+    let openings = workspace_root().join("tests/data/mating-openings.epd");
     let args = [
         "tune",
-        "--time-manager", "smooth(preset=lc0)",
-        "--param", "max-move-budget=0.42:0.1:0.8",
-        "--param", "init-tree-reuse=0.52:0.2:0.8",
+        "--time-manager", "smooth(limit=nodes)",
+        "--param", "init-nps=2000:100:20000",
+        "--param", "init-tree-reuse=0.5:0.2:0.8",
         "--against", "legacy",
         "--tc", "10+0.1",
         "--games-per-iteration", "2",
@@ -45,17 +50,18 @@ fn a_tiny_virtual_clock_tuning_run_replays_exactly_and_emits_a_valid_string() {
     assert_eq!(first_log.iter().filter(|line| line["kind"] == "iteration").count(), 3);
     let option_string = first_result.strip_prefix("--time-manager=").unwrap_or(&first_result);
     let parsed = timemgr::TimeManagerConfig::parse(option_string).expect("the tuner's result parses");
-    assert!(option_string.starts_with("smooth("), "{option_string}");
-    assert_eq!(
-        parsed.to_string() == "smooth(preset=lc0)",
-        first_log.iter().filter(|line| line["kind"] == "iteration").all(|line| line["score_difference"] == 0.0),
-        "the result moves from the start exactly when some iteration's games were not even: {option_string}"
+    assert!(option_string.starts_with("smooth(") && option_string.ends_with(",limit=nodes)"), "{option_string}");
+    assert_ne!(parsed.to_string(), "smooth(limit=nodes)", "a decisive iteration moved θ: {option_string}");
+    let iterations: Vec<&Value> = first_log.iter().filter(|line| line["kind"] == "iteration").collect();
+    assert!(
+        iterations.iter().any(|line| line["score_difference"] != 0.0),
+        "the mating openings decide some iteration, so the direction check below runs: {iterations:?}"
     );
     // Each step moves every parameter towards the side that scored better, and not at all on even scores.
-    let mut previous = serde_json::json!({"init-tree-reuse": 0.52, "max-move-budget": 0.42});
-    for line in first_log.iter().filter(|line| line["kind"] == "iteration") {
+    let mut previous = serde_json::json!({"init-nps": 2000.0, "init-tree-reuse": 0.5});
+    for line in iterations {
         let difference = line["score_difference"].as_f64().unwrap();
-        for name in ["init-tree-reuse", "max-move-budget"] {
+        for name in ["init-nps", "init-tree-reuse"] {
             let (before, after) = (previous[name].as_f64().unwrap(), line["parameters"][name].as_f64().unwrap());
             let towards_plus = line["plus"][name].as_f64().unwrap() - before;
             if difference == 0.0 {

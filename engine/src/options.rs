@@ -318,7 +318,7 @@ declare_options! {
         "moves-left-constant-factor", "Constant term of the moves-left utility's scaling in |Q|.";
     moves_left_scaled_factor: f64 = 1.6521, OptionKind::Float { min: -2.0, max: 2.0 }, "MovesLeftScaledFactor",
         "moves-left-scaled-factor", "Linear term of the moves-left utility's scaling in |Q|.";
-    moves_left_quadratic_factor: f64 = -0.6521, OptionKind::Float { min: -2.0, max: 2.0 },
+    moves_left_quadratic_factor: f64 = -0.6521, OptionKind::Float { min: -1.0, max: 1.0 },
         "MovesLeftQuadraticFactor", "moves-left-quadratic-factor",
         "Quadratic term of the moves-left utility's scaling in |Q|.";
     minimum_kld_gain_per_node: f64 = 0.0, OptionKind::Float { min: 0.0, max: 1.0 }, "MinimumKLDGainPerNode",

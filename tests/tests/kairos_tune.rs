@@ -52,6 +52,9 @@ fn a_tiny_virtual_clock_tuning_run_replays_exactly_and_emits_a_valid_string() {
     let parsed = timemgr::TimeManagerConfig::parse(option_string).expect("the tuner's result parses");
     assert!(option_string.starts_with("smooth(") && option_string.ends_with(",limit=nodes)"), "{option_string}");
     assert_ne!(parsed.to_string(), "smooth(limit=nodes)", "a decisive iteration moved θ: {option_string}");
+    // More nodes prove more mates, so the tuner must end with a larger init-nps than it started from.
+    let tuned: timemgr::options::registry::SmoothParams = parsed.manager.keys().expect("smooth's keys");
+    assert!(tuned.init_nps > 2000.0, "init-nps went down to {}: {option_string}", tuned.init_nps);
     let iterations: Vec<&Value> = first_log.iter().filter(|line| line["kind"] == "iteration").collect();
     assert!(
         iterations.iter().any(|line| line["score_difference"] != 0.0),

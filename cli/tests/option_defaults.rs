@@ -1,58 +1,85 @@
-//! Every default is declared once (engine's options table) and reaches the binary, the library and the lc0
-//! parity tests unchanged: the binary's `uci` answer equals the declared table, the lc0-named options carry
-//! lc0's published UCI defaults (LC0-NOTES §3.4–3.5, §4.1, written here by hand), and the search parameters the
-//! parity tests run on are the binary's.
+//! Every default is declared once (the engine's options table) and reaches the binary, the library and the lc0
+//! parity tests unchanged: the binary's `uci` answer is the declared table line for line; the options Kairos
+//! shares with lc0 carry lc0's UCI defaults and ranges (written here by hand, an independent reference); and the
+//! search parameters, stopper options and backend options the engine builds from its defaults, which the
+//! binary runs on and `SearchParams::default()` (the parity tests' base) gives, hold those same values.
 
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use engine::options::EngineOptions;
-use engine::search::SearchParams;
+use engine::options::{EngineOptions, OptionKind, OPTIONS};
+use engine::search::{ScoreType, SearchParams};
+use nn::{BackendKind, DeviceChoice, Precision};
 
-/// lc0's UCI defaults of the options Kairos shares with it, as LC0-NOTES lists them.
-const LC0_DEFAULTS: &[(&str, &str)] = &[
-    ("Threads", "0"),
-    ("MinibatchSize", "0"),
-    ("MaxPrefetch", "32"),
-    ("NNCacheSize", "2000000"),
-    ("CPuct", "1.745"),
-    ("CPuctBase", "38739"),
-    ("CPuctFactor", "3.894"),
-    ("FpuStrategy", "reduction"),
-    ("FpuValue", "0.33"),
-    ("PolicyTemperature", "1.359"),
-    ("SmartPruningFactor", "1.33"),
-    ("SmartPruningMinimumBatches", "0"),
-    ("MoveOverheadMs", "200"),
-    ("TimeManager", "legacy"),
-    ("OutOfOrderEval", "true"),
-    ("MaxOutOfOrderEvalsFactor", "2.4"),
-    ("MaxCollisionVisits", "80000"),
-    ("MaxCollisionVisitsScalingStart", "28"),
-    ("MaxCollisionVisitsScalingEnd", "145000"),
-    ("MaxCollisionVisitsScalingPower", "1.25"),
-    ("MovesLeftMaxEffect", "0.0345"),
-    ("MovesLeftThreshold", "0.8"),
-    ("MovesLeftSlope", "0.0027"),
-    ("MovesLeftConstantFactor", "0"),
-    ("MovesLeftScaledFactor", "1.6521"),
-    ("MovesLeftQuadraticFactor", "-0.6521"),
-    ("MinimumKLDGainPerNode", "0"),
-    ("KLDGainAverageInterval", "100"),
-    ("StickyEndgames", "true"),
-    ("TwoFoldDraws", "true"),
-    ("NodesAsPlayouts", "false"),
-    ("RamLimitMb", "0"),
-    ("MultiPV", "1"),
-    ("ScoreType", "WDL_mu"),
-    ("UCI_ShowWDL", "false"),
-    ("UCI_ShowMovesLeft", "false"),
-    ("VerboseMoveStats", "false"),
+/// One lc0 option: its UCI name, its UCI default as text and, for numbers, its range `(min, max)`.
+type Lc0Option = (&'static str, &'static str, Option<(f64, f64)>);
+
+/// Every option Kairos shares with lc0, as lc0 declares it: from LC0-NOTES (§1.3 MoveOverheadMs, §3.4–3.5
+/// stoppers, §4.1 search) and, for the ranges the notes leave out, lc0's own option declarations
+/// (`SearchParams::Populate`, `PopulateCommonStopperOptions`, the engine's `PopulateOptions`).
+const LC0_OPTIONS: &[Lc0Option] = &[
+    ("Threads", "0", Some((0.0, 128.0))),
+    ("MinibatchSize", "0", Some((0.0, 1024.0))),
+    ("MaxPrefetch", "32", Some((0.0, 1024.0))),
+    ("NNCacheSize", "2000000", Some((0.0, 999_999_999.0))),
+    ("CPuct", "1.745", Some((0.0, 100.0))),
+    ("CPuctBase", "38739", Some((1.0, 1e9))),
+    ("CPuctFactor", "3.894", Some((0.0, 1000.0))),
+    ("FpuStrategy", "reduction", None),
+    ("FpuValue", "0.330", Some((-100.0, 100.0))),
+    ("PolicyTemperature", "1.359", Some((0.1, 10.0))),
+    ("SmartPruningFactor", "1.33", Some((0.0, 10.0))),
+    ("SmartPruningMinimumBatches", "0", Some((0.0, 10_000.0))),
+    ("MoveOverheadMs", "200", Some((0.0, 100_000_000.0))),
+    ("TimeManager", "legacy", None),
+    ("OutOfOrderEval", "true", None),
+    ("MaxOutOfOrderEvalsFactor", "2.4", Some((0.0, 100.0))),
+    ("MaxCollisionVisits", "80000", Some((1.0, 100_000_000.0))),
+    ("MaxCollisionVisitsScalingStart", "28", Some((1.0, 100_000.0))),
+    ("MaxCollisionVisitsScalingEnd", "145000", Some((0.0, 100_000_000.0))),
+    ("MaxCollisionVisitsScalingPower", "1.25", Some((0.01, 100.0))),
+    ("MovesLeftMaxEffect", "0.0345", Some((0.0, 1.0))),
+    ("MovesLeftThreshold", "0.8", Some((0.0, 1.0))),
+    ("MovesLeftSlope", "0.0027", Some((0.0, 1.0))),
+    ("MovesLeftConstantFactor", "0.0", Some((-1.0, 1.0))),
+    ("MovesLeftScaledFactor", "1.6521", Some((-2.0, 2.0))),
+    ("MovesLeftQuadraticFactor", "-0.6521", Some((-1.0, 1.0))),
+    ("MinimumKLDGainPerNode", "0.0", Some((0.0, 1.0))),
+    ("KLDGainAverageInterval", "100", Some((1.0, 10_000_000.0))),
+    ("StickyEndgames", "true", None),
+    ("TwoFoldDraws", "true", None),
+    ("NodesAsPlayouts", "false", None),
+    ("RamLimitMb", "0", Some((0.0, 100_000_000.0))),
+    ("MultiPV", "1", Some((1.0, 500.0))),
+    ("ScoreType", "WDL_mu", None),
+    ("UCI_ShowWDL", "false", None),
+    ("UCI_ShowMovesLeft", "false", None),
+    ("VerboseMoveStats", "false", None),
 ];
 
-/// The `option name … default …` lines the binary answers `uci` with, as name → default.
-fn binary_defaults() -> BTreeMap<String, String> {
+/// lc0's default of `name`, as text.
+fn lc0_default(name: &str) -> &'static str {
+    LC0_OPTIONS.iter().find(|(lc0_name, _, _)| *lc0_name == name).unwrap_or_else(|| panic!("{name} is not in LC0_OPTIONS")).1
+}
+
+/// lc0's default of the float option `name`, as the search stores it (f32).
+fn lc0_f32(name: &str) -> f32 {
+    lc0_default(name).parse().unwrap_or_else(|_| panic!("{name} is not a number"))
+}
+
+/// lc0's default of the integer option `name`.
+fn lc0_integer(name: &str) -> u64 {
+    lc0_default(name).parse().unwrap_or_else(|_| panic!("{name} is not an integer"))
+}
+
+/// lc0's default of the check option `name`.
+fn lc0_check(name: &str) -> bool {
+    lc0_default(name).parse().unwrap_or_else(|_| panic!("{name} is not true or false"))
+}
+
+/// The `option name …` lines the binary answers `uci` with, in order.
+fn binary_option_lines() -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -61,7 +88,7 @@ fn binary_defaults() -> BTreeMap<String, String> {
     child.stdin.take().expect("stdin").write_all(b"uci\nquit\n").expect("kairos reads");
     let output = child.wait_with_output().expect("kairos answers");
     let text = String::from_utf8(output.stdout).expect("UTF-8");
-    text.lines().filter_map(option_default).collect()
+    text.lines().filter(|line| line.starts_with("option name ")).map(str::to_owned).collect()
 }
 
 /// Name and default of one UCI `option` line.
@@ -73,33 +100,53 @@ fn option_default(line: &str) -> Option<(String, String)> {
     Some((name.to_owned(), default.to_owned()))
 }
 
+/// The binary's announced defaults, as name → default.
+fn binary_defaults() -> BTreeMap<String, String> {
+    binary_option_lines().iter().filter_map(|line| option_default(line)).collect()
+}
+
 #[test]
-fn the_binary_announces_the_declared_defaults_and_lc0s() {
+fn the_binary_announces_the_declared_table_line_for_line() {
+    assert_eq!(
+        binary_option_lines(),
+        EngineOptions::default().uci_option_lines(),
+        "the binary's uci answer (names, types, defaults, ranges, choices) is the declared table"
+    );
+}
+
+#[test]
+fn the_lc0_named_options_carry_lc0s_defaults_and_ranges() {
     let announced = binary_defaults();
-    let declared: BTreeMap<String, String> =
-        EngineOptions::default().uci_option_lines().iter().filter_map(|line| option_default(line)).collect();
-    assert_eq!(announced, declared, "the binary's uci answer is the declared table");
-    for (name, lc0) in LC0_DEFAULTS {
-        let ours = announced.get(*name).unwrap_or_else(|| panic!("no option {name}"));
+    for (name, lc0, lc0_range) in LC0_OPTIONS {
+        let ours = announced.get(*name).unwrap_or_else(|| panic!("the binary announces no option {name}"));
         let same = match (ours.parse::<f64>(), lc0.parse::<f64>()) {
             (Ok(a), Ok(b)) => a == b,
             _ => ours == lc0,
         };
         assert!(same, "{name}: Kairos's default {ours}, lc0's {lc0}");
+        let spec = OPTIONS.iter().find(|spec| spec.uci_name == *name).expect("announced options are declared");
+        let declared_range = match spec.kind {
+            OptionKind::Spin { min, max } => Some((min as f64, max as f64)),
+            OptionKind::Float { min, max } => Some((min, max)),
+            OptionKind::Check | OptionKind::Text | OptionKind::Combo(_) => None,
+        };
+        assert_eq!(declared_range, *lc0_range, "{name}: Kairos's range, lc0's");
     }
 }
 
 #[test]
-fn the_parity_tests_search_with_the_binarys_parameters() {
-    // The parity tests and every search test take SearchParams::default() or EngineOptions' flags; the binary
-    // takes its options. Setting every option to the default the binary announces gives the same parameters.
-    let mut options = EngineOptions::default();
+fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
+    // What the binary announces, set back option by option, gives what the engine builds from its defaults;
+    // SearchParams::default() (the parity tests' and the search tests' base) is that too.
+    let mut announced = EngineOptions::default();
     for (name, default) in binary_defaults() {
-        options.set(&name, &default).unwrap_or_else(|e| panic!("{name}={default}: {e}"));
+        announced.set(&name, &default).unwrap_or_else(|e| panic!("{name}={default}: {e}"));
     }
-    assert_eq!(options.search_params(), SearchParams::default());
-    let params = SearchParams::default();
-    let lc0 = |name: &str| LC0_DEFAULTS.iter().find(|(n, _)| *n == name).unwrap().1.parse::<f32>().unwrap();
+    let defaults = EngineOptions::default();
+    assert_eq!(announced, defaults);
+    let params = defaults.search_params();
+    assert_eq!(params, SearchParams::default());
+
     for (field, name) in [
         (params.cpuct, "CPuct"),
         (params.cpuct_base, "CPuctBase"),
@@ -110,12 +157,48 @@ fn the_parity_tests_search_with_the_binarys_parameters() {
         (params.moves_left_max_effect, "MovesLeftMaxEffect"),
         (params.moves_left_threshold, "MovesLeftThreshold"),
         (params.moves_left_slope, "MovesLeftSlope"),
+        (params.moves_left_constant_factor, "MovesLeftConstantFactor"),
         (params.moves_left_scaled_factor, "MovesLeftScaledFactor"),
         (params.moves_left_quadratic_factor, "MovesLeftQuadraticFactor"),
     ] {
-        assert_eq!(field, lc0(name), "{name} reaches the search as lc0's f32");
+        assert_eq!(field, lc0_f32(name), "{name} reaches the search as lc0's f32");
     }
-    let stoppers = EngineOptions::default().common_stopper_options();
-    assert_eq!(stoppers.smart_pruning_factor, lc0("SmartPruningFactor"));
-    assert_eq!(stoppers.kld_gain_average_interval, 100);
+    for (field, name) in [
+        (params.threads as u64, "Threads"),
+        (params.minibatch_size as u64, "MinibatchSize"),
+        (params.max_prefetch as u64, "MaxPrefetch"),
+        (u64::from(params.max_collision_visits), "MaxCollisionVisits"),
+        (u64::from(params.max_collision_visits_scaling_start), "MaxCollisionVisitsScalingStart"),
+        (u64::from(params.max_collision_visits_scaling_end), "MaxCollisionVisitsScalingEnd"),
+        (params.ram_limit_mb, "RamLimitMb"),
+        (params.multipv as u64, "MultiPV"),
+    ] {
+        assert_eq!(field, lc0_integer(name), "{name} reaches the search as lc0's");
+    }
+    for (field, name) in [
+        (params.out_of_order_eval, "OutOfOrderEval"),
+        (params.sticky_endgames, "StickyEndgames"),
+        (params.two_fold_draws, "TwoFoldDraws"),
+        (params.verbose_move_stats, "VerboseMoveStats"),
+    ] {
+        assert_eq!(field, lc0_check(name), "{name} reaches the search as lc0's");
+    }
+    assert_eq!(params.fpu_absolute, lc0_default("FpuStrategy") == "absolute", "FpuStrategy");
+    assert_eq!(Some(params.score_type), ScoreType::from_name(lc0_default("ScoreType")), "ScoreType");
+
+    let stoppers = defaults.common_stopper_options();
+    assert_eq!(stoppers.smart_pruning_factor, lc0_f32("SmartPruningFactor"));
+    assert_eq!(u64::from(stoppers.smart_pruning_minimum_batches), lc0_integer("SmartPruningMinimumBatches"));
+    assert_eq!(stoppers.nodes_as_playouts, lc0_check("NodesAsPlayouts"));
+    assert_eq!(stoppers.minimum_kld_gain_per_node, lc0_f32("MinimumKLDGainPerNode"));
+    assert_eq!(stoppers.kld_gain_average_interval, lc0_integer("KLDGainAverageInterval"));
+
+    let backend = defaults.backend_options().expect("the default network is installed (scripts/setup)");
+    assert_eq!(backend.policy_temperature, lc0_f32("PolicyTemperature"));
+    assert_eq!(
+        (backend.kind, backend.device, backend.precision, backend.exact_softmax, backend.cache_size),
+        (BackendKind::Torch, DeviceChoice::Auto, Precision::Auto, false, 0),
+        "the declared Backend, BackendDevice and Precision; lc0's softmax; the session adds the NNCacheSize cache"
+    );
+    assert_eq!(defaults.nn_cache_size as u64, lc0_integer("NNCacheSize"));
 }

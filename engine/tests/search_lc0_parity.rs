@@ -62,6 +62,7 @@ fn compare_with_lc0(reference: &str, params: SearchParams, stopper: &dyn Fn() ->
     let backend_options = options.backend_options().expect("the default network is installed");
     assert_eq!((backend_options.kind, backend_options.cache_size), (BackendKind::Torch, 0), "no cache: one per position below");
     let backend = open_backend(&backend_options).expect("the torch backend opens Maia-1900");
+    let cache_size = usize::try_from(options.nn_cache_size).expect("NNCacheSize is not negative");
     let path = format!("{}/../reference/{reference}", env!("CARGO_MANIFEST_DIR"));
     let reference: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut report = Vec::new();
@@ -74,11 +75,11 @@ fn compare_with_lc0(reference: &str, params: SearchParams, stopper: &dyn Fn() ->
             .map(|m| m.as_str().unwrap())
             .collect();
         let game = GameState::from_uci(case["fen"].as_str(), &moves).unwrap();
-        // A fresh cache of lc0's default size for each position, as each lc0 run had. lc0's classic search keys
+        // A fresh cache of the default NNCacheSize (lc0's) for each position, as each lc0 run had. lc0's classic search keys
         // the cache by position without history, so a transposition inside the tree reuses the first
         // evaluation; without a cache those positions would be evaluated again with their own history planes,
         // and a cache shared across positions would hand one search the evaluations of another's histories.
-        let cached: Arc<dyn Backend> = Arc::new(CachingBackend::new(Arc::clone(&backend), 2_000_000));
+        let cached: Arc<dyn Backend> = Arc::new(CachingBackend::new(Arc::clone(&backend), cache_size));
         let mut search = Search::new(cached, params.clone());
         search.set_position(&game);
         let request = SearchRequest {

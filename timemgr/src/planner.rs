@@ -82,7 +82,7 @@ pub struct PlanConfig {
     pub timeuse: f64,
     /// Seed of the noise.
     pub seed: u64,
-    /// Move overhead in ms.
+    /// Move overhead in ms (the engine's MoveOverheadMs).
     pub move_overhead_ms: i64,
     /// Poll interval of the model search in ms.
     pub poll_ms: i64,
@@ -101,13 +101,12 @@ impl PlanConfig {
     pub const DEFAULT_TIMEUSE: f64 = 0.7;
     /// Default seed of the noise.
     pub const DEFAULT_SEED: u64 = 1;
-    /// Default move overhead in ms (lc0's MoveOverheadMs).
-    pub const DEFAULT_MOVE_OVERHEAD_MS: i64 = 200;
     /// Poll interval of the model search in ms.
     pub const DEFAULT_POLL_MS: i64 = 10;
 
-    /// The defaults (also `kairos tm-plan`'s) for a manager and a time control.
-    pub fn new(time_manager: &str, time_control: TimeControl) -> Self {
+    /// The model's defaults (also `kairos tm-plan`'s) for a manager, a time control and a move overhead; the
+    /// overhead is the caller's because its default is the engine's MoveOverheadMs, declared with the engine.
+    pub fn new(time_manager: &str, time_control: TimeControl, move_overhead_ms: i64) -> Self {
         Self {
             time_manager: time_manager.to_owned(),
             time_control,
@@ -118,7 +117,7 @@ impl PlanConfig {
             reuse: Self::DEFAULT_REUSE,
             timeuse: Self::DEFAULT_TIMEUSE,
             seed: Self::DEFAULT_SEED,
-            move_overhead_ms: Self::DEFAULT_MOVE_OVERHEAD_MS,
+            move_overhead_ms,
             poll_ms: Self::DEFAULT_POLL_MS,
         }
     }

@@ -5,6 +5,9 @@ use proptest::prelude::*;
 use timemgr::planner::TimeControl;
 use timemgr::{plan, PlanConfig, PlanError};
 
+/// The move overhead of every plan here: lc0's MoveOverheadMs default, the engine's.
+const MOVE_OVERHEAD_MS: i64 = 200;
+
 #[test]
 fn time_controls_parse() {
     assert_eq!("60+0.6".parse::<TimeControl>().unwrap(), TimeControl { moves: None, base_ms: 60_000, increment_ms: 600 });
@@ -17,7 +20,7 @@ fn time_controls_parse() {
 
 #[test]
 fn a_normal_game_does_not_flag_and_renders() {
-    let config = PlanConfig::new("smooth(preset=lc0)", "60+0.6".parse().unwrap());
+    let config = PlanConfig::new("smooth(preset=lc0)", "60+0.6".parse().unwrap(), MOVE_OVERHEAD_MS);
     let report = plan(&config).unwrap();
     assert_eq!(report.moves.len(), 80);
     assert!(!report.flagged);
@@ -37,7 +40,7 @@ fn a_normal_game_does_not_flag_and_renders() {
 
 #[test]
 fn repeating_controls_refill_the_clock() {
-    let report = plan(&PlanConfig::new("legacy", "10/5+0".parse().unwrap())).unwrap();
+    let report = plan(&PlanConfig::new("legacy", "10/5+0".parse().unwrap(), MOVE_OVERHEAD_MS)).unwrap();
     assert_eq!(report.moves[0].movestogo, Some(10));
     assert_eq!(report.moves[9].movestogo, Some(1));
     assert_eq!(report.moves[10].movestogo, Some(10));
@@ -48,9 +51,9 @@ fn repeating_controls_refill_the_clock() {
 #[test]
 fn bad_inputs_are_typed_errors() {
     let tc: TimeControl = "60+0".parse().unwrap();
-    assert!(matches!(plan(&PlanConfig::new("smoth", tc)), Err(PlanError::Option(_))));
-    assert!(matches!(plan(&PlanConfig { nps: 0.0, ..PlanConfig::new("legacy", tc) }), Err(PlanError::Model(_))));
-    assert!(matches!(plan(&PlanConfig { timeuse: 1.5, ..PlanConfig::new("legacy", tc) }), Err(PlanError::Model(_))));
+    assert!(matches!(plan(&PlanConfig::new("smoth", tc, MOVE_OVERHEAD_MS)), Err(PlanError::Option(_))));
+    assert!(matches!(plan(&PlanConfig { nps: 0.0, ..PlanConfig::new("legacy", tc, MOVE_OVERHEAD_MS) }), Err(PlanError::Model(_))));
+    assert!(matches!(plan(&PlanConfig { timeuse: 1.5, ..PlanConfig::new("legacy", tc, MOVE_OVERHEAD_MS) }), Err(PlanError::Model(_))));
 }
 
 const MANAGERS: &[&str] = &[
@@ -83,7 +86,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let tc = TimeControl { moves: period, base_ms: (base_s * 1000.0) as i64, increment_ms };
-        let config = PlanConfig { plies: 60, move_overhead_ms: overhead, seed, ..PlanConfig::new(MANAGERS[manager], tc) };
+        let config = PlanConfig { plies: 60, seed, ..PlanConfig::new(MANAGERS[manager], tc, overhead) };
         let report = plan(&config).unwrap();
         for m in &report.moves {
             prop_assert!(

@@ -4,6 +4,7 @@ use anyhow::{bail, Result};
 use clap::Parser;
 
 use super::{eval::backend_options, parse_mode_args};
+use engine::options::EngineOptions;
 
 /// Measure network evaluations per second for a range of batch sizes.
 #[derive(Parser)]
@@ -12,10 +13,10 @@ struct BackendBenchArgs {
     #[arg(long)]
     weights: Option<String>,
     /// cpu, cuda, cuda:N or auto.
-    #[arg(long, default_value = "auto")]
+    #[arg(long, default_value_t = EngineOptions::default().backend_device)]
     device: String,
     /// auto, fp32, bf16 or fp16.
-    #[arg(long, default_value = "auto")]
+    #[arg(long, default_value_t = EngineOptions::default().precision)]
     precision: String,
     /// Timed batches per size (the first batch of each size is not timed).
     #[arg(long, default_value_t = 20)]

@@ -26,13 +26,13 @@ struct EvalArgs {
     #[arg(long = "lc0-softmax")]
     lc0_softmax: bool,
     /// torch, uniform or random.
-    #[arg(long, default_value = "torch")]
+    #[arg(long, default_value_t = EngineOptions::default().backend)]
     backend: String,
     /// cpu, cuda, cuda:N or auto.
-    #[arg(long, default_value = "auto")]
+    #[arg(long, default_value_t = EngineOptions::default().backend_device)]
     device: String,
     /// auto, fp32, bf16 or fp16.
-    #[arg(long, default_value = "auto")]
+    #[arg(long, default_value_t = EngineOptions::default().precision)]
     precision: String,
 }
 

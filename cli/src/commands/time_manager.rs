@@ -3,6 +3,7 @@
 use anyhow::Result;
 use clap::Parser;
 
+use engine::options::EngineOptions;
 use timemgr::PlanConfig;
 
 use super::parse_mode_args;
@@ -27,7 +28,7 @@ pub fn help(args: &[String]) -> Result<()> {
 #[derive(Parser)]
 struct PlanArgs {
     /// The manager in option-string form, e.g. 'smooth(preset=lc0)'.
-    #[arg(long = "time-manager", default_value = "legacy")]
+    #[arg(long = "time-manager", default_value_t = EngineOptions::default().time_manager)]
     time_manager: String,
     /// Time control in seconds: 60+0.6, or 40/60+0 for moves-to-go controls.
     #[arg(long, default_value = "60+0.6")]
@@ -54,7 +55,7 @@ struct PlanArgs {
     #[arg(long, default_value_t = PlanConfig::DEFAULT_SEED)]
     seed: u64,
     /// Move overhead in ms, as the engine's MoveOverheadMs.
-    #[arg(long = "move-overhead", default_value_t = PlanConfig::DEFAULT_MOVE_OVERHEAD_MS)]
+    #[arg(long = "move-overhead", default_value_t = EngineOptions::default().move_overhead_ms)]
     move_overhead: i64,
     /// One JSON object per move and a final summary object instead of the table.
     #[arg(long)]
@@ -72,8 +73,7 @@ pub fn plan(args: &[String]) -> Result<()> {
         reuse: args.reuse,
         timeuse: args.timeuse,
         seed: args.seed,
-        move_overhead_ms: args.move_overhead,
-        ..PlanConfig::new(&args.time_manager, args.tc)
+        ..PlanConfig::new(&args.time_manager, args.tc, args.move_overhead)
     };
     let report = timemgr::plan(&config)?;
     print!("{}", if args.json { report.to_json_lines() } else { report.to_text() });

@@ -90,6 +90,23 @@ fn smart_pruning_is_exact_on_the_node_budget_and_replaces_the_time_based_one() {
 }
 
 #[test]
+fn the_prune_floor_holds_smart_pruning_back_until_that_share_of_the_target() {
+    let mut tm = time_manager_from_str("smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,prune-floor=0.8)").unwrap();
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(1.33));
+    // Nothing reused: the floor is 0.8 · 6998.06 = 5598.45 nodes. At 5000 a lead of 2000 beats the 1999 visits
+    // left, but the floor is not reached; at 5598 neither; at 5599 (1400 visits left) a lead of 3000 stops.
+    assert!(!chain.should_stop(&stats(2500, 5000, vec![3000, 1000, 999]), &mut Hints::default()), "below the floor");
+    assert!(!chain.should_stop(&stats(2800, 5598, vec![4000, 1000, 598]), &mut Hints::default()), "5598 < 5598.45");
+    assert!(chain.should_stop(&stats(2800, 5599, vec![4000, 1000, 599]), &mut Hints::default()));
+    assert_eq!(chain.stop_reason().as_deref(), Some("smart-pruning (node target 6998)"));
+    // A proven win stops at once, floor or not.
+    let mut tm = time_manager_from_str("smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,prune-floor=0.8)").unwrap();
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(1.33));
+    let won = IterationStats { win_found: true, ..stats(100, 50, vec![40, 10]) };
+    assert!(chain.should_stop(&won, &mut Hints::default()));
+}
+
+#[test]
 fn a_single_legal_move_is_played_at_once() {
     let mut tm = time_manager_from_str(MANAGER).unwrap();
     let single = timemgr::MoveContext { legal_moves: 1, ..ctx(0, 0) };

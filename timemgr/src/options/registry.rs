@@ -375,6 +375,9 @@ declare_keys! {
              the time-use keys then learn the share of the target reached, and the piggybank is not used)"),
         nodes_time_cap: f32 = float("nodes-time-cap", 2.0, 1.0, 100.0, 0.25;
             "limit=nodes: soft time cap, as a multiple of the expected time to reach the target (NPS collapse)"),
+        prune_floor: f32 = float("prune-floor", 0.0, 0.0, 1.0, 0.05;
+            "limit=nodes: share of the move's new-node target to reach before smart pruning may stop it (even \
+             tree sizes); 0 = as soon as no move can overtake the best; a proven result stops at once"),
     }
 }
 

@@ -50,6 +50,8 @@ pub(super) struct NodePlan {
     single_move: bool,
     /// Whether to stop when no other move can overtake the best within the node budget.
     smart_pruning: bool,
+    /// Effective nodes below which smart pruning waits (`prune-floor` of the new part of the target).
+    prune_floor: f64,
 }
 
 impl NodePlan {
@@ -92,6 +94,7 @@ impl NodePlan {
             hard_deadline_ms,
             single_move: ctx.legal_moves == 1,
             smart_pruning: ctx.smart_pruning,
+            prune_floor: base + f64::from(params.prune_floor) * (target - base),
         }
     }
 
@@ -112,7 +115,8 @@ impl NodePlan {
     }
 
     /// Which limit, if any, ends the move now. Smart pruning is exact: the best move's lead over the runner-up
-    /// exceeds every visit left in the node budget, so no other move can even draw level.
+    /// exceeds every visit left in the node budget, so no other move can even draw level; it waits for the
+    /// prune floor unless the root is decided.
     pub(super) fn limit_reached(&self, stats: &IterationStats) -> Option<StopCause> {
         let now = stats.time_since_movestart_ms;
         let mut visits: Vec<u32> = stats.edge_n.clone();
@@ -125,7 +129,7 @@ impl NodePlan {
             Some(StopCause::SingleMove)
         } else if self.effective(stats) >= self.target {
             Some(StopCause::Target)
-        } else if self.smart_pruning && (lead > self.remaining_visits(stats) || decided(stats)) {
+        } else if self.smart_pruning && (self.prunable(stats, lead) || decided(stats)) {
             Some(StopCause::SmartPruning)
         } else if now >= self.hard_deadline_ms {
             Some(StopCause::HardDeadline)
@@ -134,6 +138,11 @@ impl NodePlan {
         } else {
             None
         }
+    }
+
+    /// Whether the best move's lead can no longer be caught and the tree has reached the prune floor.
+    fn prunable(&self, stats: &IterationStats, lead: u64) -> bool {
+        lead > self.remaining_visits(stats) && self.effective(stats) >= self.prune_floor
     }
 
     /// The node-use sample of a finished move: the share of the target's new nodes reached when smart pruning

@@ -519,9 +519,12 @@ fn random_command_sequences_never_hang_and_answer_every_go_once() {
 
 #[test]
 fn real_network_searches_the_start_position() {
-    let mut engine = Engine::start(&["--threads=1", "--backend-device=cpu"]);
+    // fp32 as lc0's blas backend, whatever Precision=auto would pick on this CPU.
+    let mut engine = Engine::start(&["--threads=1", "--backend-device=cpu", "--precision=fp32"]);
     let ready = engine.ready();
     assert!(errors(&ready).is_empty(), "the default network loads: {ready:?}");
+    let backend = "info string Backend: torch on cpu, fp32 (Precision set explicitly)";
+    assert!(ready.iter().any(|line| line == backend), "the start-up report names the precision and why: {ready:?}");
     engine.send("setoption name UCI_ShowWDL value true");
     engine.send("position startpos");
     engine.send("go nodes 1");

@@ -62,6 +62,7 @@ pub fn run_bench(args: &[String]) -> anyhow::Result<()> {
         }
     }
     let go = GoParams { nodes: Some(nodes), ..GoParams::default() };
+    println!("Backend: {}", nn::describe_backend(&options.backend_options()?)?);
     let mut bench = Bench::open(&options)?;
     let (mut total_nodes, mut total_ms) = (0u64, 0u64);
     for (index, fen) in BENCH_POSITIONS.iter().enumerate() {
@@ -106,6 +107,7 @@ pub fn run_benchmark(args: &[String]) -> anyhow::Result<()> {
         bail!("benchmark needs a limit: give --movetime=MS (default 10000) or --nodes=N");
     }
     positions.truncate(num_positions.max(1));
+    println!("Backend: {}", nn::describe_backend(&options.backend_options()?)?);
     let mut bench = Bench::open(&options)?;
     let (mut total_nodes, mut total_ms) = (0u64, 0u64);
     for (index, fen) in positions.iter().enumerate() {

@@ -275,7 +275,8 @@ declare_options! {
     backend_device: String = "auto", OptionKind::Text, "BackendDevice", "backend-device",
         "Device for the torch backend: auto (CUDA when present), cpu, cuda or cuda:N.";
     precision: String = "auto", OptionKind::Combo(Precision::NAMES), "Precision", "precision",
-        "Floating-point precision of the torch backend; auto = fp16 on CUDA, fp32 on the CPU.";
+        "Floating-point precision of the torch backend; auto = fp16 on CUDA, bf16 on a CPU with native bf16 \
+         (AMX-BF16 or AVX512-BF16), fp32 on other CPUs.";
     show_wdl: bool = false, OptionKind::Check, "UCI_ShowWDL", "show-wdl",
         "Adds win/draw/loss permille to info lines.";
     show_moves_left: bool = false, OptionKind::Check, "UCI_ShowMovesLeft", "show-movesleft",

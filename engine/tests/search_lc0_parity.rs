@@ -58,7 +58,8 @@ fn compare_with_lc0(reference: &str, params: SearchParams, stopper: &dyn Fn() ->
         std::path::Path::new(weights).exists(),
         "{weights} is missing; run scripts/setup to install Maia-1900"
     );
-    let options = EngineOptions { weights_file: weights.into(), ..EngineOptions::default() };
+    // lc0's blas backend computes in fp32: so does the comparison, whatever Precision=auto picks here.
+    let options = EngineOptions { weights_file: weights.into(), precision: "fp32".into(), ..EngineOptions::default() };
     let backend_options = options.backend_options().expect("the default network is installed");
     assert_eq!((backend_options.kind, backend_options.cache_size), (BackendKind::Torch, 0), "no cache: one per position below");
     let backend = open_backend(&backend_options).expect("the torch backend opens Maia-1900");

@@ -30,5 +30,5 @@ pub use cache::CachingBackend;
 pub use cuda::load_cuda_runtime;
 pub use error::{NetworkProblem, NnError};
 pub use loader::{load_network, parse_network};
-pub use options::{open_backend, BackendKind, BackendOptions, DeviceChoice, Precision};
+pub use options::{describe_backend, native_bf16, open_backend, BackendKind, BackendOptions, DeviceChoice, Placement, Precision};
 pub use report::{evaluate_position, game_history, EvalReport};

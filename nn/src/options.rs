@@ -154,7 +154,7 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
         BackendKind::Random => Arc::new(TestBackend::new(TestMode::Random { seed: 0 })),
         BackendKind::Torch => {
             let network = load_network(&options.weights)?;
-            let (device, kind) = resolve_device(options.device, options.precision)?;
+            let Placement { device, kind, .. } = resolve_device(options.device, options.precision)?;
             Arc::new(
                 TorchBackend::new(
                     &network,
@@ -174,11 +174,36 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
     })
 }
 
-/// The device and tensor kind for a choice; CUDA falls back to the CPU with a warning on stderr.
-pub fn resolve_device(
-    choice: DeviceChoice,
-    precision: Precision,
-) -> Result<(Device, Kind), NnError> {
+/// Where the network runs and in which tensor kind, with why: the start-up report of every command.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placement {
+    /// The device.
+    pub device: Device,
+    /// The tensor kind of the weights and activations.
+    pub kind: Kind,
+    /// Why this kind: the explicit option, or what `Precision=auto` found.
+    pub reason: String,
+}
+
+impl Placement {
+    /// One line for `info string`, `bench` and `backendbench`, e.g. `cpu, bf16 (Precision=auto: …)`.
+    pub fn describe(&self) -> String {
+        let device = match self.device {
+            Device::Cuda(n) => format!("cuda:{n}"),
+            _ => "cpu".to_owned(),
+        };
+        let kind = match self.kind {
+            Kind::BFloat16 => "bf16",
+            Kind::Half => "fp16",
+            _ => "fp32",
+        };
+        format!("{device}, {kind} ({})", self.reason)
+    }
+}
+
+/// The device and tensor kind for a choice; CUDA falls back to the CPU with a warning on stderr. `auto` is
+/// fp16 on CUDA, bf16 on a CPU with native bf16 (within [`BF16_TOLERANCE`] of fp32) and fp32 elsewhere.
+pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Placement, NnError> {
     let device = match choice {
         DeviceChoice::Cpu => Device::Cpu,
         DeviceChoice::Auto | DeviceChoice::Cuda(_) => {
@@ -198,10 +223,15 @@ pub fn resolve_device(
             }
         }
     };
-    let kind = match (precision, device) {
-        (Precision::Auto, Device::Cpu) | (Precision::Fp32, _) => Kind::Float,
-        (Precision::Auto, _) => Kind::Half,
-        (Precision::Bf16, _) => Kind::BFloat16,
+    let explicit = |kind: Kind| (kind, "Precision set explicitly".to_owned());
+    let (kind, reason) = match (precision, device) {
+        (Precision::Auto, Device::Cpu) => match native_bf16() {
+            Some(feature) => (Kind::BFloat16, format!("Precision=auto: this CPU has native bf16 ({feature})")),
+            None => (Kind::Float, "Precision=auto: this CPU has no native bf16 (AMX-BF16 or AVX512-BF16)".to_owned()),
+        },
+        (Precision::Auto, _) => (Kind::Half, "Precision=auto: fp16 on CUDA".to_owned()),
+        (Precision::Fp32, _) => explicit(Kind::Float),
+        (Precision::Bf16, _) => explicit(Kind::BFloat16),
         (Precision::Fp16, Device::Cpu) => {
             return Err(NnError::InvalidOption {
                 option: "precision",
@@ -209,7 +239,38 @@ pub fn resolve_device(
                 expected: "fp32 or bf16 on the CPU (fp16 needs CUDA)",
             })
         }
-        (Precision::Fp16, _) => Kind::Half,
+        (Precision::Fp16, _) => explicit(Kind::Half),
     };
-    Ok((device, kind))
+    Ok(Placement { device, kind, reason })
+}
+
+/// What the options will run on, for the start-up report: the placement of the torch backend, or the name of
+/// a test backend.
+pub fn describe_backend(options: &BackendOptions) -> Result<String, NnError> {
+    Ok(match options.kind {
+        BackendKind::Torch => format!("torch on {}", resolve_device(options.device, options.precision)?.describe()),
+        BackendKind::Uniform => "uniform (test backend, no network)".to_owned(),
+        BackendKind::Random => "random (test backend, no network)".to_owned(),
+    })
+}
+
+/// The CPU's native bf16 instructions, detected at run time: AMX-BF16 (CPUID leaf 7, EDX bit 22, which stable
+/// Rust cannot name yet) beside AVX512-BF16, or BF16 on ARM; None where bf16 would be emulated.
+pub fn native_bf16() -> Option<&'static str> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if !std::arch::is_x86_feature_detected!("avx512bf16") {
+            return None;
+        }
+        let leaf7 = std::arch::x86_64::__cpuid_count(7, 0);
+        Some(if leaf7.edx & (1 << 22) != 0 { "AMX-BF16" } else { "AVX512-BF16" })
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        std::arch::is_aarch64_feature_detected!("bf16").then_some("BF16")
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        None
+    }
 }

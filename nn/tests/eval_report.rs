@@ -180,9 +180,32 @@ fn missing_cuda_devices_fall_back_to_the_cpu() {
     } else {
         0
     };
-    let (device, kind) =
-        nn::options::resolve_device(DeviceChoice::Cuda(count), Precision::Auto).unwrap();
-    assert_eq!((device, kind), (tch::Device::Cpu, tch::Kind::Float));
-    let (device, kind) = nn::options::resolve_device(DeviceChoice::Cpu, Precision::Bf16).unwrap();
-    assert_eq!((device, kind), (tch::Device::Cpu, tch::Kind::BFloat16));
+    let placement = nn::options::resolve_device(DeviceChoice::Cuda(count), Precision::Fp32).unwrap();
+    assert_eq!((placement.device, placement.kind), (tch::Device::Cpu, tch::Kind::Float));
+    let placement = nn::options::resolve_device(DeviceChoice::Cpu, Precision::Bf16).unwrap();
+    assert_eq!((placement.device, placement.kind), (tch::Device::Cpu, tch::Kind::BFloat16));
+    assert_eq!(placement.describe(), "cpu, bf16 (Precision set explicitly)");
+}
+
+/// `Precision=auto` on the CPU is bf16 exactly where the kernel lists a native bf16 instruction set in
+/// /proc/cpuinfo (read here independently of the CPUID detection under test), fp32 elsewhere.
+#[test]
+fn auto_precision_on_the_cpu_is_bf16_where_the_cpu_has_it_natively() {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("Linux /proc/cpuinfo");
+    let flags: Vec<&str> = cpuinfo
+        .lines()
+        .find(|line| line.starts_with("flags"))
+        .expect("a flags line")
+        .split_whitespace()
+        .collect();
+    let placement = nn::options::resolve_device(DeviceChoice::Cpu, Precision::Auto).unwrap();
+    let description = placement.describe();
+    if flags.contains(&"avx512_bf16") {
+        assert_eq!(placement.kind, tch::Kind::BFloat16, "{description}");
+        let feature = if flags.contains(&"amx_bf16") { "AMX-BF16" } else { "AVX512-BF16" };
+        assert_eq!(description, format!("cpu, bf16 (Precision=auto: this CPU has native bf16 ({feature}))"));
+    } else {
+        assert_eq!(placement.kind, tch::Kind::Float, "{description}");
+        assert_eq!(description, "cpu, fp32 (Precision=auto: this CPU has no native bf16 (AMX-BF16 or AVX512-BF16))");
+    }
 }

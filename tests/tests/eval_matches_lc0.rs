@@ -12,7 +12,7 @@ fn eval_prints_lc0s_wdl_and_policy_for_every_reference_position() {
     let positions = reference["positions"].as_object().unwrap();
     assert_eq!(positions.len(), 5);
     for (name, expected) in positions {
-        let mut args = vec!["eval", "--device", "cpu", "--weights", weights.to_str().unwrap()];
+        let mut args = vec!["eval", "--device", "cpu", "--precision", "fp32", "--weights", weights.to_str().unwrap()];
         args.extend(["--fen", expected["fen"].as_str().unwrap()]);
         let moves: Vec<&str> = expected["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
         if !moves.is_empty() {

@@ -60,7 +60,10 @@ fn kairos_lines(fen: &str, moves: &[&str]) -> (Vec<String>, String) {
     engine.send("go nodes 1");
     let mut lines = engine.read_until("bestmove", Duration::from_secs(60));
     let bestmove = lines.pop().expect("a bestmove line");
-    (lines.into_iter().filter(|line| line.starts_with("info")).collect(), bestmove)
+    // Kairos names its backend and precision in an `info string Backend: …` line at start-up, where lc0 writes
+    // its backend's name to stderr: that line has no counterpart in lc0's UCI output.
+    let compared = |line: &String| line.starts_with("info") && !line.starts_with("info string Backend: ");
+    (lines.into_iter().filter(compared).collect(), bestmove)
 }
 
 #[test]

@@ -42,6 +42,7 @@ fn wac_solved_count_at_a_fixed_node_count() {
     let options = EngineOptions {
         weights_file: default_weights().to_string_lossy().into_owned(),
         threads: 1,
+        precision: "fp32".into(),
         ..EngineOptions::default()
     };
     let mut bench = Bench::open(&options).expect("open the default network");

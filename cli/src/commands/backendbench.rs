@@ -40,6 +40,7 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let options = backend_options(args.weights.as_deref(), "torch", &args.device, &args.precision)?;
     let sizes = batch_sizes(args.start_batch_size, args.max_batch_size, args.batch_step);
+    println!("Backend: {}", nn::describe_backend(&options)?);
     let rows = nn::backend_bench(&options, &sizes, args.batches)?;
     println!("size, mean nps, mean ms, sdev, cv, max nps, median nps, min nps, first ms");
     for row in rows {

@@ -177,12 +177,14 @@ impl Session {
         if self.evaluator.is_some() {
             return Ok(true);
         }
-        let loaded = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<Arc<dyn Backend>> {
-            Ok(nn::open_backend(&self.options.backend_options()?)?)
+        let loaded = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<(Arc<dyn Backend>, String)> {
+            let options = self.options.backend_options()?;
+            Ok((nn::open_backend(&options)?, nn::describe_backend(&options)?))
         }));
         match loaded {
-            Ok(Ok(network)) => {
+            Ok(Ok((network, description))) => {
                 self.evaluator = Some(Evaluator::new(network, &self.options));
+                self.out.send(&format!("info string Backend: {description}"))?;
                 Ok(true)
             }
             Ok(Err(error)) => self.out.error(&format!("{error:#}")).map(|()| false),

@@ -107,6 +107,20 @@ fn the_prune_floor_holds_smart_pruning_back_until_that_share_of_the_target() {
 }
 
 #[test]
+fn nps_counts_the_first_batchs_time_since_node_targets_spend_it() {
+    let mut tm = time_manager_from_str("smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,nps-update-rate=1.0)").unwrap();
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(0.0));
+    // 1400 nodes in the 1000 ms since the move started (the first batch took 500 of them): a sample of 1400
+    // nps, one half-life of 1 s after the initial 2000: 1400 − (1400 − 2000)·0.5 = 1700. Timed from the first
+    // batch as lc0 times it, the sample would be 2800 and the estimate 2234.
+    let polled = IterationStats { time_since_first_batch_ms: 500, ..stats(1000, 1400, vec![900, 500]) };
+    let mut hints = Hints::default();
+    assert!(!chain.should_stop(&polled, &mut hints));
+    let nps = hints.estimated_nps().expect("the stopper publishes its NPS");
+    assert!((nps - 1700.0).abs() < 0.01, "{nps}");
+}
+
+#[test]
 fn a_single_legal_move_is_played_at_once() {
     let mut tm = time_manager_from_str(MANAGER).unwrap();
     let single = timemgr::MoveContext { legal_moves: 1, ..ctx(0, 0) };

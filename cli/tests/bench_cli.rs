@@ -20,7 +20,11 @@ fn number_after(line: &str, key: &str) -> u64 {
 
 #[test]
 fn bench_is_deterministic_and_ends_with_the_openbench_line() {
-    let run = || stdout_lines(&kairos(&["bench", "--backend=random", "--nodes=120"]));
+    let run = || {
+        let lines = stdout_lines(&kairos(&["bench", "--backend=random", "--nodes=120"]));
+        assert_eq!(lines[0], "Backend: random (test backend, no network)", "bench names its backend first");
+        lines[1..].to_vec()
+    };
     let (first, second) = (run(), run());
     assert_eq!(first.len(), 11, "{first:?}");
     let per_position = |lines: &[String]| -> Vec<(String, u64)> {

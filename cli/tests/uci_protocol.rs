@@ -170,7 +170,9 @@ fn scripted_session_gives_one_legal_bestmove_per_go_and_well_formed_info() {
     assert!(hello[0].starts_with("id name Kairos"));
     assert!(hello.contains(&"option name Threads type spin default 1 min 0 max 128".to_string()));
     assert!(hello.contains(&"option name MoveOverheadMs type spin default 200 min 0 max 100000000".to_string()));
-    assert!(engine.ready().len() == 1);
+    let backend = "info string Backend: uniform (test backend, no network)";
+    assert_eq!(engine.ready(), [backend, "readyok"], "the first isready loads the backend and names it");
+    assert_eq!(engine.ready(), ["readyok"], "later ones only answer");
 
     engine.send("ucinewgame");
     engine.send("position startpos moves e2e4");

@@ -43,6 +43,8 @@ fn kairos_lines(fen: &str, moves: &[&str]) -> (Vec<String>, String) {
     let mut engine = UciSession::start(&[
         &flag,
         "--backend-device=cpu",
+        // fp32 as lc0's blas backend, whatever Precision=auto would pick on this CPU.
+        "--precision=fp32",
         "--threads=1",
         "--minibatch-size=1",
         "--max-prefetch=0",

@@ -64,6 +64,8 @@ pub fn run_bench(args: &[String]) -> anyhow::Result<()> {
     let go = GoParams { nodes: Some(nodes), ..GoParams::default() };
     println!("Backend: {}", nn::describe_backend(&options.backend_options()?)?);
     let mut bench = Bench::open(&options)?;
+    #[cfg(feature = "stage-timing")]
+    nn::stage_timing::reset();
     let (mut total_nodes, mut total_ms) = (0u64, 0u64);
     for (index, fen) in BENCH_POSITIONS.iter().enumerate() {
         let result = bench.search(fen, &go)?;
@@ -79,7 +81,38 @@ pub fn run_bench(args: &[String]) -> anyhow::Result<()> {
         total_ms += result.time_ms;
     }
     println!("{total_nodes} nodes {} nps", total_nodes * 1000 / total_ms.max(1));
+    #[cfg(feature = "stage-timing")]
+    print_stage_table(total_nodes, total_ms);
     Ok(())
+}
+
+/// Prints where the bench's searches spent their time, stage by stage (the `stage-timing` feature, #12).
+#[cfg(feature = "stage-timing")]
+fn print_stage_table(total_nodes: u64, total_ms: u64) {
+    let totals = nn::stage_timing::totals();
+    let sum_ms: f64 = totals.iter().map(|total| total.time.as_secs_f64() * 1000.0).sum();
+    println!();
+    println!("Stage timing: {total_nodes} nodes, {total_ms} ms of search wall time");
+    println!("{:<34} {:>10} {:>7} {:>9} {:>9}", "stage", "total ms", "share", "us/node", "entries");
+    for total in &totals {
+        let ms = total.time.as_secs_f64() * 1000.0;
+        println!(
+            "{:<34} {:>10.1} {:>6.1}% {:>9.1} {:>9}",
+            total.stage.name(),
+            ms,
+            100.0 * ms / sum_ms.max(f64::MIN_POSITIVE),
+            ms * 1000.0 / total_nodes.max(1) as f64,
+            total.entries
+        );
+    }
+    println!(
+        "{:<34} {:>10.1} {:>6.1}% {:>9.1}   ({:.1}% of the search wall time; over 100% with several threads)",
+        "all stages",
+        sum_ms,
+        100.0,
+        sum_ms * 1000.0 / total_nodes.max(1) as f64,
+        100.0 * sum_ms / total_ms.max(1) as f64
+    );
 }
 
 /// Runs `kairos benchmark [--movetime=MS] [--nodes=N] [--num-positions=K] [--fen=FEN] [engine flags]`

@@ -17,6 +17,7 @@ pub mod policy_map;
 pub mod proto;
 pub mod report;
 pub mod softmax;
+pub mod stage_timing;
 pub mod test_backend;
 pub mod torch_backend;
 pub mod torch_net;

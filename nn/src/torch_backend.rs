@@ -13,6 +13,7 @@ use crate::encoder::{encode_position, write_dense, PLANES};
 use crate::network::{InputFormat, Network, ValueKind};
 use crate::policy_map::{move_policy_index, POLICY_SIZE};
 use crate::softmax::{exact_policy_softmax, policy_softmax};
+use crate::stage_timing::{enter, Stage};
 use crate::torch_net::{RawOutputs, TorchNetwork};
 
 /// The largest batch the backend runs (as lc0's network adapter).
@@ -93,6 +94,7 @@ impl Computation for TorchComputation<'_> {
         if self.move_indices.len() >= MAX_BATCH {
             return Err(BackendError::BatchFull(MAX_BATCH));
         }
+        let _timer = enter(Stage::Encode);
         let planes = encode_position(request.history, self.backend.input_format)
             .ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
         let turn = request.history[request.history.len() - 1].position.turn();
@@ -121,7 +123,10 @@ impl Computation for TorchComputation<'_> {
         if batch == 0 {
             return Ok(Vec::new());
         }
-        let raw = self.backend.run(&self.input, batch)?;
+        let raw = {
+            let _timer = enter(Stage::Network);
+            self.backend.run(&self.input, batch)?
+        };
         let value_width = raw.value.len() / batch;
         Ok(self
             .move_indices

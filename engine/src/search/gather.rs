@@ -9,6 +9,7 @@ use super::select::{fpu, puct_multiplier, MovesLeftUtility};
 use super::stats::{best_root_edge, Progress, RootFilter};
 use super::tree::Tree;
 use crate::position::{has_mating_material, PositionHistory};
+use nn::stage_timing::{enter, Stage};
 use nn::{Added, BackendError, Computation, EvalRequest, Evaluation};
 use shakmaty::{Move, Position};
 
@@ -97,7 +98,10 @@ pub fn gather(
     let mut out_of_order = 0;
     let mut collisions_left = i64::from(context.collision_budget);
     let root_len = tree.history.len();
-    let mut history = tree.history.clone();
+    let mut history = {
+        let _timer = enter(Stage::History);
+        tree.history.clone()
+    };
     while batch_size < context.batch_target && out_of_order < max_out_of_order {
         if batch_size > 0 && computation.queued() == 0 {
             break;
@@ -119,8 +123,11 @@ pub fn gather(
             match pick {
                 Picked::Visit(path) => {
                     batch_size += 1;
-                    history.truncate(root_len);
-                    extend_history(&tree.root, &path, &mut history);
+                    {
+                        let _timer = enter(Stage::History);
+                        history.truncate(root_len);
+                        extend_history(&tree.root, &path, &mut history);
+                    }
                     let new = node_at(&mut tree.root, &path).n == 0;
                     let (moves, value) = if new {
                         examine_leaf(tree, &path, &history, params, computation)?
@@ -136,13 +143,16 @@ pub fn gather(
         if params.out_of_order_eval && visits.iter().any(ready) {
             // As lc0: drop this pass's collisions (they may have been caused by the out-of-order leaves) and
             // back the ready leaves up at once, the last picked first.
+            let timer = enter(Stage::Collisions);
             for collision in &collisions {
                 cancel_collision(&mut tree.root, collision);
             }
             collisions.clear();
+            drop(timer);
             let mut waiting = Vec::new();
             for leaf in visits.into_iter().rev() {
                 if ready(&leaf) {
+                    let _timer = enter(Stage::Backup);
                     finish_leaf(tree, progress, leaf, None, context)?;
                     gathered.out_of_order_playouts += 1;
                     batch_size -= 1;
@@ -155,6 +165,7 @@ pub fn gather(
             visits = waiting;
         }
         gathered.leaves.extend(visits);
+        let _timer = enter(Stage::Collisions);
         let mut budget_spent = false;
         for mut collision in collisions {
             if collision.max_visits > 0 && collisions_left > i64::from(collision.multivisit) {
@@ -174,6 +185,7 @@ pub fn gather(
         }
     }
     if !(context.stopping)() {
+        let _timer = enter(Stage::Prefetch);
         history.truncate(root_len);
         prefetch(&tree.root, &mut history, params, computation)?;
     }
@@ -189,9 +201,11 @@ pub fn finish(
     context: &GatherContext<'_>,
 ) -> Result<u64, BackendError> {
     let mut playouts = gathered.out_of_order_playouts;
+    let timer = enter(Stage::Collisions);
     for collision in &gathered.collisions {
         cancel_collision(&mut tree.root, collision);
     }
+    drop(timer);
     for leaf in gathered.leaves {
         finish_leaf(tree, progress, leaf, Some(results), context)?;
         playouts += 1;

@@ -12,6 +12,7 @@ use super::tree::Tree;
 use super::verbose::verbose_move_stats;
 use super::{AfterBestMove, SearchEvent, SearchOutcome};
 use crate::clock::SharedClock;
+use nn::stage_timing::{enter, Stage};
 use nn::{Backend, BackendError};
 use shakmaty::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -101,6 +102,12 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Takes the tree lock for a search iteration, the wait charged to [`Stage::TreeLock`].
+fn lock_tree(state: &Mutex<TreeState>) -> MutexGuard<'_, TreeState> {
+    let _timer = enter(Stage::TreeLock);
+    lock(state)
 }
 
 impl Run {
@@ -217,6 +224,7 @@ impl Run {
                     (lock(&self.control).sink)(SearchEvent::Error(error.to_string()));
                 }
             }
+            let _timer = enter(Stage::Stoppers);
             self.poll();
         }
         self.poll();
@@ -250,7 +258,7 @@ impl Run {
         let mut computation = backend.new_computation();
         let hints = lock(&self.control).hints.clone();
         let stopping = || self.stop.load(Ordering::SeqCst);
-        let mut state = lock(&self.state);
+        let mut state = lock_tree(&self.state);
         let TreeState { tree, progress } = &mut *state;
         if tree.root.n > 0 && tree.root.terminal != super::node::Terminal::No {
             self.stop.store(true, Ordering::SeqCst);
@@ -268,17 +276,21 @@ impl Run {
             remaining_playouts: hints.remaining_playouts(),
             stopping: &stopping,
         };
-        let gathered = gather(tree, progress, &context, computation.as_mut())?;
+        let gathered = {
+            let _timer = enter(Stage::Gather);
+            gather(tree, progress, &context, computation.as_mut())?
+        };
         if gathered.is_empty() {
             return Ok(Work::Nothing);
         }
         drop(state);
         let results = if computation.queued() > 0 {
+            let _timer = enter(Stage::Fetch);
             computation.compute()
         } else {
             Ok(Vec::new())
         };
-        let mut state = lock(&self.state);
+        let mut state = lock_tree(&self.state);
         let TreeState { tree, progress } = &mut *state;
         let results = match results {
             Ok(results) => results,
@@ -287,7 +299,10 @@ impl Run {
                 return Err(error);
             }
         };
-        let playouts = finish(tree, progress, gathered, &results, &context)?;
+        let playouts = {
+            let _timer = enter(Stage::Backup);
+            finish(tree, progress, gathered, &results, &context)?
+        };
         if playouts == 0 {
             return Ok(Work::CollisionsOnly);
         }

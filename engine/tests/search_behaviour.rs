@@ -693,3 +693,65 @@ fn root_children_that_cannot_catch_up_are_not_visited() {
     sorted.sort_unstable();
     assert!(sorted[sorted.len() - 1] > 300, "{:?}", pruned.stats.edge_n);
 }
+
+/// Answers half the positions at once (as cache hits, backed up out of order) and queues the others for a
+/// batch that takes longer than the watchdog's longest wait, so the watchdog always polls during it.
+struct SlowHalfReadyBackend;
+
+struct SlowHalfReadyComputation {
+    queued: Vec<Evaluation>,
+}
+
+impl Backend for SlowHalfReadyBackend {
+    fn attributes(&self) -> BackendAttributes {
+        TestBackend { flavour: Flavour::Hashed, batch: 4 }.attributes()
+    }
+    fn new_computation(&self) -> Box<dyn Computation + '_> {
+        Box::new(SlowHalfReadyComputation { queued: Vec::new() })
+    }
+}
+
+impl Computation for SlowHalfReadyComputation {
+    fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
+        let position = &request.history.last().unwrap().position;
+        let hash = mix(shakmaty::Position::zobrist_hash::<Zobrist64>(position, EnPassantMode::Legal).0);
+        let evaluation = evaluate(Flavour::Hashed, request);
+        if hash % 2 == 0 {
+            return Ok(Added::Ready(evaluation));
+        }
+        self.queued.push(evaluation);
+        Ok(Added::Queued(self.queued.len() - 1))
+    }
+    fn queued(&self) -> usize {
+        self.queued.len()
+    }
+    fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
+        std::thread::sleep(std::time::Duration::from_millis(130));
+        Ok(self.queued)
+    }
+}
+
+#[test]
+fn a_visit_limit_stops_after_the_last_batch_whenever_the_watchdog_polls() {
+    // Out-of-order results of the last gather can reach the limit while its batch computes; the watchdog
+    // polls then, and used to send the best move without that batch, so the node count depended on timing.
+    for limit in [17, 21, 26, 30] {
+        let mut search = Search::new(
+            Arc::new(SlowHalfReadyBackend),
+            SearchParams { threads: 1, minibatch_size: 4, ..SearchParams::default() },
+        );
+        search.set_position(&GameState::default());
+        let request = SearchRequest {
+            after_bestmove: None,
+            stopper: Box::new(VisitsStopper { limit, stop_on_win: false }),
+            clock: Arc::new(engine::clock::WallClock::new()),
+            move_start_ms: 0.0,
+            searchmoves: Vec::new(),
+            hold_bestmove_until_stop: false,
+        };
+        let outcome = search.start(request, Box::new(|_| {})).wait().expect("a best move");
+        let root_visits = 1 + search.root_visits().iter().map(|(_, n)| u64::from(*n)).sum::<u64>();
+        assert!(outcome.stats.total_nodes >= limit, "{limit}: {:?}", outcome.stats.total_nodes);
+        assert_eq!(outcome.stats.total_nodes, root_visits, "limit {limit}: the best move left visits out");
+    }
+}

@@ -283,6 +283,8 @@ impl Run {
         if gathered.is_empty() {
             return Ok(Work::Nothing);
         }
+        let pending = gathered.out_of_order_playouts;
+        progress.pending_playouts += pending;
         drop(state);
         let results = if computation.queued() > 0 {
             let _timer = enter(Stage::Fetch);
@@ -292,6 +294,7 @@ impl Run {
         };
         let mut state = lock_tree(&self.state);
         let TreeState { tree, progress } = &mut *state;
+        progress.pending_playouts -= pending;
         let results = match results {
             Ok(results) => results,
             Err(error) => {

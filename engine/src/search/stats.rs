@@ -13,6 +13,10 @@ use timemgr::search_stats::{IterationStats, TimeUsageHint};
 pub struct Progress {
     /// Playouts (backed-up visits) of this search.
     pub playouts: u64,
+    /// Of `playouts`, those backed up out of order by gathers whose batch is still being computed: the
+    /// stoppers count them once the batch is backed up, so that a search at fixed nodes stops at the same
+    /// count whether or not the watchdog polls while the last batch computes.
+    pub pending_playouts: u64,
     /// Iterations that backed something up.
     pub batches: u64,
     /// Sum of the depths of all playouts (root = 1).
@@ -83,8 +87,8 @@ pub fn iteration_stats(
     has_moves_left: bool,
 ) -> IterationStats {
     let mut stats = IterationStats {
-        total_nodes: progress.playouts + progress.reused_visits,
-        nodes_since_movestart: progress.playouts,
+        total_nodes: progress.playouts - progress.pending_playouts + progress.reused_visits,
+        nodes_since_movestart: progress.playouts - progress.pending_playouts,
         batches_since_movestart: progress.batches,
         average_depth: (progress.cumulative_depth / progress.playouts.max(1)) as u32,
         may_resign: true,

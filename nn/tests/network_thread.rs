@@ -1,0 +1,27 @@
+//! The torch backend's network thread lives exactly as long as the backend (its own test binary, so that no
+//! other test's backend is counted).
+
+use std::path::Path;
+
+use nn::torch_backend::TorchBackend;
+
+/// How many threads of this process are named `kairos-network` (the thread and the threads it started).
+fn network_threads() -> usize {
+    std::fs::read_dir("/proc/self/task")
+        .expect("Linux lists a process's threads")
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+        .filter(|name| name.trim() == "kairos-network")
+        .count()
+}
+
+#[test]
+fn the_backend_starts_a_network_thread_and_joins_it_when_dropped() {
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
+    let network = nn::load_network(Path::new(weights)).expect("scripts/setup installs Maia-1900");
+    assert_eq!(network_threads(), 0);
+    let backend = TorchBackend::new(&network, tch::Device::Cpu, tch::Kind::Float, 1.0, false).expect("uploads");
+    // libtorch's OpenMP workers, started from the network thread, inherit its name.
+    assert!(network_threads() >= 1);
+    drop(backend);
+    assert_eq!(network_threads(), 0, "dropping the backend joined its thread");
+}

@@ -79,6 +79,21 @@ pub enum OptionError {
         /// What is wrong and how to fix it.
         reason: String,
     },
+    /// A key option of a manager or estimator that the selected `TimeManager` does not use.
+    #[error("{option} is key {key} of {owner}, but TimeManager is {selected}; select it first (setoption name \
+             TimeManager value {select}, or --time-manager={select} before the flag), then set {option}")]
+    ForeignKey {
+        /// The option's UCI name.
+        option: String,
+        /// The key inside the option string.
+        key: String,
+        /// "time manager NAME" or "moves-left estimator NAME".
+        owner: String,
+        /// The selected option string.
+        selected: String,
+        /// A `TimeManager` value that selects the owner.
+        select: String,
+    },
 }
 
 /// A list of valid names, printed comma-separated.

@@ -5,12 +5,14 @@ pub mod config;
 pub mod dict;
 pub mod error;
 pub mod help;
+pub mod key_options;
 pub mod registry;
 
 pub use config::{ComponentConfig, ParamValue, TimeManagerConfig};
 pub use dict::{parse_dict, Dict, Value};
 pub use error::OptionError;
 pub use help::render_help;
+pub use key_options::{key_option, key_option_of, key_options, KeyOption};
 pub use registry::{
     component, estimators, managers, numeric_params, ComponentKind, ComponentSpec, ParamKind, ParamSpec, Preset,
 };

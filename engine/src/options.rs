@@ -2,13 +2,17 @@
 //!
 //! Each option is declared once (UCI name, lc0-style flag, type, default, range, help) in the
 //! `declare_options!` table below. From that table come the typed [`EngineOptions`] struct, the UCI
-//! `option name …` lines, the `--flag=value` parser and the help listing (LC0-NOTES §9.4).
+//! `option name …` lines, the `--flag=value` parser and the help listing (LC0-NOTES §9.4). The time managers'
+//! keys follow as options of their own ([`key_option_specs`]), derived from timemgr's registry, so that a tuner
+//! that sets one number per option (OpenBench's SPSA) reaches them.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
 
 use nn::{BackendKind, BackendOptions, DeviceChoice, Precision};
-use timemgr::CommonStopperOptions;
+use timemgr::options::{key_option, key_options, KeyOption, ParamKind, Value};
+use timemgr::{CommonStopperOptions, TimeManagerConfig};
 
 use crate::search::{ScoreType, SearchParams};
 
@@ -49,6 +53,9 @@ pub enum OptionsError {
         /// What the option accepts.
         allowed: String,
     },
+    /// A time-manager key option that the selected `TimeManager` does not take (the message names its owner).
+    #[error(transparent)]
+    TimeManagerKey(timemgr::OptionError),
     /// `--help` was asked for; the message is the help listing.
     #[error("{0}")]
     HelpRequested(String),
@@ -235,8 +242,12 @@ macro_rules! declare_options {
 
 const FPU_STRATEGIES: &[&str] = &["reduction", "absolute"];
 
-/// The default network, relative to the repository root or the working directory.
-pub const DEFAULT_WEIGHTS: &str = "weights/maia-1900.pb.gz";
+/// The default network: relative to the repository root or the working directory, unless the binary was built
+/// with `make EVALFILE=PATH` (how OpenBench hands an engine its network; it deletes the build tree afterwards).
+pub const DEFAULT_WEIGHTS: &str = match option_env!("KAIROS_EVALFILE") {
+    Some(path) if !path.is_empty() => path,
+    _ => "weights/maia-1900.pb.gz",
+};
 
 declare_options! {
     threads: i64 = 0, OptionKind::Spin { min: 0, max: 128 }, "Threads", "threads",
@@ -342,11 +353,45 @@ declare_options! {
         "Appends one JSON line per move with the time manager's trace to this file; empty disables.";
 }
 
+/// The UCI type and range of a time-manager key: integers are spins, switches checks, and decimals `type string`
+/// (a UCI spin holds no fractions; OpenBench sends `setoption name X value 0.42`), range-checked on set.
+fn key_kind(key: &KeyOption) -> OptionKind {
+    match key.param.kind {
+        ParamKind::Int { min, max, .. } => OptionKind::Spin { min, max },
+        ParamKind::Float { min, max, .. } => OptionKind::Float { min, max },
+        // Choice keys are not key options (timemgr keeps them in the string); only switches reach this arm.
+        ParamKind::Bool { .. } | ParamKind::Choice { .. } => OptionKind::Check,
+    }
+}
+
+static KEY_OPTION_SPECS: LazyLock<Vec<OptionSpec>> = LazyLock::new(|| {
+    key_options()
+        .iter()
+        .map(|key| OptionSpec { uci_name: &key.uci_name, flag: &key.flag, kind: key_kind(key), help: key.param.help })
+        .collect()
+});
+
+/// Every numeric and boolean key of every time manager and estimator as an option (`SmoothMaxMoveBudget`,
+/// `--smooth-max-move-budget`), in timemgr's order; all are announced whichever manager is selected, so that
+/// the `uci` answer is stable and match runners can send them.
+pub fn key_option_specs() -> &'static [OptionSpec] {
+    &KEY_OPTION_SPECS
+}
+
+/// The declared options, then the time-manager keys: everything `setoption` and the flags accept.
+pub fn all_option_specs() -> impl Iterator<Item = &'static OptionSpec> {
+    OPTIONS.iter().chain(key_option_specs())
+}
+
 impl EngineOptions {
     /// Sets the option whose UCI name is `name` (case-insensitive) from its textual value; the value is
     /// checked against the option's type and range, and a time-manager string by building the manager.
-    /// On error nothing changes.
+    /// On error nothing changes. A time-manager key rewrites the `TimeManager` string (the later write wins:
+    /// a key overrides itself in the string, a later `TimeManager` replaces the whole string).
     pub fn set(&mut self, name: &str, raw: &str) -> Result<(), OptionsError> {
+        if let Some(key) = key_option(name) {
+            return self.set_time_manager_key(key, raw);
+        }
         let mut candidate = self.clone();
         candidate.assign(name, raw)?;
         candidate.device_choice()?;
@@ -359,6 +404,44 @@ impl EngineOptions {
         }
         *self = candidate;
         Ok(())
+    }
+
+    fn set_time_manager_key(&mut self, key: &'static KeyOption, raw: &str) -> Result<(), OptionsError> {
+        let spec = OptionSpec { uci_name: &key.uci_name, flag: &key.flag, kind: key_kind(key), help: key.param.help };
+        let value = match spec.kind {
+            OptionKind::Spin { .. } => Value::Int(<i64 as OptionField>::from_raw(&spec, raw)?),
+            OptionKind::Float { .. } => Value::Float(<f64 as OptionField>::from_raw(&spec, raw)?),
+            _ => Value::Bool(<bool as OptionField>::from_raw(&spec, raw)?),
+        };
+        let config = self.time_manager_config()?;
+        let changed = key.set_in(&config, &value).map_err(OptionsError::TimeManagerKey)?.to_string();
+        if let Err(error) = timemgr::time_manager_from_str(&changed) {
+            return Err(OptionsError::BadValue {
+                option: spec.uci_name,
+                value: raw.to_string(),
+                allowed: format!("a value the time manager accepts ({error})"),
+            });
+        }
+        self.time_manager = changed;
+        Ok(())
+    }
+
+    /// The `TimeManager` string, parsed (it is valid: `set` checks every value it takes).
+    pub fn time_manager_config(&self) -> Result<TimeManagerConfig, OptionsError> {
+        TimeManagerConfig::parse(&self.time_manager).map_err(OptionsError::TimeManagerKey)
+    }
+
+    /// Each time-manager key's value as text, in the order of [`key_option_specs`]: its value in the selected
+    /// manager or estimator, or its registry default when the key belongs to another one.
+    fn key_values_as_text(&self) -> Vec<String> {
+        let config = self.time_manager_config().ok();
+        key_options()
+            .iter()
+            .map(|key| {
+                let value = config.as_ref().and_then(|c| key.value_in(c)).unwrap_or_else(|| key.param.default_value());
+                value.to_string()
+            })
+            .collect()
     }
 
     /// The search's parameters, every one from these options (whose defaults are lc0's).
@@ -467,10 +550,10 @@ impl EngineOptions {
                 Some((flag, value)) => (flag, Some(value.to_string())),
                 None => (body, None),
             };
-            let spec = OPTIONS.iter().find(|spec| spec.flag == flag);
+            let spec = all_option_specs().find(|spec| spec.flag == flag);
             let negated = flag
                 .strip_prefix("no-")
-                .and_then(|positive| OPTIONS.iter().find(|spec| spec.flag == positive))
+                .and_then(|positive| all_option_specs().find(|spec| spec.flag == positive))
                 .filter(|spec| spec.kind == OptionKind::Check);
             if spec.is_none() && negated.is_none() && !extra_flags.contains(&flag) {
                 return Err(OptionsError::UnknownFlag { flag: flag.to_string() });
@@ -501,9 +584,8 @@ impl EngineOptions {
 
     /// The `option name …` lines answering the UCI `uci` command, showing the current values as defaults.
     pub fn uci_option_lines(&self) -> Vec<String> {
-        OPTIONS
-            .iter()
-            .zip(self.values_as_text())
+        all_option_specs()
+            .zip(self.values_as_text().into_iter().chain(self.key_values_as_text()))
             .map(|(spec, value)| match spec.kind {
                 OptionKind::Check => format!("option name {} type check default {value}", spec.uci_name),
                 OptionKind::Spin { min, max } => {
@@ -551,6 +633,23 @@ pub fn help_text() -> String {
             spec.help,
             spec.kind.allowed(),
             if default.is_empty() { "(empty)" } else { &default }
+        );
+    }
+    text.push_str(
+        "\nTime-manager keys (each sets its key in the TimeManager string; refused unless TimeManager selects its \
+         manager or estimator; the later of a key and TimeManager wins):\n",
+    );
+    for (key, spec) in key_options().iter().zip(key_option_specs()) {
+        let _ = writeln!(
+            text,
+            "  --{:<30} {}\n      {} {}: {}; {}; default: {}",
+            spec.flag,
+            spec.uci_name,
+            key.component.name,
+            key.param.name,
+            spec.help,
+            spec.kind.allowed(),
+            key.param.default_value()
         );
     }
     text
@@ -604,8 +703,8 @@ mod tests {
             let mut options = EngineOptions::default();
             options.set(spec.uci_name, &value).unwrap_or_else(|e| panic!("{}: {e}", spec.uci_name));
             assert_eq!(options, defaults, "{}", spec.uci_name);
-            let same_uci = OPTIONS.iter().filter(|other| other.uci_name.eq_ignore_ascii_case(spec.uci_name));
-            let same_flag = OPTIONS.iter().filter(|other| other.flag == spec.flag);
+            let same_uci = all_option_specs().filter(|other| other.uci_name.eq_ignore_ascii_case(spec.uci_name));
+            let same_flag = all_option_specs().filter(|other| other.flag == spec.flag);
             assert_eq!((same_uci.count(), same_flag.count()), (1, 1), "{}", spec.uci_name);
         }
     }
@@ -702,13 +801,86 @@ mod tests {
     #[test]
     fn uci_lines_follow_the_uci_grammar() {
         let lines = EngineOptions::default().uci_option_lines();
-        assert_eq!(lines.len(), OPTIONS.len());
+        assert_eq!(lines.len(), OPTIONS.len() + key_option_specs().len());
         assert!(lines.contains(&"option name Threads type spin default 0 min 0 max 128".to_string()));
         assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
         assert!(lines.contains(&"option name CPuct type string default 1.745".to_string()));
         assert!(lines.contains(&"option name TmTraceFile type string default".to_string()));
         assert!(lines
             .contains(&"option name FpuStrategy type combo default reduction var reduction var absolute".to_string()));
+    }
+
+    #[test]
+    fn time_manager_keys_are_announced_with_registry_types_and_current_values() {
+        let lines = EngineOptions::default().uci_option_lines();
+        for expected in [
+            "option name SmoothMaxMoveBudget type string default 0.3",
+            "option name SmoothTrendNpsUpdatePeriodMs type spin default 0 min 0 max 600000",
+            "option name SmoothNeedMoreTime type check default false",
+            "option name MleLegacyMidpoint type string default 51.5",
+            "option name LegacySlowmover type string default 1.0",
+        ] {
+            assert!(lines.contains(&expected.to_string()), "{expected} missing");
+        }
+        let mut options = EngineOptions::default();
+        options.set("TimeManager", "smooth(preset=lc0)").unwrap();
+        let lines = options.uci_option_lines();
+        assert!(lines.contains(&"option name SmoothMaxMoveBudget type string default 0.42".to_string()));
+        assert!(lines.contains(&"option name MleLegacyMidpoint type string default 45.2".to_string()));
+        assert!(lines.contains(&"option name SmoothNeedMoreTime type check default true".to_string()));
+    }
+
+    #[test]
+    fn a_key_option_sets_its_key_in_the_time_manager_string_and_the_later_write_wins() {
+        let mut options = EngineOptions::default();
+        options.set("TimeManager", "smooth(max-move-budget=0.2,limit=nodes)").unwrap();
+        options.set("SmoothMaxMoveBudget", "0.42").unwrap();
+        options.set("smoothforcepiggybankms", "250").unwrap();
+        options.set("MleLegacySteepness", "6").unwrap();
+        options.set("SmoothNeedMoreTime", "true").unwrap();
+        let by_keys = options.time_manager_config().unwrap();
+        let written = TimeManagerConfig::parse(
+            "smooth(limit=nodes,max-move-budget=0.42,force-piggybank-ms=250,need-more-time=true,mle-legacy(steepness=6.0))",
+        )
+        .unwrap();
+        assert_eq!(by_keys, written, "{}", options.time_manager);
+        options.set("TimeManager", "smooth(max-move-budget=0.25)").unwrap();
+        assert_eq!(options.time_manager, "smooth(max-move-budget=0.25)", "a later TimeManager replaces the string");
+    }
+
+    #[test]
+    fn a_key_of_another_manager_or_out_of_range_is_refused_and_changes_nothing() {
+        let mut options = EngineOptions::default();
+        let error = options.set("SmoothMaxMoveBudget", "0.42").unwrap_err();
+        assert!(matches!(error, OptionsError::TimeManagerKey(_)), "{error:?}");
+        assert!(error.to_string().starts_with("SmoothMaxMoveBudget is key max-move-budget of time manager smooth, \
+             but TimeManager is legacy; select it first (setoption name TimeManager value smooth"), "{error}");
+        options.set("TimeManager", "smooth").unwrap();
+        let error = options.set("SmoothMaxMoveBudget", "2").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid value '2' for option SmoothMaxMoveBudget: expected a number from 0.001 to 1"
+        );
+        assert!(matches!(options.set("SmoothTrendNpsUpdatePeriodMs", "0.5"), Err(OptionsError::BadValue { .. })));
+        assert!(options.set("LognormalMu", "4").unwrap_err().to_string().contains("smooth(lognormal)"));
+        assert_eq!(options.time_manager, "smooth", "failed sets change nothing");
+    }
+
+    #[test]
+    fn key_options_are_flags_in_command_line_order() {
+        let options = EngineOptions::from_cli_flags(&args(&[
+            "--time-manager=smooth(preset=lc0)",
+            "--smooth-max-move-budget=0.5",
+            "--no-smooth-need-more-time",
+            "--mle-legacy-midpoint",
+            "60",
+        ]))
+        .unwrap();
+        assert_eq!(options.time_manager, "smooth(preset=lc0,max-move-budget=0.5,need-more-time=false,mle-legacy(midpoint=60.0))");
+        let error = EngineOptions::from_cli_flags(&args(&["--smooth-max-move-budget=0.5", "--time-manager=smooth"]));
+        assert!(matches!(error, Err(OptionsError::TimeManagerKey(_))), "legacy is selected when the key comes");
+        let help = help_text();
+        assert!(help.contains("--smooth-max-move-budget") && help.contains("SmoothMaxMoveBudget"), "{help}");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! `kairos match`: command-line arguments and the driver that records, tallies and stops the match.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use anyhow::bail;
@@ -66,7 +67,8 @@ pub struct MatchArgs {
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
-    /// Stop at an SPRT bound: elo0= elo1= alpha= beta= model=normalized|logistic (two engines only).
+    /// Stop at an SPRT bound: elo0= elo1= alpha= beta= model=normalized|logistic, or OpenBench's
+    /// bounds=[elo0, elo1] confidence=[beta, alpha] (two engines only).
     #[arg(long, num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
     /// Continue a stopped match: skip the games already in --results and rebuild the statistics from them.
@@ -98,11 +100,72 @@ pub struct MatchArgs {
     pub startup_timeout_ms: u64,
 }
 
-fn sprt_config(words: &[String]) -> anyhow::Result<Option<SprtConfig>> {
+/// Splits `--sprt` words into `key=value` pairs; a value in brackets may contain spaces and commas
+/// (`bounds=[0.00, 5.00]`, as OpenBench writes it, arrives as two shell words).
+fn sprt_pairs(words: &[String]) -> anyhow::Result<Vec<(String, String)>> {
+    let text = words.join(" ");
+    let mut pairs = Vec::new();
+    let mut rest = text.trim_start();
+    while !rest.is_empty() {
+        let (key, after) = rest
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("--sprt: '{rest}' is not key=value (e.g. elo0=0 or bounds=[0, 5])"))?;
+        let end = if after.starts_with('[') {
+            after.find(']').map(|i| i + 1).ok_or_else(|| anyhow::anyhow!("--sprt: {key}={after} lacks its ']'"))?
+        } else {
+            after.find(' ').unwrap_or(after.len())
+        };
+        pairs.push((key.trim().to_owned(), after[..end].to_owned()));
+        rest = after[end..].trim_start();
+    }
+    Ok(pairs)
+}
+
+/// The two numbers of an OpenBench pair `[a, b]`.
+fn bracketed_pair(key: &str, value: &str) -> anyhow::Result<(f64, f64)> {
+    let inner = value.strip_prefix('[').and_then(|v| v.strip_suffix(']'));
+    let numbers: Option<Vec<f64>> = inner.and_then(|v| v.split(',').map(|n| n.trim().parse::<f64>().ok()).collect());
+    match numbers.as_deref() {
+        Some(&[a, b]) => Ok((a, b)),
+        _ => bail!("--sprt: {key}={value} is not [number, number] (OpenBench writes e.g. {key}=[0.00, 5.00])"),
+    }
+}
+
+/// The SPRT of `--sprt`: fastchess's `elo0= elo1= alpha= beta= model=`, or OpenBench's `bounds=[elo0, elo1]` and
+/// `confidence=[beta, alpha]` (its order: `create_workload` reads beta first); alpha and beta default to 0.05 and
+/// the model to normalized Elo, which OpenBench's pentanomial SPRT uses too.
+pub fn sprt_config(words: &[String]) -> anyhow::Result<Option<SprtConfig>> {
     if words.is_empty() {
         return Ok(None);
     }
-    let map = key_values("--sprt", words, &["elo0", "elo1", "alpha", "beta", "model"])?;
+    const KEYS: [&str; 7] = ["elo0", "elo1", "alpha", "beta", "model", "bounds", "confidence"];
+    let mut map: HashMap<String, String> = HashMap::new();
+    for (key, value) in sprt_pairs(words)? {
+        if !KEYS.contains(&key.as_str()) {
+            bail!("--sprt: unknown key '{key}' (keys: {})", KEYS.join(", "));
+        }
+        let expanded: Vec<(&str, f64)> = match key.as_str() {
+            "bounds" => {
+                let (elo0, elo1) = bracketed_pair(&key, &value)?;
+                vec![("elo0", elo0), ("elo1", elo1)]
+            }
+            "confidence" => {
+                let (beta, alpha) = bracketed_pair(&key, &value)?;
+                vec![("beta", beta), ("alpha", alpha)]
+            }
+            _ => {
+                if map.insert(key.clone(), value).is_some() {
+                    bail!("--sprt: {key} is given twice (bounds= sets elo0 and elo1, confidence= beta and alpha)");
+                }
+                continue;
+            }
+        };
+        for (name, number) in expanded {
+            if map.insert(name.to_owned(), number.to_string()).is_some() {
+                bail!("--sprt: {name} is given twice (bounds= sets elo0 and elo1, confidence= beta and alpha)");
+            }
+        }
+    }
     let model = match map.get("model").map(String::as_str) {
         None | Some("normalized") => EloModel::Normalized,
         Some("logistic") => EloModel::Logistic,
@@ -257,4 +320,37 @@ fn check_resumed(plan: &MatchPlan, schedule: &[crate::runner::GameJob], record: 
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        text.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn openbench_bounds_and_confidence_read_as_elo0_elo1_beta_alpha() {
+        let config = sprt_config(&words("bounds=[0.00, 5.00] confidence=[0.10, 0.05]")).unwrap().unwrap();
+        assert_eq!((config.elo0, config.elo1, config.beta, config.alpha), (0.0, 5.0, 0.10, 0.05));
+        assert_eq!(config.model, EloModel::Normalized);
+        // Wald's bounds by hand: ln(0.10 / 0.95) = -2.2513, ln(0.90 / 0.05) = ln 18 = 2.8904.
+        let (lower, upper) = config.bounds();
+        assert!((lower - -2.2513).abs() < 1e-4 && (upper - 2.8904).abs() < 1e-4, "{lower} {upper}");
+        let same = sprt_config(&words("elo0=0 elo1=5 alpha=0.05 beta=0.10")).unwrap().unwrap();
+        assert_eq!(config, same, "the two spellings agree");
+        let unspaced = sprt_config(&words("bounds=[-1.5,3] model=logistic")).unwrap().unwrap();
+        assert_eq!((unspaced.elo0, unspaced.elo1, unspaced.alpha, unspaced.beta), (-1.5, 3.0, 0.05, 0.05));
+    }
+
+    #[test]
+    fn bad_sprt_words_are_named() {
+        let error = |text: &str| format!("{:#}", sprt_config(&words(text)).unwrap_err());
+        assert!(error("bounds=[0, 5] elo0=1").contains("elo0 is given twice"));
+        assert!(error("bounds=[0 5]").contains("is not [number, number]"));
+        assert!(error("bounds=[0, 5").contains("lacks its ']'"));
+        assert!(error("bound=[0, 5]").contains("unknown key 'bound'"));
+        assert!(error("bounds=[5, 0]").contains("elo0 < elo1"));
+    }
 }

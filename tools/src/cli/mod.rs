@@ -6,4 +6,4 @@ mod progress;
 mod words;
 
 pub use engine_list::EngineList;
-pub use match_command::{plan_from_args, run_match, MatchArgs, OpeningOrderArg, TournamentArg};
+pub use match_command::{plan_from_args, run_match, sprt_config, MatchArgs, OpeningOrderArg, TournamentArg};

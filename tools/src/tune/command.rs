@@ -4,16 +4,24 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
-use clap::{ArgAction, Args, Parser};
+use clap::{ArgAction, Args, Parser, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::journal::{IterationLine, Journal, RunHeader};
 use super::match_objective::{MatchObjective, MatchSetup};
+use super::openbench::{import_values, spsa_block};
 use super::space::TuneSpace;
 use super::spsa::{Gains, Objective, Spsa, SpsaError};
 use crate::cli::{run_match, MatchArgs};
 use crate::report::{write_chart, Chart, Series};
 use crate::runner::{load_openings, GameSettings, Opening, OpeningOrder, KAIROS_COMMAND};
+
+/// A tuning framework whose parameter blocks `kairos tune` writes and reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TuneFormat {
+    /// OpenBench's SPSA: `Name, int|float, value, min, max, c_end, r_end` in, `Name, value` out.
+    Openbench,
+}
 
 /// Arguments of `kairos tune`.
 #[derive(Args, Debug, Clone)]
@@ -22,8 +30,15 @@ pub struct TuneArgs {
     #[arg(long)]
     pub time_manager: String,
     /// A key to tune as NAME=START:MIN:MAX (estimator keys as ESTIMATOR.KEY, e.g. mle-legacy.midpoint); repeat.
-    #[arg(long = "param", action = ArgAction::Append, value_name = "NAME=START:MIN:MAX", required = true)]
+    #[arg(long = "param", action = ArgAction::Append, value_name = "NAME=START:MIN:MAX", required_unless_present = "import")]
     pub params: Vec<String>,
+    /// Print the --param boxes as an SPSA input block for FORMAT (names are the engine's key options) and exit.
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "import")]
+    pub export: Option<TuneFormat>,
+    /// Read tuned values (FORMAT FILE: `Name, value` lines or the input block) into --time-manager, print the
+    /// resulting option string and exit.
+    #[arg(long, num_args = 2, value_names = ["FORMAT", "FILE"])]
+    pub import: Vec<String>,
     /// A fixed opponent's option string (e.g. legacy); without it the two perturbations play each other.
     #[arg(long)]
     pub against: Option<String>,
@@ -33,9 +48,9 @@ pub struct TuneArgs {
     /// Games each perturbed side plays per iteration; even, since colours are reversed within pairs.
     #[arg(long, default_value_t = 8)]
     pub games_per_iteration: u64,
-    /// SPSA iterations; A, the stability constant, is 10 % of them.
-    #[arg(long)]
-    pub iterations: u64,
+    /// SPSA iterations; A, the stability constant, is 10 % of them (not needed with --export or --import).
+    #[arg(long, required_unless_present_any = ["export", "import"])]
+    pub iterations: Option<u64>,
     /// Charge the virtual time Kairos reports instead of wall time, so that a run replays exactly.
     #[arg(long)]
     pub virtual_clock: bool,
@@ -105,6 +120,10 @@ fn engine_words(args: &TuneArgs) -> anyhow::Result<Vec<String>> {
     Ok(words)
 }
 
+fn iterations(args: &TuneArgs) -> anyhow::Result<u64> {
+    args.iterations.ok_or_else(|| anyhow::anyhow!("--iterations is required to tune"))
+}
+
 fn setup(args: &TuneArgs) -> anyhow::Result<MatchSetup> {
     if args.games_per_iteration == 0 || !args.games_per_iteration.is_multiple_of(2) {
         bail!(
@@ -112,7 +131,7 @@ fn setup(args: &TuneArgs) -> anyhow::Result<MatchSetup> {
             args.games_per_iteration
         );
     }
-    if args.iterations == 0 {
+    if iterations(args)? == 0 {
         bail!("--iterations must be at least 1");
     }
     if let Some(against) = &args.against {
@@ -136,7 +155,7 @@ fn setup(args: &TuneArgs) -> anyhow::Result<MatchSetup> {
     })
 }
 
-fn header(args: &TuneArgs, space: &TuneSpace, gains: Gains) -> RunHeader {
+fn header(args: &TuneArgs, space: &TuneSpace, gains: Gains, iterations: u64) -> RunHeader {
     let objective = format!(
         "engine {:?}; against {:?}; {} games per side per iteration; openings {:?}; max plies {:?}; virtual clock {}",
         engine_words(args).unwrap_or_default(),
@@ -151,7 +170,7 @@ fn header(args: &TuneArgs, space: &TuneSpace, gains: Gains) -> RunHeader {
         params: space.params().to_vec(),
         gains,
         seed: args.seed,
-        iterations: args.iterations,
+        iterations,
         objective,
     }
 }
@@ -279,14 +298,15 @@ where
     O: Objective<Error = anyhow::Error>,
 {
     setup(args)?;
-    let gains = Gains::spall(args.iterations, args.a, args.c);
+    let iterations = iterations(args)?;
+    let gains = Gains::spall(iterations, args.a, args.c);
     let mut spsa = Spsa::new(space.params().to_vec(), gains, args.seed)?;
     let start = space.option_string(&space.starts())?;
-    let (mut journal, mut lines) = Journal::open(&args.log, &header(args, space, gains), args.resume)?;
-    lines.truncate(args.iterations as usize);
+    let (mut journal, mut lines) = Journal::open(&args.log, &header(args, space, gains, iterations), args.resume)?;
+    lines.truncate(iterations as usize);
     replay(&mut spsa, &lines)?;
-    let bar = progress_bar(args.iterations, spsa.iteration());
-    while spsa.iteration() < args.iterations {
+    let bar = progress_bar(iterations, spsa.iteration());
+    while spsa.iteration() < iterations {
         let step = spsa.step(objective)?;
         let line = IterationLine::new(&step, spsa.params(), space.option_string(&step.theta)?);
         journal.append(&line)?;
@@ -304,8 +324,42 @@ where
     Ok(TuneOutcome { start, tuned, result_path })
 }
 
-/// Runs `kairos tune`: tunes, prints the tuned `--time-manager=…` string and, with `--verify`, runs the SPRT.
+/// What `--export` prints: the SPSA input block of the `--param` boxes (the lines alone, on stdout).
+pub fn export_block(args: &TuneArgs, format: TuneFormat) -> anyhow::Result<String> {
+    let space = TuneSpace::new(&args.time_manager, &args.params)?;
+    match format {
+        TuneFormat::Openbench => Ok(spsa_block(&space)?),
+    }
+}
+
+/// What `--import FORMAT FILE` prints: `--time-manager` with the file's tuned values written in.
+pub fn import_file(args: &TuneArgs) -> anyhow::Result<String> {
+    let [format, file] = args.import.as_slice() else {
+        bail!("--import takes FORMAT FILE, e.g. --import openbench tuned.txt");
+    };
+    let format = TuneFormat::from_str(format, true)
+        .map_err(|_| anyhow::anyhow!("--import: unknown format '{format}'; use openbench"))?;
+    let text = std::fs::read_to_string(file).with_context(|| format!("--import: reading {file}"))?;
+    match format {
+        TuneFormat::Openbench => Ok(import_values(&args.time_manager, &text).with_context(|| format!("--import {file}"))?),
+    }
+}
+
+/// Runs `kairos tune`: tunes, prints the tuned `--time-manager=…` string and, with `--verify`, runs the SPRT;
+/// with `--export` or `--import` it only translates and plays no game.
 pub fn run_tune(args: TuneArgs) -> anyhow::Result<()> {
+    if let Some(format) = args.export {
+        println!("{}", export_block(&args, format)?);
+        eprintln!(
+            "# names are Kairos key options; put TimeManager={} (no spaces) in the test's engine options",
+            TuneSpace::new(&args.time_manager, &args.params)?.base()
+        );
+        return Ok(());
+    }
+    if !args.import.is_empty() {
+        println!("{}", import_file(&args)?);
+        return Ok(());
+    }
     let outcome = tune(&args)?;
     println!("start: --time-manager={}", outcome.start);
     println!("tuned: --time-manager={}", outcome.tuned);

@@ -136,6 +136,11 @@ impl TuneSpace {
         Ok(space)
     }
 
+    /// The base option string as parsed, before any tuned value (which manager and estimator are tuned).
+    pub fn base(&self) -> &TimeManagerConfig {
+        &self.base
+    }
+
     /// The SPSA parameters, in `--param` order.
     pub fn params(&self) -> &[SpsaParam] {
         &self.params

@@ -1,8 +1,10 @@
 # Kairos. `make bench` and `make test` are the two commands a new machine needs (see README.md); both install
-# what they need first. `make EXE=path` builds the engine binary at path (the OpenBench convention).
+# what they need first. `make EXE=path` builds the engine binary at path (the OpenBench convention);
+# `EVALFILE=path` (OpenBench's network) becomes the binary's default WeightsFile.
 
 EXE ?= kairos
 CARGO ?= cargo
+EVALFILE ?=
 
 .PHONY: all setup build bench test clean
 
@@ -13,7 +15,7 @@ setup:
 	./scripts/setup
 
 build: setup
-	$(CARGO) build --release -p kairos --bin kairos
+	$(if $(EVALFILE),KAIROS_EVALFILE="$(abspath $(EVALFILE))") $(CARGO) build --release -p kairos --bin kairos
 
 bench: build
 	./target/release/kairos bench

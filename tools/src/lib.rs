@@ -1,8 +1,10 @@
 //! Engine matches and their analysis: a UCI match runner ([`runner`]), Elo/SPRT statistics ([`stats`]),
-//! per-pairing tallies ([`tally`]), time-usage reports ([`report`]) and the `kairos match` front end ([`cli`]).
+//! per-pairing tallies ([`tally`]), time-usage reports ([`report`]), the `kairos match` front end ([`cli`]) and
+//! the CTM-Net data and training of `tm-data` and `tm-train` ([`ctm`]).
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod ctm;
 pub mod report;
 pub mod runner;
 pub mod stats;
@@ -10,6 +12,7 @@ pub mod tally;
 pub mod tune;
 
 pub use cli::{run_match, MatchArgs};
+pub use ctm::command::{run_tm_data, run_tm_train, TmDataArgs, TmTrainArgs};
 pub use report::{run_match_report, MatchReportArgs};
 pub use runner::{play_games, GameRecord, MatchPlan};
 pub use tune::{run_tune, TuneArgs};

@@ -26,6 +26,8 @@ const MODES: &[Mode] = &[
     Mode { name: "match", summary: "play games between UCI engines with statistics and SPRT", run: run_match },
     Mode { name: "match-report", summary: "time-usage report and plots of a match's results", run: run_match_report },
     Mode { name: "tune", summary: "tune a time manager's parameters by SPSA through self-play", run: run_tune },
+    Mode { name: "tm-data", summary: "CTM-Net dataset from PGNs with [%clk] (thesis filters)", run: run_tm_data },
+    Mode { name: "tm-train", summary: "train a CTM-Net (ctm-1.0, 2.0, 2.1) on a tm-data dataset", run: run_tm_train },
     Mode { name: "help", summary: "this list", run: print_modes },
 ];
 
@@ -113,4 +115,12 @@ fn run_match_report(args: &[String]) -> Result<()> {
 
 fn run_tune(args: &[String]) -> Result<()> {
     tools::run_tune(parse_tool_args("tune", args)?)
+}
+
+fn run_tm_data(args: &[String]) -> Result<()> {
+    tools::run_tm_data(parse_tool_args("tm-data", args)?)
+}
+
+fn run_tm_train(args: &[String]) -> Result<()> {
+    tools::run_tm_train(parse_tool_args("tm-train", args)?)
 }

@@ -1,0 +1,295 @@
+//! The three CTM-Net architectures in tch, their input normalisation, and the model file that holds both.
+//!
+//! - `ctm-1.0`: an MLP 769 → 400 → 200 → 1 with ReLU (the thesis does not name its activation), every
+//!   input z-scored (its figure 4 normalises the whole vector).
+//! - `ctm-2.0`: 13 planes of 8 × 8 (the 12 piece planes, then one filled with the z-scored material; the 0/1
+//!   planes left as they are), a 32-channel convolution (3 × 3, padding 1, or 5 × 5, padding 2), LeakyReLU,
+//!   dropout 0.15, one fully connected output; no pooling.
+//! - `ctm-2.1`: 2.0 with 3 residual blocks (two convolutions and a skip, no batch norm, as in the thesis's
+//!   figure 6) after the first convolution, and dropout 0.5.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use safetensors::tensor::{Dtype, SafeTensors, TensorView};
+use tch::nn::{self, Module, ModuleT};
+use tch::{Device, Kind, Tensor};
+
+use super::dataset::{bytes_of_f32, write_atomically, Dataset};
+use super::features::{BOARD_FEATURES, FEATURES};
+use super::CtmError;
+
+/// The `format` metadata value of a model file.
+pub const FORMAT: &str = "kairos-ctm-model-1";
+
+/// A CTM-Net architecture of the thesis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Arch {
+    /// The MLP.
+    #[value(name = "ctm-1.0")]
+    Ctm10,
+    /// The one-convolution CNN.
+    #[value(name = "ctm-2.0")]
+    Ctm20,
+    /// The CNN with three residual blocks.
+    #[value(name = "ctm-2.1")]
+    Ctm21,
+}
+
+impl Arch {
+    /// The name used on the command line and in model files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::Ctm10 => "ctm-1.0",
+            Arch::Ctm20 => "ctm-2.0",
+            Arch::Ctm21 => "ctm-2.1",
+        }
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        [Arch::Ctm10, Arch::Ctm20, Arch::Ctm21].into_iter().find(|a| a.name() == name)
+    }
+
+    /// Whether the net reads planes (the 0/1 inputs are then not normalised).
+    pub fn is_cnn(self) -> bool {
+        self != Arch::Ctm10
+    }
+}
+
+/// Z-score statistics of the inputs and of the target, fitted on the training rows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Normalisation {
+    /// Mean of each of the 769 inputs (0 where an input is left as it is).
+    pub feature_mean: Vec<f32>,
+    /// Standard deviation of each input (1 where left as it is or constant).
+    pub feature_std: Vec<f32>,
+    /// Mean of ρ.
+    pub target_mean: f32,
+    /// Standard deviation of ρ (1 if constant).
+    pub target_std: f32,
+}
+
+/// Mean and standard deviation, with 1 for a constant.
+fn mean_std(values: impl Iterator<Item = f64> + Clone) -> (f32, f32) {
+    let n = values.clone().count().max(1) as f64;
+    let mean = values.clone().sum::<f64>() / n;
+    let var = values.map(|v| (v - mean) * (v - mean)).sum::<f64>() / n;
+    let std = if var > 1e-12 { var.sqrt() } else { 1.0 };
+    (mean as f32, std as f32)
+}
+
+impl Normalisation {
+    /// Fits the statistics on `rows` of `data`: all inputs for the MLP, only the material for the CNNs.
+    pub fn fit(data: &Dataset, rows: &[usize], arch: Arch) -> Self {
+        let first = if arch.is_cnn() { BOARD_FEATURES } else { 0 };
+        let mut feature_mean = vec![0.0; FEATURES];
+        let mut feature_std = vec![1.0; FEATURES];
+        for j in first..FEATURES {
+            (feature_mean[j], feature_std[j]) = mean_std(rows.iter().map(|&i| f64::from(data.row(i)[j])));
+        }
+        let (target_mean, target_std) = mean_std(rows.iter().map(|&i| f64::from(data.target[i])));
+        Normalisation { feature_mean, feature_std, target_mean, target_std }
+    }
+
+    /// The network input of `rows`: `[N, 769]` for the MLP, `[N, 13, 8, 8]` for the CNNs.
+    pub fn inputs(&self, data: &Dataset, rows: &[usize], arch: Arch) -> Tensor {
+        let mut values = Vec::with_capacity(rows.len() * FEATURES);
+        for &i in rows {
+            let row = data.row(i);
+            values.extend((0..FEATURES).map(|j| (f32::from(row[j]) - self.feature_mean[j]) / self.feature_std[j]));
+        }
+        let n = rows.len() as i64;
+        let flat = Tensor::from_slice(&values).view([n, FEATURES as i64]);
+        if !arch.is_cnn() {
+            return flat;
+        }
+        let planes = flat.narrow(1, 0, BOARD_FEATURES as i64).reshape([n, 12, 8, 8]);
+        let material = flat.narrow(1, BOARD_FEATURES as i64, 1).reshape([n, 1, 1, 1]).expand([n, 1, 8, 8], false);
+        Tensor::cat(&[planes, material], 1)
+    }
+
+    /// The normalised targets of `rows`, `[N, 1]`.
+    pub fn targets(&self, data: &Dataset, rows: &[usize]) -> Tensor {
+        let values: Vec<f32> = rows.iter().map(|&i| (data.target[i] - self.target_mean) / self.target_std).collect();
+        Tensor::from_slice(&values).view([rows.len() as i64, 1])
+    }
+}
+
+/// The layers of one architecture.
+#[derive(Debug)]
+enum Layers {
+    Mlp { hidden1: nn::Linear, hidden2: nn::Linear, output: nn::Linear },
+    Cnn { stem: nn::Conv2D, blocks: Vec<(nn::Conv2D, nn::Conv2D)>, dropout: f64, output: nn::Linear },
+}
+
+/// A CTM net; `forward_t` maps normalised inputs to the normalised ρ, `[N, 1]`.
+#[derive(Debug)]
+pub struct CtmNet {
+    layers: Layers,
+}
+
+const CHANNELS: i64 = 32;
+
+impl CtmNet {
+    /// Creates the layers of `arch` under `path`; `kernel` (3 or 5) is the CNNs' convolution size.
+    pub fn new(path: &nn::Path, arch: Arch, kernel: i64) -> Self {
+        let conv_config = nn::ConvConfig { padding: kernel / 2, ..Default::default() };
+        let conv = |name: &str, input: i64| nn::conv2d(path / name, input, CHANNELS, kernel, conv_config);
+        let layers = match arch {
+            Arch::Ctm10 => Layers::Mlp {
+                hidden1: nn::linear(path / "hidden1", FEATURES as i64, 400, Default::default()),
+                hidden2: nn::linear(path / "hidden2", 400, 200, Default::default()),
+                output: nn::linear(path / "output", 200, 1, Default::default()),
+            },
+            Arch::Ctm20 | Arch::Ctm21 => {
+                let residual = if arch == Arch::Ctm21 { 3 } else { 0 };
+                Layers::Cnn {
+                    stem: conv("stem", 13),
+                    blocks: (0..residual)
+                        .map(|b| (conv(&format!("block{b}_a"), CHANNELS), conv(&format!("block{b}_b"), CHANNELS)))
+                        .collect(),
+                    dropout: if arch == Arch::Ctm21 { 0.5 } else { 0.15 },
+                    output: nn::linear(path / "output", CHANNELS * 64, 1, Default::default()),
+                }
+            }
+        };
+        CtmNet { layers }
+    }
+}
+
+impl ModuleT for CtmNet {
+    fn forward_t(&self, xs: &Tensor, train: bool) -> Tensor {
+        match &self.layers {
+            Layers::Mlp { hidden1, hidden2, output } => {
+                output.forward(&hidden2.forward(&hidden1.forward(xs).relu()).relu())
+            }
+            Layers::Cnn { stem, blocks, dropout, output } => {
+                let mut x = stem.forward(xs).leaky_relu();
+                for (a, b) in blocks {
+                    x = (b.forward(&a.forward(&x).leaky_relu()) + &x).leaky_relu();
+                }
+                output.forward(&x.flatten(1, -1).dropout(*dropout, train))
+            }
+        }
+    }
+}
+
+/// A trained net with its normalisation: what `tm-train` writes and a time manager would read.
+pub struct CtmModel {
+    /// The architecture.
+    pub arch: Arch,
+    /// The CNNs' convolution size.
+    pub kernel: i64,
+    /// The input and target statistics.
+    pub norm: Normalisation,
+    /// The weights.
+    pub vs: nn::VarStore,
+    /// The layers (their tensors live in `vs`).
+    pub net: CtmNet,
+}
+
+impl CtmModel {
+    /// A freshly initialised model (from torch's global generator).
+    pub fn new(arch: Arch, kernel: i64, norm: Normalisation) -> Result<Self, CtmError> {
+        if kernel != 3 && kernel != 5 {
+            return Err(CtmError::Invalid(format!("kernel {kernel}: the thesis's convolutions are 3 or 5")));
+        }
+        let vs = nn::VarStore::new(Device::Cpu);
+        let net = CtmNet::new(&vs.root(), arch, kernel);
+        Ok(CtmModel { arch, kernel, norm, vs, net })
+    }
+
+    /// The predicted ρ of `rows` of `data`, in evaluation mode.
+    pub fn predict(&self, data: &Dataset, rows: &[usize]) -> Vec<f32> {
+        let _guard = tch::no_grad_guard();
+        let mut out = Vec::with_capacity(rows.len());
+        for chunk in rows.chunks(8192) {
+            let y = self.net.forward_t(&self.norm.inputs(data, chunk, self.arch), false);
+            let y = y.view([-1]) * f64::from(self.norm.target_std) + f64::from(self.norm.target_mean);
+            out.extend(Vec::<f32>::try_from(&y).unwrap_or_default());
+        }
+        out
+    }
+
+    /// The weights by name, sorted, as flat f32 values with their shapes.
+    pub fn weights(&self) -> Vec<(String, Vec<i64>, Vec<f32>)> {
+        let mut named: Vec<(String, Tensor)> = self.vs.variables().into_iter().collect();
+        named.sort_by(|a, b| a.0.cmp(&b.0));
+        named
+            .into_iter()
+            .map(|(name, t)| {
+                let values = Vec::<f32>::try_from(&t.detach().to_kind(Kind::Float).reshape([-1])).unwrap_or_default();
+                (name, t.size(), values)
+            })
+            .collect()
+    }
+
+    /// Writes weights and normalisation to one safetensors file, atomically; `metadata` adds header entries.
+    pub fn save(&self, path: &Path, metadata: HashMap<String, String>) -> Result<(), CtmError> {
+        let mut tensors: Vec<(String, Vec<usize>, Vec<u8>)> = self
+            .weights()
+            .into_iter()
+            .map(|(name, shape, values)| (name, shape.iter().map(|&d| d as usize).collect(), bytes_of_f32(&values)))
+            .collect();
+        let n = FEATURES;
+        tensors.push(("norm.feature_mean".into(), vec![n], bytes_of_f32(&self.norm.feature_mean)));
+        tensors.push(("norm.feature_std".into(), vec![n], bytes_of_f32(&self.norm.feature_std)));
+        tensors.push(("norm.target".into(), vec![2], bytes_of_f32(&[self.norm.target_mean, self.norm.target_std])));
+        let bad = |e: safetensors::SafeTensorError| CtmError::BadFile { path: path.to_owned(), reason: e.to_string() };
+        let views = tensors
+            .iter()
+            .map(|(name, shape, bytes)| {
+                Ok((name.clone(), TensorView::new(Dtype::F32, shape.clone(), bytes).map_err(bad)?))
+            })
+            .collect::<Result<Vec<_>, CtmError>>()?;
+        let mut metadata = metadata;
+        metadata.insert("format".into(), FORMAT.into());
+        metadata.insert("arch".into(), self.arch.name().into());
+        metadata.insert("kernel".into(), self.kernel.to_string());
+        let bytes = safetensors::tensor::serialize(views, &Some(metadata)).map_err(bad)?;
+        write_atomically(path, &bytes)
+    }
+
+    /// Reads a file written by [`CtmModel::save`].
+    pub fn load(path: &Path) -> Result<Self, CtmError> {
+        let bytes = std::fs::read(path).map_err(|source| CtmError::Io { path: path.to_owned(), source })?;
+        let bad = |reason: String| CtmError::BadFile {
+            path: path.to_owned(),
+            reason: format!("{reason}; not a model written by `kairos tm-train`"),
+        };
+        let (_, header) = SafeTensors::read_metadata(&bytes).map_err(|e| bad(e.to_string()))?;
+        let meta = header.metadata().clone().unwrap_or_default();
+        if meta.get("format").map(String::as_str) != Some(FORMAT) {
+            return Err(bad(format!("no format={FORMAT} in the header")));
+        }
+        let arch = meta.get("arch").and_then(|a| Arch::from_name(a)).ok_or_else(|| bad("no known arch".into()))?;
+        let kernel = meta.get("kernel").and_then(|k| k.parse().ok()).ok_or_else(|| bad("no kernel".into()))?;
+        let file = SafeTensors::deserialize(&bytes).map_err(|e| bad(e.to_string()))?;
+        let floats = |name: &str, shape: &[usize]| -> Result<Vec<f32>, CtmError> {
+            let view = file.tensor(name).map_err(|e| bad(format!("tensor {name}: {e}")))?;
+            if view.dtype() != Dtype::F32 || view.shape() != shape {
+                return Err(bad(format!(
+                    "tensor {name} is {:?} {:?}, expected F32 {shape:?}",
+                    view.dtype(),
+                    view.shape()
+                )));
+            }
+            Ok(view.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+        };
+        let target = floats("norm.target", &[2])?;
+        let norm = Normalisation {
+            feature_mean: floats("norm.feature_mean", &[FEATURES])?,
+            feature_std: floats("norm.feature_std", &[FEATURES])?,
+            target_mean: target[0],
+            target_std: target[1],
+        };
+        let model = CtmModel::new(arch, kernel, norm)?;
+        let _guard = tch::no_grad_guard();
+        for (name, mut var) in model.vs.variables() {
+            let shape: Vec<usize> = var.size().iter().map(|&d| d as usize).collect();
+            let values = floats(&name, &shape)?;
+            var.copy_(&Tensor::from_slice(&values).view(var.size().as_slice()));
+        }
+        Ok(model)
+    }
+}

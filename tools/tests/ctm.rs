@@ -105,12 +105,12 @@ fn counts(rows: &[FilterRow]) -> Vec<(usize, usize)> {
 #[test]
 fn thesis_filters_leave_one_game_and_its_four_white_plies() {
     let games = filter_games();
-    assert_eq!(games.len(), 7);
+    assert_eq!(games.len(), 8);
     let (samples, rows) = extract(&games, &Filters::default(), false).unwrap();
-    // read 7 (33 plies); clocked 6 (G7 out); decisive 5 (G6); rated 4 (G2); 60+0 3 (G3); 15 % 2 (G4);
-    // checkmate 1 (G5); G1's four White plies.
-    assert_eq!(counts(&rows), vec![(7, 33), (6, 31), (5, 29), (4, 25), (3, 18), (2, 11), (1, 7), (1, 4)]);
-    assert!(rows[3].name.contains("2000") && rows[4].name.contains("60+0") && rows[5].name.contains("15"));
+    // read 8 (37 plies); clocked 7 (G7 out); clock never rises 6 (G8); decisive 5 (G6); rated 4 (G2);
+    // 60+0 3 (G3); 15 % 2 (G4); checkmate 1 (G5); G1's four White plies.
+    assert_eq!(counts(&rows), vec![(8, 37), (7, 35), (6, 31), (5, 29), (4, 25), (3, 18), (2, 11), (1, 7), (1, 4)]);
+    assert!(rows[4].name.contains("2000") && rows[5].name.contains("60+0") && rows[6].name.contains("15"));
     // G1 (60+0): White's clocks 60 → 60 → 58 → 57 → 54, so ρ = 0/60, 2/60, 1/58, 3/57.
     let rho: Vec<f32> = samples.iter().map(|s| s.rho).collect();
     let expected = [0.0, 2.0 / 60.0, 1.0 / 58.0, 3.0 / 57.0];
@@ -129,7 +129,7 @@ fn relaxed_filters_keep_every_decisive_clocked_game_and_only_winners_plies() {
         max_ply_share: f64::INFINITY,
     };
     let (samples, rows) = extract(&games, &relaxed, false).unwrap();
-    assert_eq!(counts(&rows), vec![(7, 33), (6, 31), (5, 29), (5, 29), (5, 29), (5, 29), (5, 29), (5, 16)]);
+    assert_eq!(counts(&rows), vec![(8, 37), (7, 35), (6, 31), (5, 29), (5, 29), (5, 29), (5, 29), (5, 29), (5, 16)]);
     // G2: Black wins the fool's mate; its plies 2 and 4 with Black's clock 60 → 60 → 56: ρ 0 and 4/60.
     let g2: Vec<&Sample> = samples.iter().filter(|s| s.game == 1).collect();
     assert_eq!(g2.len(), 2);

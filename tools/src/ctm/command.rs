@@ -33,7 +33,7 @@ pub struct TmDataArgs {
     /// Drop games where a ply took more than this share of the base time (`inf` keeps all).
     #[arg(long, default_value_t = 0.15)]
     pub max_ply_share: f64,
-    /// Leave out games with malformed clocks, clocks that run backwards or illegal moves instead of stopping.
+    /// Leave out games with malformed clock comments, a bad FEN or illegal moves instead of stopping.
     #[arg(long)]
     pub skip_bad_games: bool,
 }

@@ -168,7 +168,7 @@ fn starting_position(game: &ClockedGame) -> Result<Chess, CtmError> {
             .parse::<Fen>()
             .ok()
             .and_then(|fen| fen.into_position(CastlingMode::Standard).ok())
-            .ok_or_else(|| game.error(format!("bad FEN header '{fen}'; fix or remove the game"))),
+            .ok_or_else(|| game.error(format!("bad FEN header '{fen}'; fix the game or pass --skip-bad-games"))),
     }
 }
 
@@ -192,8 +192,8 @@ fn row(name: String, games: &[&ClockedGame]) -> FilterRow {
 }
 
 /// Applies the filters in order and builds the samples; a sample's game id is the game's index in `games`.
-/// Games that cannot be replayed or whose clocks run backwards are errors, or with `skip_bad` are dropped
-/// and counted in their own row.
+/// Games whose clock rises by more than the increment (on Lichess the opponent can give time) are filtered
+/// out; games that cannot be replayed are errors, or with `skip_bad` are dropped and counted.
 pub fn extract(
     games: &[ClockedGame],
     filters: &Filters,
@@ -203,25 +203,20 @@ pub fn extract(
     let all: Vec<&ClockedGame> = games.iter().collect();
     rows.push(row("read".into(), &all));
 
-    let mut bad = 0;
+    let mut clocked = Vec::new();
     let mut timed = Vec::new();
     for (id, game) in games.iter().enumerate() {
         let control = game.time_control.as_deref().and_then(|tc| tc.parse::<TimeControl>().ok());
-        let clocked = !game.moves.is_empty() && game.clocks.iter().all(Option::is_some);
-        let (Some(control), true) = (control, clocked) else { continue };
-        match ply_times(&game.clocks, control) {
-            Ok((spent, before)) => {
-                timed.push(Timed { game, id: id as u32, winner: Color::White, control, spent, before })
-            }
-            Err(_) if skip_bad => bad += 1,
-            Err(reason) => return Err(game.error(format!("{reason}; fix the game or pass --skip-bad-games"))),
+        let complete = !game.moves.is_empty() && game.clocks.iter().all(Option::is_some);
+        let (Some(control), true) = (control, complete) else { continue };
+        clocked.push(game);
+        if let Ok((spent, before)) = ply_times(&game.clocks, control) {
+            timed.push(Timed { game, id: id as u32, winner: Color::White, control, spent, before });
         }
     }
+    rows.push(row("%clk on every ply, known time control".into(), &clocked));
     let stage = |name: String, timed: &[Timed]| row(name, &timed.iter().map(|t| t.game).collect::<Vec<_>>());
-    rows.push(stage("%clk on every ply, known time control".into(), &timed));
-    if bad > 0 {
-        rows.push(stage(format!("clocks consistent ({bad} dropped)"), &timed));
-    }
+    rows.push(stage("clock never rises by more than the increment".into(), &timed));
 
     timed.retain_mut(|t| match t.game.result.as_deref() {
         Some("1-0") => {

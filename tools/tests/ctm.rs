@@ -233,6 +233,7 @@ fn mlp_and_cnn_learn_a_linear_function_of_the_material() {
         let best = trained.history.iter().find(|s| s.epoch == trained.best_epoch).unwrap();
         assert!(best.val_r2 > 0.9, "{}: validation R² {}", arch.name(), best.val_r2);
         assert_eq!(trained.games, (75, 25));
+        assert!(trained.mean_baseline_val_r2 < 0.05, "the mean explains nothing: {}", trained.mean_baseline_val_r2);
     }
 }
 

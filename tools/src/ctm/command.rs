@@ -155,6 +155,7 @@ pub fn run_tm_train(args: TmTrainArgs) -> anyhow::Result<()> {
     print!("{}", format_history(&trained.history, trained.best_epoch));
     let best = trained.history.iter().find(|s| s.epoch == trained.best_epoch).context("no epoch was trained")?;
     println!("best epoch {}: val MSE {:.4}, val R2 {:.4} (kept)", best.epoch, best.val_mse, best.val_r2);
+    println!("baseline, the training mean rho everywhere: val R2 {:.4}", trained.mean_baseline_val_r2);
     let metadata = HashMap::from([
         ("data".to_string(), args.data.display().to_string()),
         ("seed".to_string(), args.seed.to_string()),

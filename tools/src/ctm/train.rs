@@ -85,6 +85,9 @@ pub struct Trained {
     pub samples: (usize, usize),
     /// Training and validation games.
     pub games: (usize, usize),
+    /// Validation R² of predicting the training mean ρ everywhere: below 0 when the two sets' means differ,
+    /// so it, not 0, is what a net has to beat.
+    pub mean_baseline_val_r2: f64,
 }
 
 /// Splits the sample indices into training and validation by game: a seeded shuffle of the distinct game
@@ -164,6 +167,8 @@ pub fn train(data: &Dataset, config: &TrainConfig, mut on_epoch: impl FnMut(&Epo
     tch::manual_seed(config.seed as i64);
     let (train_rows, val_rows) = split_by_game(&data.game, config.validation_fraction, config.seed)?;
     let norm = Normalisation::fit(data, &train_rows, config.arch);
+    let val_rho: Vec<f64> = val_rows.iter().map(|&i| f64::from(data.target[i])).collect();
+    let mean_baseline_val_r2 = r_squared(&vec![f64::from(norm.target_mean); val_rho.len()], &val_rho);
     let mut model = CtmModel::new(config.arch, config.kernel, norm)?;
     let (train_x, train_y) = (model.norm.inputs(data, &train_rows, config.arch), model.norm.targets(data, &train_rows));
     let (val_x, val_y) = (model.norm.inputs(data, &val_rows, config.arch), model.norm.targets(data, &val_rows));
@@ -215,6 +220,7 @@ pub fn train(data: &Dataset, config: &TrainConfig, mut on_epoch: impl FnMut(&Epo
         model,
         history,
         best_epoch,
+        mean_baseline_val_r2,
     })
 }
 

@@ -288,6 +288,9 @@ declare_options! {
     precision: String = "auto", OptionKind::Combo(Precision::NAMES), "Precision", "precision",
         "Floating-point precision of the torch backend; auto = fp16 on CUDA, bf16 on a CPU with native bf16 \
          (AMX-BF16 or AVX512-BF16), fp32 on other CPUs.";
+    backend_threads: i64 = 1, OptionKind::Spin { min: 0, max: 256 }, "BackendThreads", "backend-threads",
+        "CPU threads of each network evaluation; 1 keeps an engine to one core (matches, several engines), \
+         0 = one per core (fastest for a single engine).";
     show_wdl: bool = false, OptionKind::Check, "UCI_ShowWDL", "show-wdl",
         "Adds win/draw/loss permille to info lines.";
     show_moves_left: bool = false, OptionKind::Check, "UCI_ShowMovesLeft", "show-movesleft",
@@ -500,6 +503,7 @@ impl EngineOptions {
             kind,
             device: self.device_choice()?,
             precision: self.precision.parse().map_err(|_| self.combo_error("Precision", &self.precision))?,
+            cpu_threads: usize::try_from(self.backend_threads).unwrap_or(0),
             policy_temperature: self.policy_temperature as f32,
             exact_softmax: false,
             cache_size: 0,
@@ -725,6 +729,21 @@ mod tests {
         assert_eq!(options.search_params().score_type, ScoreType::WinMinusLoss);
         options.set("BackendDevice", "cuda:1").unwrap();
         assert_eq!(options.backend_options().unwrap().device, DeviceChoice::Cuda(1));
+    }
+
+    #[test]
+    fn an_engine_evaluates_on_one_core_unless_backend_threads_says_otherwise() {
+        // Like lc0's blas backend (blas_cores=1) and a Stockfish-class Threads=1: two engines on two cores must
+        // not each start a pool of one thread per core.
+        let mut options = EngineOptions::default();
+        assert_eq!(options.backend_options().unwrap().cpu_threads, 1);
+        options.set("BackendThreads", "0").unwrap();
+        assert_eq!(options.backend_options().unwrap().cpu_threads, 0);
+        let error = options.set("BackendThreads", "-1").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid value '-1' for option BackendThreads: expected an integer from 0 to 256"
+        );
     }
 
     #[test]

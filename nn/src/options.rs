@@ -132,6 +132,8 @@ pub struct BackendOptions {
     pub device: DeviceChoice,
     /// In which precision.
     pub precision: Precision,
+    /// Threads of each forward pass on the CPU; 0 = libtorch's default (one per core).
+    pub cpu_threads: usize,
     /// The policy softmax temperature.
     pub policy_temperature: f32,
     /// Softmax with the exact exponential instead of lc0's FastExp (for network checks, not for play).
@@ -160,6 +162,7 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
                     &network,
                     device,
                     kind,
+                    options.cpu_threads,
                     options.policy_temperature,
                     options.exact_softmax,
                 )

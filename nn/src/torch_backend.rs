@@ -52,11 +52,18 @@ struct NetworkThread {
 }
 
 impl NetworkThread {
-    /// Starts the thread, which uploads `network`; returns once the weights are on the device.
-    fn start(network: Network, device: Device, kind: Kind) -> Result<Self, tch::TchError> {
+    /// Starts the thread, which uploads `network`; returns once the weights are on the device. On the CPU
+    /// its forward passes use `cpu_threads` threads (0: libtorch's default, one per core).
+    fn start(network: Network, device: Device, kind: Kind, cpu_threads: usize) -> Result<Self, tch::TchError> {
         let (jobs, queue) = channel::<Job>();
         let (ready, started) = sync_channel(1);
         let body = move || {
+            // libtorch's thread count is the calling thread's OpenMP setting, so it is set here, where every
+            // forward pass runs. One thread keeps OpenMP's spinning workers out of the cores of another engine
+            // (two engines with two spinning pools each on two cores lost every game on time at 1+0.01).
+            if device == Device::Cpu && cpu_threads > 0 {
+                tch::set_num_threads(i32::try_from(cpu_threads).unwrap_or(i32::MAX));
+            }
             let network = match TorchNetwork::new(&network, device, kind) {
                 Ok(network) => {
                     let _ = ready.send(Ok(()));
@@ -117,11 +124,12 @@ impl TorchBackend {
         network: &Network,
         device: Device,
         kind: Kind,
+        cpu_threads: usize,
         policy_temperature: f32,
         exact_softmax: bool,
     ) -> Result<Self, tch::TchError> {
         Ok(Self {
-            network: NetworkThread::start(network.clone(), device, kind)?,
+            network: NetworkThread::start(network.clone(), device, kind, cpu_threads)?,
             input_format: network.input_format,
             value_kind: network.value.kind,
             has_moves_left: network.moves_left.is_some(),
@@ -247,7 +255,7 @@ mod tests {
 
     fn backend() -> TorchBackend {
         let network = load_network(std::path::Path::new(WEIGHTS)).expect("scripts/setup installs Maia-1900");
-        TorchBackend::new(&network, Device::Cpu, Kind::Float, 1.0, true).expect("the network uploads")
+        TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, 1.0, true).expect("the network uploads")
     }
 
     fn start_position(backend: &TorchBackend) -> Result<Evaluation, BackendError> {

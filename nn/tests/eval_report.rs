@@ -14,6 +14,7 @@ fn options(kind: BackendKind) -> BackendOptions {
         kind,
         device: DeviceChoice::Cpu,
         precision: Precision::Fp32,
+        cpu_threads: 0,
         policy_temperature: 1.359,
         exact_softmax: false,
         cache_size: 0,

@@ -190,6 +190,7 @@ fn backend_priors_use_fast_exp_like_lc0() {
         kind: BackendKind::Torch,
         device: DeviceChoice::Cpu,
         precision: Precision::Fp32,
+        cpu_threads: 0,
         policy_temperature: 1.359,
         exact_softmax: false,
         cache_size: 0,

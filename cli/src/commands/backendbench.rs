@@ -18,6 +18,9 @@ struct BackendBenchArgs {
     /// auto, fp32, bf16 or fp16.
     #[arg(long, default_value_t = EngineOptions::default().precision)]
     precision: String,
+    /// CPU threads of each forward pass, as the engine's BackendThreads (0 = one per core).
+    #[arg(long = "backend-threads", default_value_t = EngineOptions::default().backend_threads)]
+    backend_threads: i64,
     /// Timed batches per size (the first batch of each size is not timed).
     #[arg(long, default_value_t = 20)]
     batches: usize,
@@ -38,7 +41,11 @@ pub fn run(args: &[String]) -> Result<()> {
     if args.start_batch_size == 0 || args.start_batch_size > args.max_batch_size || args.batches == 0 {
         bail!("need 1 <= --start-batch-size <= --max-batch-size and --batches >= 1");
     }
-    let options = backend_options(args.weights.as_deref(), "torch", &args.device, &args.precision)?;
+    let options = nn::BackendOptions {
+        cpu_threads: usize::try_from(args.backend_threads)
+            .map_err(|_| anyhow::anyhow!("--backend-threads must be 0 or more"))?,
+        ..backend_options(args.weights.as_deref(), "torch", &args.device, &args.precision)?
+    };
     let sizes = batch_sizes(args.start_batch_size, args.max_batch_size, args.batch_step);
     println!("Backend: {}", nn::describe_backend(&options)?);
     let rows = nn::backend_bench(&options, &sizes, args.batches)?;

@@ -17,6 +17,44 @@ pub struct RawOutputs {
     pub moves_left: Option<Vec<f32>>,
 }
 
+impl RawOutputs {
+    /// Drops the outputs of every position after the first `batch` of `computed`.
+    fn keep_first(&mut self, batch: usize, computed: usize) {
+        if batch == computed {
+            return;
+        }
+        let value_outputs = self.value.len() / computed;
+        self.policy.truncate(batch * POLICY_SIZE);
+        self.value.truncate(batch * value_outputs);
+        if let Some(moves_left) = &mut self.moves_left {
+            moves_left.truncate(batch);
+        }
+    }
+}
+
+/// The input values of one position: 112 planes of 64 squares.
+const INPUT_VALUES_PER_POSITION: usize = 112 * 64;
+
+/// The batch size a batch of `batch` positions is computed at: 1 to 4 as they are, then the next of 6, 8, 12,
+/// 16, 24, 32, 48, 64, … (a power of two or three quarters of one), so at most a third of a batch is padding.
+///
+/// libtorch's oneDNN kernels build and cache compiled primitives for every input shape they see, about 5 MB per
+/// batch size for Maia-1900 in bf16, and a search produces every batch size from 1 to its minibatch plus
+/// prefetch. Unpadded, an engine's resident memory grew by 15 % from game 10 to game 500 of a 1+0.01 match
+/// (BENCHMARKS.md, "Reliability at scale"); with these sizes the caches fill in the first games and stay.
+pub fn padded_batch_size(batch: usize) -> usize {
+    if batch <= 4 {
+        return batch;
+    }
+    let power = batch.next_power_of_two();
+    let three_quarters = power / 4 * 3;
+    if batch <= three_quarters {
+        three_quarters
+    } else {
+        power
+    }
+}
+
 struct ConvT {
     weights: Tensor,
     biases: Tensor,
@@ -202,9 +240,20 @@ impl TorchNetwork {
         self.device
     }
 
-    /// Runs a batch; `input` is `[batch][112][64]` f32 values.
+    /// Runs a batch; `input` is `[batch][112][64]` f32 values. The batch is padded with empty positions to
+    /// `padded_batch_size(batch)` and the padding's outputs are dropped.
     pub fn forward(&self, input: &[f32], batch: usize) -> Result<RawOutputs, tch::TchError> {
-        tch::no_grad(|| self.forward_inner(input, batch as i64))
+        let padded = padded_batch_size(batch);
+        let mut outputs = if padded == batch {
+            tch::no_grad(|| self.forward_inner(input, batch as i64))?
+        } else {
+            let mut padded_input = Vec::with_capacity(padded * INPUT_VALUES_PER_POSITION);
+            padded_input.extend_from_slice(input);
+            padded_input.resize(padded * INPUT_VALUES_PER_POSITION, 0.0);
+            tch::no_grad(|| self.forward_inner(&padded_input, padded as i64))?
+        };
+        outputs.keep_first(batch, padded);
+        Ok(outputs)
     }
 
     fn act(&self, x: &Tensor) -> Result<Tensor, tch::TchError> {
@@ -338,6 +387,22 @@ impl TorchNetwork {
         match &self.policy_gather {
             Some(gather) => flat.f_index_select(1, gather),
             None => Ok(flat),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::padded_batch_size;
+
+    #[test]
+    fn batches_are_padded_to_a_power_of_two_or_three_quarters_of_one() {
+        let expected = [
+            (1, 1), (2, 2), (3, 3), (4, 4), (5, 6), (6, 6), (7, 8), (8, 8), (9, 12), (12, 12), (13, 16),
+            (17, 24), (24, 24), (25, 32), (32, 32), (33, 48), (49, 64), (64, 64), (65, 96), (200, 256),
+        ];
+        for (batch, padded) in expected {
+            assert_eq!(padded_batch_size(batch), padded, "batch {batch}");
         }
     }
 }

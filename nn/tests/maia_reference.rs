@@ -303,3 +303,26 @@ fn assert_reduced_precision_within(kind: tch::Kind, tolerance: f32) {
     }
     eprintln!("{kind:?}: largest difference from fp32 {worst_prior} (priors), {worst_wdl} (W/D/L)");
 }
+
+/// A batch of 5 is computed padded to 6 (`padded_batch_size`): it must still return exactly 5 positions'
+/// outputs, each the one that position gets when it is evaluated alone.
+#[test]
+fn a_padded_batch_returns_each_position_its_own_outputs() {
+    let network = maia();
+    let cases = cases();
+    assert_eq!(cases.len(), 5);
+    assert_eq!(nn::torch_net::padded_batch_size(cases.len()), 6);
+    let together = run(&network, &cases, tch::Kind::Float);
+    assert_eq!(together.policy.len(), 5 * 1858);
+    assert_eq!(together.value.len(), 5 * 3);
+    for (i, case) in cases.iter().enumerate() {
+        let alone = run(&network, std::slice::from_ref(case), tch::Kind::Float);
+        let batched_policy = &together.policy[i * 1858..(i + 1) * 1858];
+        for (ours, theirs) in batched_policy.iter().zip(&alone.policy) {
+            assert!((ours - theirs).abs() < 1e-4, "{}: policy {ours} vs {theirs} alone", case.name);
+        }
+        for (ours, theirs) in together.value[i * 3..(i + 1) * 3].iter().zip(&alone.value) {
+            assert!((ours - theirs).abs() < 1e-4, "{}: value {ours} vs {theirs} alone", case.name);
+        }
+    }
+}

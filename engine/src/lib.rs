@@ -1,5 +1,6 @@
-//! Kairos: positions and history, the PUCT search, stoppers, the UCI loop and the benchmarks; the
-//! `kairos` binary (crate `kairos`) puts the command-line modes on top.
+//! Kairos: positions and history, the PUCT search, stoppers, the UCI loop, the benchmarks and `tm-proxy` (a
+//! Kairos time manager in front of any UCI engine); the `kairos` binary (crate `kairos`) puts the
+//! command-line modes on top.
 
 #![warn(missing_docs)]
 
@@ -8,4 +9,5 @@ pub mod clock;
 pub mod options;
 pub mod position;
 pub mod search;
+pub mod tm_proxy;
 pub mod uci;

@@ -120,3 +120,14 @@ fn game_over_by_the_rules() {
         })
     );
 }
+
+#[test]
+fn a_continuation_has_the_same_start_and_the_earlier_moves_as_a_prefix() {
+    let start = game(None, "");
+    let one = game(None, "e2e4");
+    let two = game(None, "e2e4 e7e5");
+    let other = game(None, "d2d4");
+    let fen = game(Some("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"), "");
+    assert!(two.continues(&start) && two.continues(&one) && two.continues(&two));
+    assert!(!one.continues(&two) && !other.continues(&one) && !fen.continues(&start));
+}

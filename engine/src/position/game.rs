@@ -150,6 +150,12 @@ impl GameState {
         &self.history
     }
 
+    /// Whether this game continues `earlier`: the same start position with `earlier`'s moves as a prefix.
+    pub fn continues(&self, earlier: &GameState) -> bool {
+        let fen = |game: &GameState| Fen::from_position(game.start(), shakmaty::EnPassantMode::Legal).to_string();
+        fen(earlier) == fen(self) && self.moves().starts_with(earlier.moves())
+    }
+
     /// Half-moves since the game's start: 2·(fullmove − 1) + (1 if black was to move) + moves applied.
     pub fn game_ply(&self) -> u32 {
         self.start_ply + self.moves.len() as u32

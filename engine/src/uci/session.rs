@@ -6,9 +6,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use nn::{Backend, CachingBackend};
-use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Move, Position};
 use timemgr::{
     build_stopper_chain, time_manager_from_str, CommonStopperOptions, GoParams, Hints, IterationStats, MoveContext,
     Stopper, TimeManager,
@@ -225,7 +224,7 @@ impl Session {
             Ok(game) => game,
             Err(error) => return self.out.error(&format!("{error}; the previous position is kept")),
         };
-        if !is_continuation(&self.game, &game) {
+        if !game.continues(&self.game) {
             self.start_new_game_state();
         }
         self.game = game;
@@ -409,12 +408,6 @@ fn bestmove_line(best: Option<&Move>, ponder: Option<&Move>) -> String {
     }
 }
 
-/// Whether `next` continues `previous`: the same start position and the old moves as a prefix.
-fn is_continuation(previous: &GameState, next: &GameState) -> bool {
-    let fen = |game: &GameState| Fen::from_position(game.start(), EnPassantMode::Legal).to_string();
-    fen(previous) == fen(next) && next.moves().starts_with(previous.moves())
-}
-
 /// The session's clock: wall time, or a fresh virtual clock per game.
 fn new_clock(options: &EngineOptions) -> SharedClock {
     if options.virtual_clock {
@@ -432,17 +425,6 @@ fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn continuation_needs_the_same_start_and_a_move_prefix() {
-        let start = GameState::from_uci(None, &[]).unwrap();
-        let one = GameState::from_uci(None, &["e2e4"]).unwrap();
-        let two = GameState::from_uci(None, &["e2e4", "e7e5"]).unwrap();
-        let other = GameState::from_uci(None, &["d2d4"]).unwrap();
-        let fen = GameState::from_uci(Some("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"), &[]).unwrap();
-        assert!(is_continuation(&start, &two) && is_continuation(&one, &two) && is_continuation(&two, &two));
-        assert!(!is_continuation(&two, &one) && !is_continuation(&one, &other) && !is_continuation(&start, &fen));
-    }
 
     #[test]
     fn the_manager_budgets_with_the_roots_moves_left_from_the_first_statistics() {

@@ -1,0 +1,209 @@
+//! `kairos tm-proxy` in front of Debian's Stockfish (and a scripted engine that dies): what the wrapped
+//! engine receives, what the GUI sees, and a short match against Stockfish with its own time management.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use kairos_tests::{kairos_binary, run_kairos, workspace_root, UciSession};
+use serde_json::Value;
+
+const STOCKFISH: &str = "/usr/games/stockfish";
+const ANSWER: Duration = Duration::from_secs(30);
+
+fn stockfish() -> &'static str {
+    assert!(
+        Path::new(STOCKFISH).exists(),
+        "{STOCKFISH} is missing: run scripts/setup (make test does), which installs Debian's stockfish"
+    );
+    STOCKFISH
+}
+
+/// A scratch directory of the test's own.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kairos-tm-proxy-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+/// `kairos tm-proxy ARGS -- sh -c '…'`: Stockfish behind `tee`, which copies what the proxy sends it to `log`.
+fn proxied_stockfish(proxy_args: &[&str], log: &Path) -> UciSession {
+    let script = format!("tee -a \"$0\" | {}", stockfish());
+    let log = log.to_str().expect("UTF-8 path");
+    let mut args = vec!["tm-proxy"];
+    args.extend_from_slice(proxy_args);
+    args.extend_from_slice(&["--", "/bin/sh", "-c", script.as_str(), log]);
+    UciSession::start(&args)
+}
+
+fn lines_sent_to_the_engine(log: &Path) -> Vec<String> {
+    std::fs::read_to_string(log).expect("the engine's input log").lines().map(str::to_owned).collect()
+}
+
+#[test]
+fn stockfish_searches_the_time_the_manager_plans_and_never_sees_the_clock() {
+    let dir = scratch("movetime");
+    let log = dir.join("stockfish-input.log");
+    let mut proxy = proxied_stockfish(&["--time-manager=simple", "--move-overhead=200"], &log);
+    proxy.send("uci");
+    let handshake = proxy.read_until("uciok", ANSWER);
+    assert!(handshake.contains(&"option name TimeManager type string default simple".to_owned()), "{handshake:?}");
+    assert!(handshake.iter().any(|line| line.starts_with("option name Hash type spin")), "Stockfish's options: {handshake:?}");
+    assert!(handshake.iter().any(|line| line.starts_with("id name Stockfish")), "{handshake:?}");
+    proxy.send("setoption name Threads value 1");
+    proxy.send("isready");
+    proxy.read_until("readyok", ANSWER);
+    proxy.send("position startpos");
+    proxy.send("go wtime 10000 btime 10000 winc 100 binc 100");
+    let search = proxy.read_until("bestmove", ANSWER);
+    assert!(search.iter().any(|line| line.starts_with("info depth") && line.contains(" nodes ")), "{search:?}");
+    // The manager learns from the move and shows its trace.
+    let trace = proxy.read_until("info string tm simple", ANSWER);
+    assert!(trace.last().is_some_and(|line| line.contains("ply 0 clock 10000+100")), "{trace:?}");
+
+    // legacy's first move, as `kairos tm-plan` plans it for the same clock and overhead.
+    let plan = run_kairos(
+        &["tm-plan", "--time-manager=legacy", "--tc", "10+0.1", "--plies", "2", "--move-overhead", "200", "--json"],
+        &dir,
+        ANSWER,
+    );
+    assert_eq!(plan.code, Some(0), "{}", plan.stderr);
+    let first: Value = serde_json::from_str(plan.stdout.lines().next().expect("a planned move")).expect("JSON");
+    let legacy_ms = first["allocated_ms"].as_i64().expect("allocated_ms");
+    proxy.send("setoption name TimeManager value legacy");
+    proxy.send("ucinewgame");
+    proxy.send("position startpos");
+    proxy.send("go wtime 10000 btime 10000 winc 100 binc 100");
+    proxy.read_until("bestmove", ANSWER);
+    proxy.send("isready");
+    proxy.read_until("readyok", ANSWER);
+
+    let sent = lines_sent_to_the_engine(&log);
+    let gos: Vec<String> = sent.iter().filter(|line| line.starts_with("go")).cloned().collect();
+    // simple at ply 0 (timemgr/src/managers/simple.rs, default keys base-pct 1.4, ply-pct 0.049, time-factor
+    // 1.5): (10000 − 200) ms × (1.4 % + 1.5 × 100/10000) = 9800 × 0.029 = 284.2, truncated to 284 ms.
+    assert_eq!(gos, vec!["go movetime 284".to_owned(), format!("go movetime {legacy_ms}")], "{sent:?}");
+    assert!(sent.contains(&"setoption name Threads value 1".to_owned()), "{sent:?}");
+    assert!(!sent.iter().any(|line| line.contains("TimeManager")), "the proxy's own option stays with it: {sent:?}");
+    drop(proxy);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn malformed_input_is_answered_and_the_proxy_keeps_serving() {
+    let dir = scratch("malformed");
+    let log = dir.join("stockfish-input.log");
+    let mut proxy = proxied_stockfish(&[], &log);
+    proxy.send("uci");
+    proxy.read_until("uciok", ANSWER);
+    proxy.send("go wtime soon");
+    assert_eq!(
+        proxy.read_until("info string error", ANSWER).last().map(String::as_str),
+        Some("info string error go wtime: 'soon' is not a valid value; expected an integer number of milliseconds; not passed to the wrapped engine")
+    );
+    proxy.send("position startpos moves e2e5");
+    let error = proxy.read_until("info string error", ANSWER);
+    assert!(error.last().is_some_and(|line| line.contains("e2e5") && line.contains("previous position is kept")), "{error:?}");
+    proxy.send("setoption name TimeManager value smooth(max-move-budget=7)");
+    let error = proxy.read_until("info string error", ANSWER);
+    assert!(error.last().is_some_and(|line| line.contains("previous one is kept")), "{error:?}");
+    proxy.send("isready");
+    proxy.read_until("readyok", ANSWER);
+    proxy.send("position startpos moves e2e4");
+    proxy.send("go depth 3");
+    let search = proxy.read_until("bestmove", ANSWER);
+    assert!(search.iter().any(|line| line.starts_with("info depth 3")), "{search:?}");
+    proxy.send("isready");
+    proxy.read_until("readyok", ANSWER);
+    let sent = lines_sent_to_the_engine(&log);
+    assert!(sent.contains(&"go depth 3".to_owned()), "a go without a clock passes unchanged: {sent:?}");
+    assert!(!sent.iter().any(|line| line.contains("soon") || line.contains("e2e5")), "{sent:?}");
+    drop(proxy);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_engine_that_dies_during_a_search_ends_the_proxy_with_an_error() {
+    // A scripted engine that answers the handshake and exits with status 3 at its first go.
+    let script = "while read -r line; do case \"$line\" in \
+                  uci) echo 'id name Doomed'; echo uciok;; isready) echo readyok;; go*) exit 3;; esac; done";
+    let mut child = Command::new(kairos_binary())
+        .args(["tm-proxy", "--", "/bin/sh", "-c", script])
+        .current_dir(workspace_root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start kairos tm-proxy");
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "uci\nisready\nposition startpos\ngo wtime 1000 btime 1000").expect("write");
+    let stdout = child.stdout.take().expect("stdout");
+    let (sender, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let all: Vec<String> = BufReader::new(stdout).lines().map_while(Result::ok).collect();
+        let _ = sender.send(all);
+    });
+    let Ok(output) = lines.recv_timeout(ANSWER) else {
+        let _ = child.kill();
+        panic!("the proxy did not end after its engine died");
+    };
+    let status = child.wait().expect("exit status");
+    drop(stdin);
+    assert!(output.contains(&"uciok".to_owned()) && output.contains(&"readyok".to_owned()), "{output:?}");
+    assert_eq!(
+        output.last().map(String::as_str),
+        Some("info string error the wrapped engine exited (exit status: 3) during a search, so no bestmove can follow")
+    );
+    assert!(!output.iter().any(|line| line.starts_with("bestmove")), "{output:?}");
+    assert_eq!(status.code(), Some(1), "a GUI sees an engine crash");
+}
+
+#[test]
+fn proxied_stockfish_plays_stockfish_without_losing_on_time() {
+    let dir = scratch("match");
+    let openings = workspace_root().join("tests/data/four-openings.epd");
+    let (stockfish_arg, stockfish_cmd) = (format!("arg={}", stockfish()), format!("cmd={}", stockfish()));
+    let args = [
+        "match",
+        "--engine", "name=proxied", "cmd=kairos", "arg=tm-proxy", "arg=--time-manager=legacy", "arg=--",
+        stockfish_arg.as_str(), "virtualclock=no",
+        "--engine", "name=stockfish", stockfish_cmd.as_str(),
+        "--each", "tc=2+0.05", "option.Threads=1", "option.Hash=16",
+        "--games", "4",
+        "--openings", openings.to_str().unwrap(),
+        "--results", "results.jsonl",
+    ];
+    let output = run_kairos(&args, &dir, Duration::from_secs(300));
+    assert_eq!(output.code, Some(0), "{}\n{}", output.stdout, output.stderr);
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).expect("results file");
+    let games: Vec<Value> = text.lines().map(|line| serde_json::from_str(line).expect("one JSON object per game")).collect();
+    assert_eq!(games.len(), 4);
+    let complete = ["Checkmate", "Stalemate", "InsufficientMaterial", "FiftyMoveRule", "ThreefoldRepetition"];
+    for game in &games {
+        let termination = game["termination"].as_str().unwrap_or("");
+        assert!(complete.contains(&termination), "a game played to its end by the rules: {termination} ({})", game["reason"]);
+        for record in game["moves"].as_array().unwrap() {
+            assert!(record["clock_left_ms"].as_i64().unwrap() >= 0, "{record}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_missing_engine_or_a_bad_manager_string_is_named_with_the_way_out() {
+    let dir = scratch("bad-start");
+    let missing = run_kairos(&["tm-proxy", "--", "/nonexistent/engine"], &dir, ANSWER);
+    assert_eq!(missing.code, Some(1), "{}", missing.stderr);
+    assert!(
+        missing.stderr.contains("could not start the wrapped engine '/nonexistent/engine'")
+            && missing.stderr.contains("check the path after --"),
+        "{}",
+        missing.stderr
+    );
+    let bad = run_kairos(&["tm-proxy", "--time-manager=bogus(", "--", stockfish()], &dir, ANSWER);
+    assert_eq!(bad.code, Some(1), "{}", bad.stderr);
+    assert!(bad.stderr.contains("--time-manager 'bogus('") && bad.stderr.contains("kairos tm-help"), "{}", bad.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -47,6 +47,9 @@ pub enum CtmError {
     /// A flag's value or a combination of inputs cannot be used.
     #[error("{0}")]
     Invalid(String),
+    /// A model file that timemgr's reader refuses; the message names the file and the way out.
+    #[error(transparent)]
+    Model(#[from] timemgr::ctm::ModelError),
     /// libtorch reported an error.
     #[error("libtorch: {0}")]
     Torch(#[from] tch::TchError),

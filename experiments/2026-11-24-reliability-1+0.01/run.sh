@@ -2,10 +2,13 @@
 # Reliability at scale (#13 item 5, and #10's time losses at 1+0.01): 1,000 games at 1+0.01 on the wall clock,
 # two games at a time, smooth(limit=nodes) with lc0's moves-left curve against legacy. rss.sh samples the
 # resident memory of every engine process beside it. Resumable: run it again and it continues from
-# results.jsonl; GAMES=N stops after N games.
+# results.jsonl; GAMES=N stops after N games; OUT=DIR writes the files there instead of beside this script
+# (../2026-11-25-reliability-padded-1+0.01 is OUT=that GAMES=500 with the build of 458e330).
 set -euo pipefail
-cd "$(dirname "$0")"
-kairos="${KAIROS:-../../target/release/kairos}"
+here="$(cd "$(dirname "$0")" && pwd)"
+kairos="$(realpath "${KAIROS:-$here/../../target/release/kairos}")"
+book="$here/../../../shared/books/8mvs_+90_+99.epd"
+cd "${OUT:-$here}"
 resume=()
 [ -s results.jsonl ] && resume=(--resume)
 "$kairos" match \
@@ -14,8 +17,8 @@ resume=()
   --engine name=legacy cmd=kairos option.TimeManager=legacy \
   --each tc=1+0.01 option.Threads=1 \
   --games "${GAMES:-1000}" --concurrency "${CONCURRENCY:-2}" \
-  --openings ../../../shared/books/8mvs_+90_+99.epd --openings-order shuffled --seed 7 \
+  --openings "$book" --openings-order shuffled --seed 7 \
   --results results.jsonl --pgn games.pgn "${resume[@]}" &
 match=$!
-./rss.sh "$match" >> rss.tsv &
+"$here/rss.sh" "$match" >> rss.tsv &
 wait "$match"

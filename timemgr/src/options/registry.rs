@@ -493,8 +493,9 @@ declare_keys! {
     /// The keys of `ctm(...)`.
     pub struct CtmKeys {
         model: String = text("model", "";
-            "model file written by kairos tm-train (quote a path with characters other than letters, digits, \
-             - _ . /); empty = none: the fallback budgets every move"),
+            "model file written by kairos tm-train (quote a path that starts with a digit, '-' or '.', or \
+             holds characters other than letters, digits, - _ . /: model='../ctm.safetensors'); \
+             empty = none: the fallback budgets every move"),
         start_move: i64 = int("start-move", 1, 1, 10_000, 1; "first move (full-move number) the model budgets"),
         end_move: i64 = int("end-move", 10_000, 1, 10_000, 5; "last move (full-move number) the model budgets"),
         max_share: f64 = float("max-share", 0.2, 0.001, 1.0, 0.01;

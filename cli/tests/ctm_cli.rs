@@ -1,5 +1,6 @@
-//! `kairos tm-data` and `kairos tm-train` through the real binary: the filter table, the relaxation flags, a
-//! clear error for a missing file, and a one-epoch training run that writes the model and the PNG.
+//! `kairos tm-data`, `tm-train` and `tm-predict` through the real binary: the filter table, the relaxation
+//! flags, a clear error for a missing file, a one-epoch training run that writes the model and the PNG, and
+//! that model's predictions for the ERET suite.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -62,6 +63,40 @@ fn tm_data_prints_the_filter_table_and_tm_train_writes_model_and_plot() {
     assert!(trained.status.success(), "{text}{}", String::from_utf8_lossy(&trained.stderr));
     assert!(text.contains("best epoch 1"), "{text}");
     assert!(model.exists() && model.with_extension("png").exists());
+
+    let epd = temp("two.epd");
+    std::fs::write(
+        &epd,
+        "# two ERET positions\n\
+         r1bqk1r1/1p1p1n2/p1n2pN1/2p1b2Q/2P1Pp2/1PN5/PB4PP/R4RK1 w q - - bm Rxf4; id \"ERET 001 - Relief\";\n\
+         r1n2N1k/2n2K1p/3pp3/5Pp1/b5R1/8/1PPP4/8 w - - bm Ng6; id \"ERET 002 - Zugzwang\";\n",
+    )
+    .unwrap();
+    let predicted = kairos(&[
+        "tm-predict",
+        "--model",
+        model.to_str().unwrap(),
+        "--epd",
+        epd.to_str().unwrap(),
+        "r2r2k1/1p1n1pp1/4pnp1/8/PpBRqP2/1Q2B1P1/1P5P/R5K1 b",
+    ]);
+    let text = String::from_utf8_lossy(&predicted.stdout);
+    assert!(predicted.status.success(), "{text}{}", String::from_utf8_lossy(&predicted.stderr));
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    assert!(rows[0].ends_with("ERET 001 - Relief") && rows[1].ends_with("ERET 002 - Zugzwang"), "{text}");
+    assert!(rows[2].ends_with("r2r2k1/1p1n1pp1/4pnp1/8/PpBRqP2/1Q2B1P1/1P5P/R5K1"), "{text}");
+    for row in rows {
+        let rho: f32 = row.split_whitespace().next().unwrap().parse().expect("a number first");
+        assert!(rho.is_finite(), "{row}");
+    }
+}
+
+#[test]
+fn tm_predict_names_a_missing_model() {
+    let output = kairos(&["tm-predict", "--model", "/nonexistent/model.safetensors", "8/8/8/8/8/8/8/K6k w"]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("/nonexistent/model.safetensors"));
 }
 
 #[test]

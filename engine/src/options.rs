@@ -362,8 +362,8 @@ fn key_kind(key: &KeyOption) -> OptionKind {
     match key.param.kind {
         ParamKind::Int { min, max, .. } => OptionKind::Spin { min, max },
         ParamKind::Float { min, max, .. } => OptionKind::Float { min, max },
-        // Choice keys are not key options (timemgr keeps them in the string); only switches reach this arm.
-        ParamKind::Bool { .. } | ParamKind::Choice { .. } => OptionKind::Check,
+        // Choice and text keys are not key options (timemgr keeps them in the string); only switches reach this arm.
+        ParamKind::Bool { .. } | ParamKind::Choice { .. } | ParamKind::Text { .. } => OptionKind::Check,
     }
 }
 
@@ -762,6 +762,8 @@ mod tests {
         assert!(matches!(options.set("Hash", "16"), Err(OptionsError::UnknownOption { .. })));
         let error = options.set("TimeManager", "smooth,legacy").unwrap_err();
         assert!(matches!(error, OptionsError::BadValue { option: "TimeManager", .. }), "{error}");
+        let error = options.set("TimeManager", "ctm(model=/nonexistent/ctm.safetensors)").unwrap_err().to_string();
+        assert!(error.contains("/nonexistent/ctm.safetensors") && error.contains("kairos tm-train"), "{error}");
         let error = options.set("BackendDevice", "gpu").unwrap_err();
         assert_eq!(
             error.to_string(),

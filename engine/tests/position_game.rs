@@ -131,3 +131,15 @@ fn a_continuation_has_the_same_start_and_the_earlier_moves_as_a_prefix() {
     assert!(two.continues(&start) && two.continues(&one) && two.continues(&two));
     assert!(!one.continues(&two) && !other.continues(&one) && !fen.continues(&start));
 }
+
+#[test]
+fn piece_placement_is_the_boards_fen_field() {
+    assert_eq!(game(None, "").piece_placement().to_string(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
+    // 1. e4 d5 2. exd5 Nf6 3. Nf3 Nxd5 4. Be2 e6 5. O-O: captures, and castling moves king and rook together.
+    assert_eq!(
+        game(None, "e2e4 d7d5 e4d5 g8f6 g1f3 f6d5 f1e2 e7e6 e1g1").piece_placement().to_string(),
+        "rnbqkb1r/ppp2ppp/4p3/3n4/8/5N2/PPPPBPPP/RNBQ1RK1"
+    );
+    let ending = game(Some("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1"), "e7e8n");
+    assert_eq!(ending.piece_placement().to_string(), "4N3/6k1/8/8/8/8/8/4K3", "an under-promotion");
+}

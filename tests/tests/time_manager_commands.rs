@@ -19,7 +19,7 @@ const MANAGERS: [&str; 7] = [
 fn tm_help_lists_every_manager_and_estimator() {
     let output = run_kairos(&["tm-help"], &workspace_root(), Duration::from_secs(30));
     assert_eq!(output.code, Some(0), "{}", output.stderr);
-    for name in ["smooth", "legacy", "alphazero", "simple", "geometric", "expected-length", "mle-legacy", "ahle", "lognormal", "pieces", "mlh", "fixed"] {
+    for name in ["smooth", "legacy", "alphazero", "simple", "geometric", "expected-length", "ctm", "mle-legacy", "ahle", "lognormal", "pieces", "mlh", "fixed"] {
         assert!(output.stdout.contains(name), "tm-help does not mention {name}");
     }
     let smooth = run_kairos(&["tm-help", "smooth"], &workspace_root(), Duration::from_secs(30));
@@ -61,4 +61,25 @@ fn a_bad_option_string_names_the_key_and_the_closest_valid_one() {
     assert_eq!(output.code, Some(1));
     assert!(output.stderr.contains("max-move-budgte"), "{}", output.stderr);
     assert!(output.stderr.contains("max-move-budget"), "{}", output.stderr);
+}
+
+#[test]
+fn ctm_plans_with_a_trained_model_and_refuses_a_missing_one() {
+    let model = workspace_root().join("experiments/2026-11-24-ctm-data/ctm-2.1.safetensors");
+    for window in ["", ",start-move=5,end-move=30,fallback=alphazero"] {
+        let manager = format!("ctm(model={}{window})", model.display());
+        for tc in ["60+0.6", "10+0.1", "40/60+0"] {
+            let args = ["tm-plan", "--time-manager", &manager, "--tc", tc, "--json", "--seed", "7"];
+            let output = run_kairos(&args, &workspace_root(), Duration::from_secs(60));
+            assert_eq!(output.code, Some(0), "{manager} {tc}: {}", output.stderr);
+            let summary: Value = serde_json::from_str(output.stdout.lines().last().expect("a summary line")).unwrap();
+            assert_eq!(summary["flagged"], Value::Bool(false), "{manager} at {tc} ran out of time: {summary}");
+        }
+    }
+    let args = ["tm-plan", "--time-manager", "ctm(model=/nonexistent/ctm.safetensors)", "--tc", "60+0"];
+    let output = run_kairos(&args, &workspace_root(), Duration::from_secs(30));
+    assert_eq!(output.code, Some(1));
+    for part in ["/nonexistent/ctm.safetensors", "kairos tm-train"] {
+        assert!(output.stderr.contains(part), "{part} missing from: {}", output.stderr);
+    }
 }

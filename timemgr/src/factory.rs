@@ -2,6 +2,7 @@
 
 use crate::estimator::MovesLeftEstimator;
 use crate::managers::alphazero::AlphaZeroBudget;
+use crate::managers::ctm::{CtmKeys, CtmManager, CtmParams};
 use crate::managers::expected_length::{ExpectedLengthBudget, ExpectedLengthParams};
 use crate::managers::geometric::{GeometricBudget, GeometricParams};
 use crate::managers::legacy::{LegacyBudget, LegacyParams};
@@ -39,6 +40,10 @@ pub fn build_time_manager(config: &TimeManagerConfig) -> Result<Box<dyn TimeMana
             let params = GeometricParams::from_keys(&m.keys()?)?;
             DeadlineManager::boxed(GeometricBudget::new(params), adjustments, name)
         }
+        "ctm" => {
+            let keys: CtmKeys = m.keys()?;
+            CtmManager::boxed(CtmParams::from_keys(&keys)?, ctm_fallback(&keys.fallback)?, adjustments, name)
+        }
         "expected-length" => {
             let params = ExpectedLengthParams { estimator: estimator_of(config)? };
             DeadlineManager::boxed(ExpectedLengthBudget::new(params), adjustments, name)
@@ -51,6 +56,22 @@ pub fn build_time_manager(config: &TimeManagerConfig) -> Result<Box<dyn TimeMana
         }
     };
     Ok(manager)
+}
+
+/// The manager that budgets the moves ctm's model does not: any manager but ctm itself.
+fn ctm_fallback(spec: &str) -> Result<Box<dyn TimeManager>, OptionError> {
+    let wrap = |error: OptionError| OptionError::Inconsistent {
+        component: "ctm".to_owned(),
+        reason: format!("fallback '{spec}': {error}"),
+    };
+    let config = TimeManagerConfig::parse(spec).map_err(wrap)?;
+    if config.name() == "ctm" {
+        return Err(OptionError::Inconsistent {
+            component: "ctm".to_owned(),
+            reason: format!("fallback '{spec}' is ctm again; name another manager, e.g. fallback=legacy"),
+        });
+    }
+    build_time_manager(&config).map_err(wrap)
 }
 
 /// Whether the estimator is the manager's default one with its default values (nothing written for it).

@@ -29,6 +29,7 @@
 #![warn(missing_docs)]
 
 pub mod chain;
+pub mod ctm;
 pub mod decay;
 pub mod estimator;
 pub mod factory;

@@ -6,13 +6,15 @@
 //! `poll_ms`, or every 1/200 of the announced time left when that is longer (bounded work for long clocks); the search also stops on its own once `t ≥ timeuse·(t + remaining time)` (how smart pruning
 //! shortens moves), or, under a manager that announces a node budget (`smooth(limit=nodes)`), once the root
 //! visits reach `timeuse·(visits + remaining playouts)`. Root visits split 60/30/10 over three moves; the reused tree is `reuse ×` the previous
-//! final root visits; pieces fall linearly from 32 to 6 over the planned plies. The clock loses the move time
+//! final root visits; pieces fall linearly from 32 to 6 over the planned plies, while the board a manager
+//! reads (`ctm`) stays the initial position: the model game has counts, not moves. The clock loses the move time
 //! and gains the increment; `flagged` is set when a move takes longer than the clock had.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::chain::{build_stopper_chain, CommonStopperOptions};
+use crate::ctm::PiecePlacement;
 use crate::factory::time_manager_from_str;
 use crate::options::OptionError;
 use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext};
@@ -217,6 +219,7 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
             network_moves_left_plies: None,
             moves_out_of_book: Some(move_number),
             smart_pruning: false,
+            placement: Some(PiecePlacement::initial()),
         };
         let nps = config.nps * (1.0 + config.nps_noise * rng.random_range(-1.0..=1.0));
         let mut chain = build_stopper_chain(Some(manager.as_mut()), &go, &ctx, &no_pruning);

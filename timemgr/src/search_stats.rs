@@ -3,6 +3,8 @@
 //! The search knows nothing of clocks: after each iteration it publishes [`IterationStats`] and obeys the
 //! answer of one [`Stopper`]. Stoppers talk back through [`Hints`].
 
+use crate::ctm::PiecePlacement;
+
 /// Why a stopper may want the search to run longer or shorter than planned (LC0-NOTES §1.6.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TimeUsageHint {
@@ -161,4 +163,7 @@ pub struct MoveContext {
     pub moves_out_of_book: Option<u32>,
     /// Whether the engine prunes the search early (SmartPruningFactor > 0); set by the stopper chain.
     pub smart_pruning: bool,
+    /// The pieces on the board, for managers that read the position (`ctm`); `None` where the caller has no
+    /// position.
+    pub placement: Option<PiecePlacement>,
 }

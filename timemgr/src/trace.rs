@@ -104,6 +104,9 @@ impl MoveTrace {
         if let Some(mtg) = self.movestogo {
             line.push_str(&format!(" mtg {mtg}"));
         }
+        if let Some(share) = self.step_value("predicted_share") {
+            line.push_str(&format!(" predicted_share {share:.5}"));
+        }
         for name in ["moves_left", "allocated_ms", "allowed_piggybank_ms", "piggybank_after_ms"] {
             if let Some(value) = self.step_value(name) {
                 line.push_str(&format!(" {name} {value:.1}"));
@@ -149,6 +152,13 @@ impl TraceBook {
             trace.state_after_move = state;
             self.done.push(trace);
         }
+    }
+    /// Files a finished trace made elsewhere (by a fallback manager), after the move in progress if any.
+    pub(crate) fn file(&mut self, trace: MoveTrace) {
+        if let Some(unfinished) = self.open.take() {
+            self.done.push(unfinished);
+        }
+        self.done.push(trace);
     }
     /// Records which limit ended the move in progress.
     pub(crate) fn set_stopped_by(&mut self, cause: Option<StopCause>) {

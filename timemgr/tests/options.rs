@@ -155,6 +155,7 @@ fn registry_is_consistent() {
                 }
                 ParamKind::Bool { .. } => {}
                 ParamKind::Choice { default, choices } => assert!(choices.contains(&default)),
+                ParamKind::Text { .. } => {}
             }
             assert!(!param.help.is_empty());
         }

@@ -13,6 +13,7 @@ pub mod tune;
 
 pub use cli::{run_match, MatchArgs};
 pub use ctm::command::{run_tm_data, run_tm_train, TmDataArgs, TmTrainArgs};
+pub use ctm::predict::{run_tm_predict, TmPredictArgs};
 pub use report::{run_match_report, MatchReportArgs};
 pub use runner::{play_games, GameRecord, MatchPlan};
 pub use tune::{run_tune, TuneArgs};

@@ -57,7 +57,7 @@ fn error_of(log: &Path, extra: &[&str]) -> String {
 fn bad_input_is_refused_before_any_game_or_log() {
     let dir = scratch("bad-input");
     let log = dir.join("run.jsonl");
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 9] = [
         (&["--time-manager", "smoth", "--iterations", "2"], "unknown time manager 'smoth'"),
         (&["--param", "max-move-budgt=0.3:0.1:0.6", "--iterations", "2"], "has no numeric key"),
         (&["--param", "init-nps=5:0:10", "--iterations", "2"], "must satisfy 1 <= MIN < MAX"),
@@ -65,6 +65,8 @@ fn bad_input_is_refused_before_any_game_or_log() {
         (&["--games-per-iteration", "3", "--iterations", "2"], "must be even"),
         (&["--against", "legasy", "--iterations", "2"], "--against legasy"),
         (&["--iterations", "0"], "--iterations must be at least 1"),
+        (&["--time-manager", "ctm(model=/nonexistent/ctm.safetensors)", "--iterations", "2"], "kairos tm-train"),
+        (&["--against", "ctm(model=/nonexistent/ctm.safetensors)", "--iterations", "2"], "/nonexistent/ctm.safetensors"),
     ];
     for (extra, expected) in cases {
         let message = error_of(&log, extra);

@@ -30,6 +30,7 @@ const MODES: &[Mode] = &[
     Mode { name: "tune", summary: "tune a time manager's parameters by SPSA through self-play", run: run_tune },
     Mode { name: "tm-data", summary: "CTM-Net dataset from PGNs with [%clk] (thesis filters)", run: run_tm_data },
     Mode { name: "tm-train", summary: "train a CTM-Net (ctm-1.0, 2.0, 2.1) on a tm-data dataset", run: run_tm_train },
+    Mode { name: "tm-predict", summary: "a trained CTM-Net's share of the clock for FEN/EPD positions", run: run_tm_predict },
     Mode { name: "help", summary: "this list", run: print_modes },
 ];
 
@@ -125,4 +126,8 @@ fn run_tm_data(args: &[String]) -> Result<()> {
 
 fn run_tm_train(args: &[String]) -> Result<()> {
     tools::run_tm_train(parse_tool_args("tm-train", args)?)
+}
+
+fn run_tm_predict(args: &[String]) -> Result<()> {
+    tools::run_tm_predict(parse_tool_args("tm-predict", args)?)
 }

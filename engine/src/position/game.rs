@@ -6,7 +6,8 @@ use super::material::has_mating_material;
 use nn::HistoryEntry;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position};
+use shakmaty::{CastlingMode, Chess, Color, Move, Position, Square};
+use timemgr::ctm::{Piece, PiecePlacement};
 
 /// Why a `position` command cannot be applied; each variant names the culprit and the fix.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -159,6 +160,12 @@ impl GameState {
     /// Half-moves since the game's start: 2·(fullmove − 1) + (1 if black was to move) + moves applied.
     pub fn game_ply(&self) -> u32 {
         self.start_ply + self.moves.len() as u32
+    }
+
+    /// The pieces of the current position as the time managers read them (FEN letters carry them over).
+    pub fn piece_placement(&self) -> PiecePlacement {
+        let board = self.position().board();
+        PiecePlacement::from_fn(|square| board.piece_at(Square::ALL[square]).and_then(|p| Piece::from_fen_char(p.char())))
     }
 
     /// Whether the game is over by the rules, in lc0's order: no legal moves first, then material, the

@@ -337,6 +337,7 @@ impl ProxySession {
             network_moves_left_plies: None,
             moves_out_of_book: Some(game_ply.saturating_sub(book_exit_ply) / 2 + 1),
             smart_pruning: false,
+            placement: Some(self.game.piece_placement()),
         }
     }
 

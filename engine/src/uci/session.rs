@@ -292,6 +292,7 @@ impl Session {
             network_moves_left_plies: None,
             moves_out_of_book: Some(game_ply.saturating_sub(book_exit_ply) / 2 + 1),
             smart_pruning: false,
+            placement: Some(self.game.piece_placement()),
         };
         // The move's life: the manager hands out the stopper, the search runs and sends its best move, and
         // then the manager learns from the outcome and the trace is written, outside the search's locks.

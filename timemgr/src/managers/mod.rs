@@ -1,6 +1,7 @@
 //! The per-game time managers and what they share: the trait, the clock view and the common adjustments.
 
 pub mod alphazero;
+pub mod ctm;
 pub mod expected_length;
 pub mod geometric;
 pub mod legacy;

@@ -9,7 +9,7 @@ use super::registry::{
 };
 
 /// A key's validated value.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ParamValue {
     /// A float key.
     Float(f64),
@@ -19,6 +19,8 @@ pub enum ParamValue {
     Bool(bool),
     /// A choice key.
     Choice(&'static str),
+    /// A text key.
+    Text(String),
 }
 
 impl fmt::Display for ParamValue {
@@ -35,7 +37,23 @@ impl fmt::Display for ParamValue {
             ParamValue::Int(i) => write!(f, "{i}"),
             ParamValue::Bool(b) => write!(f, "{b}"),
             ParamValue::Choice(c) => f.write_str(c),
+            ParamValue::Text(text) => write_text(f, text),
         }
+    }
+}
+
+/// Text as the option grammar reads it back: bare when the lexer takes it as one identifier (a word or a
+/// path), else quoted with whichever quote it does not contain.
+fn write_text(f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
+    let mut chars = text.chars();
+    let bare = chars.next().is_some_and(|c| c.is_alphabetic() || c == '/')
+        && chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
+        && text != "true"
+        && text != "false";
+    match (bare, text.contains('\'')) {
+        (true, _) => f.write_str(text),
+        (false, false) => write!(f, "'{text}'"),
+        (false, true) => write!(f, "\"{text}\""),
     }
 }
 
@@ -59,6 +77,7 @@ impl ComponentConfig {
                     ParamKind::Int { default, .. } => ParamValue::Int(preset.map_or(default, |v| v as i64)),
                     ParamKind::Bool { default } => ParamValue::Bool(preset.map_or(default, |v| v != 0.0)),
                     ParamKind::Choice { default, .. } => ParamValue::Choice(default),
+                    ParamKind::Text { default } => ParamValue::Text(default.to_owned()),
                 }
             })
             .collect();
@@ -76,7 +95,7 @@ impl ComponentConfig {
 
     /// The value of `name`, if the component has that key.
     pub fn get(&self, name: &str) -> Option<ParamValue> {
-        self.index(name).map(|i| self.values[i])
+        self.index(name).map(|i| self.values[i].clone())
     }
 
     /// The component's own keys as their typed struct; `K` must be this component's (else a registry bug).
@@ -133,7 +152,7 @@ impl ComponentConfig {
 
     /// `name(key=value,…)` with only the keys that differ from their (preset) defaults; the preset first.
     fn write_with(&self, f: &mut fmt::Formatter<'_>, extra: Option<&ComponentConfig>) -> fmt::Result {
-        let preset = self.get("preset").filter(|p| Some(*p) != self.index("preset").map(|i| self.defaults[i]));
+        let preset = self.get("preset").filter(|p| Some(p) != self.index("preset").map(|i| &self.defaults[i]));
         let mut items: Vec<String> = Vec::new();
         if let Some(preset) = preset {
             items.push(format!("preset={preset}"));
@@ -212,6 +231,8 @@ fn validate(component: &str, param: &ParamSpec, value: &Value) -> Result<ParamVa
             }),
         },
         (ParamKind::Choice { choices, .. }, _) => Err(wrong_type(&format!("one of {}", choices.join(", ")))),
+        (ParamKind::Text { .. }, Value::Str(text)) => Ok(ParamValue::Text(text.clone())),
+        (ParamKind::Text { .. }, _) => Err(wrong_type("text (quote it if it starts with a digit, e.g. '2025/model.bin')")),
     }
 }
 

@@ -207,7 +207,10 @@ impl Parser<'_> {
         let offset = self.offset();
         let value = match self.peek().cloned() {
             Some(Token::Number(text)) => parse_number(&text).ok_or_else(|| {
-                self.error_at(offset, &format!("'{text}' is not a number"))
+                self.error_at(
+                    offset,
+                    &format!("'{text}' is not a number; quote text that starts with a digit, '-' or '.', e.g. model='../ctm.safetensors'"),
+                )
             })?,
             Some(Token::Quoted(text)) => Value::Str(text),
             Some(Token::Ident(text)) => match text.as_str() {
@@ -250,6 +253,14 @@ mod tests {
         assert_eq!(smooth.value("init-tree-reuse"), Some(&Value::Float(0.6)));
         assert_eq!(smooth.subdicts[0].0, "mle-legacy");
         assert_eq!(smooth.subdicts[0].1.value("steepness"), Some(&Value::Float(6.5)));
+    }
+
+    #[test]
+    fn a_bare_relative_path_is_refused_with_the_quoting_that_fixes_it() {
+        let error = parse_dict("ctm(model=../ctm.safetensors)").unwrap_err().to_string();
+        assert!(error.contains("'..' is not a number") && error.contains("model='../ctm.safetensors'"), "{error}");
+        let d = parse_dict("ctm(model='../ctm.safetensors')").unwrap();
+        assert_eq!(d.subdicts[0].1.value("model"), Some(&Value::Str("../ctm.safetensors".to_owned())));
     }
 
     #[test]

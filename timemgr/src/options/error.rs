@@ -94,6 +94,9 @@ pub enum OptionError {
         /// A `TimeManager` value that selects the owner.
         select: String,
     },
+    /// A CTM model file that cannot be used.
+    #[error(transparent)]
+    Model(#[from] crate::ctm::ModelError),
 }
 
 /// A list of valid names, printed comma-separated.

@@ -43,6 +43,7 @@ fn render_component(spec: &ComponentSpec) -> String {
             ParamKind::Int { default, min, max, .. } => ("int", default.to_string(), format!("[{min}, {max}]")),
             ParamKind::Bool { default } => ("bool", default.to_string(), "true|false".to_owned()),
             ParamKind::Choice { default, choices } => ("choice", default.to_owned(), choices.join("|")),
+            ParamKind::Text { default } => ("text", ParamValue::Text(default.to_owned()).to_string(), String::new()),
         };
         out.push_str(&format!("  {:<28} {kind:<6} default {default:<10} {range:<22} {}\n", param.name, param.help));
     }

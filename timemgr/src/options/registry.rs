@@ -43,6 +43,11 @@ pub enum ParamKind {
         /// The allowed names.
         choices: &'static [&'static str],
     },
+    /// Free text such as a file path (written bare when it is a word or a path, else quoted).
+    Text {
+        /// Default text.
+        default: &'static str,
+    },
 }
 
 /// One key of a manager or estimator.
@@ -120,9 +125,18 @@ impl KeyValue for &'static str {
     }
 }
 
+impl KeyValue for String {
+    fn from_param(value: ParamValue) -> Option<Self> {
+        match value {
+            ParamValue::Text(text) => Some(text),
+            _ => None,
+        }
+    }
+}
+
 /// Reads key `key` of `component` as `T`, or says which key the registry and the code disagree on.
 pub fn read_key<T: KeyValue>(component: &str, key: &str, value: Option<ParamValue>) -> Result<T, OptionError> {
-    value.and_then(T::from_param).ok_or_else(|| OptionError::Inconsistent {
+    value.clone().and_then(T::from_param).ok_or_else(|| OptionError::Inconsistent {
         component: component.to_owned(),
         reason: format!(
             "key {key} is read as {} but holds {value:?}; this is a bug in the registry",
@@ -148,7 +162,7 @@ macro_rules! declare_keys {
 
             #[allow(unused_mut, unused_variables)]
             fn from_values(component: &str, values: &[ParamValue]) -> Result<Self, OptionError> {
-                let mut values = values.iter().copied();
+                let mut values = values.iter().cloned();
                 Ok(Self { $( $field: read_key(component, $key, values.next())?, )* })
             }
         }
@@ -163,6 +177,7 @@ impl ParamSpec {
             ParamKind::Int { default, .. } => ParamValue::Int(default),
             ParamKind::Bool { default } => ParamValue::Bool(default),
             ParamKind::Choice { default, .. } => ParamValue::Choice(default),
+            ParamKind::Text { default } => ParamValue::Text(default.to_owned()),
         }
     }
 }
@@ -240,6 +255,10 @@ const fn int(name: &'static str, default: i64, min: i64, max: i64, step: i64, he
 
 const fn boolean(name: &'static str, default: bool, help: &'static str) -> ParamSpec {
     ParamSpec { name, kind: ParamKind::Bool { default }, help }
+}
+
+const fn text(name: &'static str, default: &'static str, help: &'static str) -> ParamSpec {
+    ParamSpec { name, kind: ParamKind::Text { default }, help }
 }
 
 const fn choice(name: &'static str, default: &'static str, choices: &'static [&'static str], help: &'static str) -> ParamSpec {
@@ -471,6 +490,36 @@ const EXPECTED_LENGTH: ComponentSpec = ComponentSpec {
 };
 
 declare_keys! {
+    /// The keys of `ctm(...)`.
+    pub struct CtmKeys {
+        model: String = text("model", "";
+            "model file written by kairos tm-train (quote a path that starts with a digit, '-' or '.', or \
+             holds characters other than letters, digits, - _ . /: model='../ctm.safetensors'); \
+             empty = none: the fallback budgets every move"),
+        start_move: i64 = int("start-move", 1, 1, 10_000, 1; "first move (full-move number) the model budgets"),
+        end_move: i64 = int("end-move", 10_000, 1, 10_000, 5; "last move (full-move number) the model budgets"),
+        max_share: f64 = float("max-share", 0.2, 0.001, 1.0, 0.01;
+            "cap of one move's time, increment included, as a share of the clock minus the move overhead"),
+        fallback: String = text("fallback", "legacy";
+            "time manager for the moves outside the window and those the model cannot budget (quote one with \
+             keys: fallback='smooth(preset=lc0)'); not ctm"),
+    }
+}
+
+const CTM: ComponentSpec = ComponentSpec {
+    name: "ctm",
+    kind: ComponentKind::Manager,
+    help: "Rheude's CTM-Net (issue #11): thinks for rho*(T-O) + i, capped at max-share*(T-O), where rho is the \
+           model's predicted share of the remaining time for the side to move's position, T the clock, O the move \
+           overhead and i the increment; with movestogo m, at least (T-O)/m. The model budgets the moves from \
+           start-move to end-move; the fallback manager budgets the others and every move the model cannot \
+           (no model given, no position, a prediction that is not a number).",
+    params: CtmKeys::KEYS,
+    presets: &[],
+    default_estimator: None,
+};
+
+declare_keys! {
     /// The keys of `mle-legacy(...)`.
     pub struct MleLegacyKeys {
         midpoint: f32 = float("midpoint", 51.5, 1.0, 1000.0, 1.0; "median game length in full moves"),
@@ -572,7 +621,7 @@ const FIXED: ComponentSpec = ComponentSpec {
     default_estimator: None,
 };
 
-const MANAGERS: &[ComponentSpec] = &[LEGACY, ALPHAZERO, SIMPLE, SMOOTH, GEOMETRIC, EXPECTED_LENGTH];
+const MANAGERS: &[ComponentSpec] = &[LEGACY, ALPHAZERO, SIMPLE, SMOOTH, GEOMETRIC, EXPECTED_LENGTH, CTM];
 const ESTIMATORS: &[ComponentSpec] = &[MLE_LEGACY, AHLE, LOGNORMAL, PIECES, MLH, FIXED];
 
 /// Every time manager, in help order.

@@ -1,6 +1,6 @@
 //! CTM-Net, the learned time manager of Rheude's thesis (TU Darmstadt, 2021): human clock data from PGNs
 //! ([`clock_pgn`], [`samples`], [`features`], [`dataset`]) and the three network architectures trained on it
-//! with tch ([`model`], [`train`], [`plot`]); [`command`] holds the `tm-data` and `tm-train` front ends.
+//! with tch ([`model`], [`train`], [`plot`]); [`command`] holds the `tm-data` and `tm-train` front ends, [`predict`] `tm-predict`.
 
 pub mod clock_pgn;
 pub mod command;
@@ -8,6 +8,7 @@ pub mod dataset;
 pub mod features;
 pub mod model;
 pub mod plot;
+pub mod predict;
 pub mod samples;
 pub mod train;
 
@@ -16,8 +17,8 @@ use std::path::PathBuf;
 /// Everything that can go wrong while building a CTM dataset or training a net.
 #[derive(Debug, thiserror::Error)]
 pub enum CtmError {
-    /// A file could not be opened, read or written.
-    #[error("{path}: {source}")]
+    /// A file could not be opened, read or written (the operating system's reason follows as the source).
+    #[error("{path}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -47,6 +48,9 @@ pub enum CtmError {
     /// A flag's value or a combination of inputs cannot be used.
     #[error("{0}")]
     Invalid(String),
+    /// A model file that timemgr's reader refuses; the message names the file and the way out.
+    #[error(transparent)]
+    Model(#[from] timemgr::ctm::ModelError),
     /// libtorch reported an error.
     #[error("libtorch: {0}")]
     Torch(#[from] tch::TchError),

@@ -7,20 +7,24 @@
 //!   dropout 0.15, one fully connected output; no pooling.
 //! - `ctm-2.1`: 2.0 with 3 residual blocks (two convolutions and a skip, no batch norm, as in the thesis's
 //!   figure 6) after the first convolution, and dropout 0.5.
+//!
+//! The layer sizes, the file format and its reader are timemgr's ([`timemgr::ctm`]), whose plain-Rust forward
+//! pass the `ctm` time manager runs at play time.
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use safetensors::tensor::{Dtype, SafeTensors, TensorView};
+use safetensors::tensor::{Dtype, TensorView};
 use tch::nn::{self, Module, ModuleT};
 use tch::{Device, Kind, Tensor};
+use timemgr::ctm::network::{CHANNELS, HIDDEN1, HIDDEN2, PLANES, RESIDUAL_BLOCKS};
+use timemgr::ctm::{Architecture, ModelFile};
 
 use super::dataset::{bytes_of_f32, write_atomically, Dataset};
 use super::features::{BOARD_FEATURES, FEATURES};
 use super::CtmError;
 
-/// The `format` metadata value of a model file.
-pub const FORMAT: &str = "kairos-ctm-model-1";
+pub use timemgr::ctm::model_file::FORMAT;
 
 /// A CTM-Net architecture of the thesis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -39,20 +43,29 @@ pub enum Arch {
 impl Arch {
     /// The name used on the command line and in model files.
     pub fn name(self) -> &'static str {
+        self.architecture().name()
+    }
+
+    /// The same architecture as timemgr names it.
+    pub fn architecture(self) -> Architecture {
         match self {
-            Arch::Ctm10 => "ctm-1.0",
-            Arch::Ctm20 => "ctm-2.0",
-            Arch::Ctm21 => "ctm-2.1",
+            Arch::Ctm10 => Architecture::Mlp,
+            Arch::Ctm20 => Architecture::Cnn,
+            Arch::Ctm21 => Architecture::ResidualCnn,
         }
     }
 
-    fn from_name(name: &str) -> Option<Self> {
-        [Arch::Ctm10, Arch::Ctm20, Arch::Ctm21].into_iter().find(|a| a.name() == name)
+    fn from_architecture(architecture: Architecture) -> Self {
+        match architecture {
+            Architecture::Mlp => Arch::Ctm10,
+            Architecture::Cnn => Arch::Ctm20,
+            Architecture::ResidualCnn => Arch::Ctm21,
+        }
     }
 
     /// Whether the net reads planes (the 0/1 inputs are then not normalised).
     pub fn is_cnn(self) -> bool {
-        self != Arch::Ctm10
+        self.architecture().is_cnn()
     }
 }
 
@@ -128,28 +141,27 @@ pub struct CtmNet {
     layers: Layers,
 }
 
-const CHANNELS: i64 = 32;
-
 impl CtmNet {
     /// Creates the layers of `arch` under `path`; `kernel` (3 or 5) is the CNNs' convolution size.
     pub fn new(path: &nn::Path, arch: Arch, kernel: i64) -> Self {
         let conv_config = nn::ConvConfig { padding: kernel / 2, ..Default::default() };
-        let conv = |name: &str, input: i64| nn::conv2d(path / name, input, CHANNELS, kernel, conv_config);
+        let channels = CHANNELS as i64;
+        let conv = |name: &str, input: i64| nn::conv2d(path / name, input, channels, kernel, conv_config);
         let layers = match arch {
             Arch::Ctm10 => Layers::Mlp {
-                hidden1: nn::linear(path / "hidden1", FEATURES as i64, 400, Default::default()),
-                hidden2: nn::linear(path / "hidden2", 400, 200, Default::default()),
-                output: nn::linear(path / "output", 200, 1, Default::default()),
+                hidden1: nn::linear(path / "hidden1", FEATURES as i64, HIDDEN1 as i64, Default::default()),
+                hidden2: nn::linear(path / "hidden2", HIDDEN1 as i64, HIDDEN2 as i64, Default::default()),
+                output: nn::linear(path / "output", HIDDEN2 as i64, 1, Default::default()),
             },
             Arch::Ctm20 | Arch::Ctm21 => {
-                let residual = if arch == Arch::Ctm21 { 3 } else { 0 };
+                let residual = if arch == Arch::Ctm21 { RESIDUAL_BLOCKS } else { 0 };
                 Layers::Cnn {
-                    stem: conv("stem", 13),
+                    stem: conv("stem", PLANES as i64),
                     blocks: (0..residual)
-                        .map(|b| (conv(&format!("block{b}_a"), CHANNELS), conv(&format!("block{b}_b"), CHANNELS)))
+                        .map(|b| (conv(&format!("block{b}_a"), channels), conv(&format!("block{b}_b"), channels)))
                         .collect(),
                     dropout: if arch == Arch::Ctm21 { 0.5 } else { 0.15 },
-                    output: nn::linear(path / "output", CHANNELS * 64, 1, Default::default()),
+                    output: nn::linear(path / "output", channels * 64, 1, Default::default()),
                 }
             }
         };
@@ -250,45 +262,21 @@ impl CtmModel {
         write_atomically(path, &bytes)
     }
 
-    /// Reads a file written by [`CtmModel::save`].
+    /// Reads a file written by [`CtmModel::save`], through timemgr's reader (the one the `ctm` manager uses).
     pub fn load(path: &Path) -> Result<Self, CtmError> {
-        let bytes = std::fs::read(path).map_err(|source| CtmError::Io { path: path.to_owned(), source })?;
-        let bad = |reason: String| CtmError::BadFile {
-            path: path.to_owned(),
-            reason: format!("{reason}; not a model written by `kairos tm-train`"),
-        };
-        let (_, header) = SafeTensors::read_metadata(&bytes).map_err(|e| bad(e.to_string()))?;
-        let meta = header.metadata().clone().unwrap_or_default();
-        if meta.get("format").map(String::as_str) != Some(FORMAT) {
-            return Err(bad(format!("no format={FORMAT} in the header")));
-        }
-        let arch = meta.get("arch").and_then(|a| Arch::from_name(a)).ok_or_else(|| bad("no known arch".into()))?;
-        let kernel = meta.get("kernel").and_then(|k| k.parse().ok()).ok_or_else(|| bad("no kernel".into()))?;
-        let file = SafeTensors::deserialize(&bytes).map_err(|e| bad(e.to_string()))?;
-        let floats = |name: &str, shape: &[usize]| -> Result<Vec<f32>, CtmError> {
-            let view = file.tensor(name).map_err(|e| bad(format!("tensor {name}: {e}")))?;
-            if view.dtype() != Dtype::F32 || view.shape() != shape {
-                return Err(bad(format!(
-                    "tensor {name} is {:?} {:?}, expected F32 {shape:?}",
-                    view.dtype(),
-                    view.shape()
-                )));
-            }
-            Ok(view.data().chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
-        };
-        let target = floats("norm.target", &[2])?;
+        let file = ModelFile::read(path)?;
         let norm = Normalisation {
-            feature_mean: floats("norm.feature_mean", &[FEATURES])?,
-            feature_std: floats("norm.feature_std", &[FEATURES])?,
-            target_mean: target[0],
-            target_std: target[1],
+            feature_mean: file.norm.feature_mean.clone(),
+            feature_std: file.norm.feature_std.clone(),
+            target_mean: file.norm.target_mean,
+            target_std: file.norm.target_std,
         };
-        let model = CtmModel::new(arch, kernel, norm)?;
+        let model = CtmModel::new(Arch::from_architecture(file.arch), file.kernel as i64, norm)?;
         let _guard = tch::no_grad_guard();
         for (name, mut var) in model.vs.variables() {
             let shape: Vec<usize> = var.size().iter().map(|&d| d as usize).collect();
-            let values = floats(&name, &shape)?;
-            var.copy_(&Tensor::from_slice(&values).view(var.size().as_slice()));
+            let values = file.tensor(&name, &shape)?;
+            var.copy_(&Tensor::from_slice(values).view(var.size().as_slice()));
         }
         Ok(model)
     }

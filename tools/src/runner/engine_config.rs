@@ -50,6 +50,14 @@ pub enum EngineConfigError {
     /// `cmd=kairos` but the running executable cannot be found.
     #[error("cmd=kairos needs the running executable's path, which is unavailable: {0}; give cmd=PATH")]
     NoCurrentExe(String),
+    /// `option.TimeManager` of a Kairos engine names no manager that can be built (a typo, a missing model file).
+    #[error("engine '{engine}': option.TimeManager: {reason}")]
+    TimeManager {
+        /// The engine's name.
+        engine: String,
+        /// Why the manager cannot be built, with the way out.
+        reason: String,
+    },
 }
 
 impl EngineConfig {
@@ -92,8 +100,17 @@ impl EngineConfig {
         } else {
             PathBuf::from(&command)
         };
+        let name = name.unwrap_or_else(|| command.clone());
+        if is_kairos {
+            // The engine would answer a bad TimeManager with an info string and play on with its previous
+            // manager; checking here stops the match before a game is played under the wrong manager.
+            for (_, value) in options.iter().filter(|(option, _)| option.eq_ignore_ascii_case("TimeManager")) {
+                timemgr::time_manager_from_str(value)
+                    .map_err(|e| EngineConfigError::TimeManager { engine: name.clone(), reason: e.to_string() })?;
+            }
+        }
         Ok(EngineConfig {
-            name: name.unwrap_or_else(|| command.clone()),
+            name,
             command: path,
             args,
             options,
@@ -151,5 +168,10 @@ mod tests {
             Err(EngineConfigError::MissingTimeControl("x".into()))
         );
         assert_eq!(EngineConfig::from_words(&[], &words("tc=1+0")), Err(EngineConfigError::MissingCommand("?".into())));
+        let error = EngineConfig::from_words(&[], &words("name=c cmd=kairos tc=1+0 option.TimeManager=ctm(model=/no/m.st)"))
+            .unwrap_err()
+            .to_string();
+        assert!(error.starts_with("engine 'c': option.TimeManager: ") && error.contains("/no/m.st"), "{error}");
+        assert!(error.contains("kairos tm-train"), "{error}");
     }
 }

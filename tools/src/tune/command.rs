@@ -135,7 +135,7 @@ fn setup(args: &TuneArgs) -> anyhow::Result<MatchSetup> {
         bail!("--iterations must be at least 1");
     }
     if let Some(against) = &args.against {
-        timemgr::TimeManagerConfig::parse(against).with_context(|| format!("--against {against}"))?;
+        timemgr::time_manager_from_str(against).with_context(|| format!("--against {against}"))?;
     }
     let openings = match &args.openings {
         Some(path) => load_openings(path, OpeningOrder::Sequential)?,

@@ -96,15 +96,17 @@ fn range_and_step(spec: &ParamSpec) -> (f64, f64, f64) {
     match spec.kind {
         ParamKind::Float { min, max, step, .. } => (min, max, step),
         ParamKind::Int { min, max, step, .. } => (min as f64, max as f64, step as f64),
-        ParamKind::Bool { .. } | ParamKind::Choice { .. } => (0.0, 0.0, 0.0),
+        ParamKind::Bool { .. } | ParamKind::Choice { .. } | ParamKind::Text { .. } => (0.0, 0.0, 0.0),
     }
 }
 
 impl TuneSpace {
-    /// Parses the base option string and every `--param`, checking each against the registry; an estimator key is
+    /// Parses and builds the base option string and checks every `--param` against the registry; an estimator key is
     /// written `ESTIMATOR.KEY` or `estimator.KEY` (the manager's estimator, whatever its name).
     pub fn new(time_manager: &str, params: &[String]) -> Result<Self, SpaceError> {
         let base = TimeManagerConfig::parse(time_manager)?;
+        // Building the manager checks what parsing cannot, such as a ctm model file, before any game is played.
+        timemgr::build_time_manager(&base)?;
         let mut specs = Vec::new();
         let mut tuned: Vec<SpsaParam> = Vec::new();
         for text in params {

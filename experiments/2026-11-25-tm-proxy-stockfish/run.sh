@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Debian's Stockfish behind `kairos tm-proxy --time-manager=legacy` against the same Stockfish with its own time
 # management, 10+0.1 on the wall clock, Threads=1, one game at a time (EXPERIMENTS.md, #11 item 4).
-# Resumable: run it again and it continues from results.jsonl; GAMES=N plays N in all (default 100).
+# Resumable: run it again and it continues from results.jsonl; GAMES=N (even) plays N in all (default 100).
 set -euo pipefail
 cd "$(dirname "$0")"
 kairos="${KAIROS:-../../target/release/kairos}"

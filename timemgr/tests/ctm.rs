@@ -1,12 +1,13 @@
 //! The `ctm` manager against hand-worked numbers: a model file whose net is written by hand (ρ̂ follows
-//! from the material alone), the window switch to the fallback, and errors that name the file.
+//! from the material alone), the window switch to the fallback, instability models mapped to a share through
+//! base-share, and errors that name the file.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
 
 use safetensors::tensor::{Dtype, TensorView};
 use timemgr::ctm::features::{encode, FEATURES};
-use timemgr::ctm::{Colour, CtmNetwork, PiecePlacement};
+use timemgr::ctm::{Colour, CtmNetwork, PiecePlacement, TargetKind};
 use timemgr::{
     build_stopper_chain, render_help, time_manager_from_str, CommonStopperOptions, GoParams, IterationStats,
     MoveContext, MoveTrace, TimeManagerConfig,
@@ -20,8 +21,15 @@ fn temp(name: &str) -> PathBuf {
 
 /// A ctm-1.0 file whose net computes y = 2^-10 · material: hidden1's first unit reads input 768 (left as it
 /// is: mean 0, std 1), hidden2's first unit copies it, the output weighs it 2^-10; every other weight is 0.
-/// The target's mean 2^-7 and std 2 make ρ̂ = 2 · material / 1024 + 1/128, exact in binary.
+/// The target's mean 2^-7 and std 2 make ρ̂ = 2 · material / 1024 + 1/128, exact in binary. No target_kind
+/// in the header, as in files written before it existed.
 fn write_material_model(name: &str) -> PathBuf {
+    write_model_with_target(name, None, 1.0 / 128.0)
+}
+
+/// The same net with `target_kind` in the header (when given) and the target's mean `target_mean`:
+/// y = 2 · material / 1024 + target_mean.
+fn write_model_with_target(name: &str, target_kind: Option<&str>, target_mean: f32) -> PathBuf {
     let mut hidden1 = vec![0f32; 400 * FEATURES];
     hidden1[768] = 1.0;
     let mut hidden2 = vec![0f32; 200 * 400];
@@ -37,7 +45,7 @@ fn write_material_model(name: &str) -> PathBuf {
         ("output.bias", vec![1], vec![0.0]),
         ("norm.feature_mean", vec![FEATURES], vec![0.0; FEATURES]),
         ("norm.feature_std", vec![FEATURES], vec![1.0; FEATURES]),
-        ("norm.target", vec![2], vec![1.0 / 128.0, 2.0]),
+        ("norm.target", vec![2], vec![target_mean, 2.0]),
     ];
     let bytes: Vec<(String, Vec<usize>, Vec<u8>)> = tensors
         .into_iter()
@@ -47,11 +55,14 @@ fn write_material_model(name: &str) -> PathBuf {
         .iter()
         .map(|(name, shape, data)| (name.clone(), TensorView::new(Dtype::F32, shape.clone(), data).unwrap()))
         .collect();
-    let metadata = HashMap::from([
+    let mut metadata = HashMap::from([
         ("format".to_owned(), "kairos-ctm-model-1".to_owned()),
         ("arch".to_owned(), "ctm-1.0".to_owned()),
         ("kernel".to_owned(), "3".to_owned()),
     ]);
+    if let Some(kind) = target_kind {
+        metadata.insert("target_kind".to_owned(), kind.to_owned());
+    }
     let path = temp(name);
     std::fs::write(&path, safetensors::tensor::serialize(views, &Some(metadata)).unwrap()).unwrap();
     path
@@ -112,6 +123,45 @@ fn the_model_budgets_its_window_and_the_fallback_the_rest() {
 }
 
 #[test]
+fn a_model_without_a_target_kind_predicts_the_share_and_ignores_base_share() {
+    let model = write_material_model("old.safetensors");
+    assert_eq!(CtmNetwork::load(&model).unwrap().target_kind(), TargetKind::ShareOfClock);
+    // 0.0390625 · 64000 = 2500 ms whatever base-share says.
+    let mut ctm = time_manager_from_str(&format!("ctm(model={},base-share=0.1)", model.display())).unwrap();
+    let trace = play_move(ctm.as_mut(), 0, Some(PiecePlacement::initial()));
+    assert_eq!(trace.deadline_ms, 2500);
+    assert_eq!(trace.step_value("predicted_instability"), None);
+}
+
+#[test]
+fn an_instability_model_spends_base_share_times_its_ratio_to_the_mean() {
+    // y = 2 · 16/1024 + 1/128 = 0.0390625 = 5 ȳ at the start, ȳ = 1/128.
+    let model = write_model_with_target("instability.safetensors", Some("instability"), 1.0 / 128.0);
+    let network = CtmNetwork::load(&model).unwrap();
+    assert_eq!(network.target_kind(), TargetKind::Instability);
+    assert_eq!(network.target_mean(), 1.0 / 128.0);
+    // 5 · 0.01 = 0.05 of 64000 ms = 3200 ms.
+    let mut ctm = time_manager_from_str(&format!("ctm(model={},base-share=0.01)", model.display())).unwrap();
+    let trace = play_move(ctm.as_mut(), 0, Some(PiecePlacement::initial()));
+    assert_eq!(trace.step_value("predicted_instability"), Some(0.0390625));
+    assert_eq!(trace.deadline_ms, 3200);
+    // 5 · 0.05 = 0.25 is clamped to max-share 0.2: 12800 ms.
+    let mut greedy = time_manager_from_str(&format!("ctm(model={},base-share=0.05)", model.display())).unwrap();
+    let trace = play_move(greedy.as_mut(), 0, Some(PiecePlacement::initial()));
+    assert_eq!(trace.deadline_ms, 12_800);
+}
+
+#[test]
+fn an_instability_model_without_a_positive_mean_or_an_unknown_kind_is_refused() {
+    let flat = write_model_with_target("flat.safetensors", Some("instability"), 0.0);
+    let error = time_manager_from_str(&format!("ctm(model={})", flat.display())).err().unwrap().to_string();
+    assert!(error.contains("training mean of 0") && error.contains("kairos tm-label"), "{error}");
+    let unknown = write_model_with_target("unknown.safetensors", Some("nodes"), 0.01);
+    let error = time_manager_from_str(&format!("ctm(model={})", unknown.display())).err().unwrap().to_string();
+    assert!(error.contains("unknown target_kind 'nodes'"), "{error}");
+}
+
+#[test]
 fn without_a_model_the_fallback_budgets_every_move() {
     let mut ctm = time_manager_from_str("ctm").unwrap();
     let mut legacy = time_manager_from_str("legacy").unwrap();
@@ -152,7 +202,7 @@ fn keys_are_checked_and_printed_back() {
         assert!(error.contains(part), "{bad}: {error}");
     }
     let help = render_help(Some("ctm")).unwrap();
-    for key in ["model", "start-move", "end-move", "max-share", "fallback"] {
+    for key in ["model", "start-move", "end-move", "max-share", "base-share", "fallback"] {
         assert!(help.contains(key), "{key} missing from tm-help: {help}");
     }
 }

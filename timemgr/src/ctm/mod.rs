@@ -9,6 +9,6 @@ pub mod model_file;
 pub mod network;
 pub mod placement;
 
-pub use model_file::{Architecture, ModelError, ModelFile, Normalisation};
+pub use model_file::{Architecture, ModelError, ModelFile, Normalisation, TargetKind};
 pub use network::CtmNetwork;
 pub use placement::{Colour, Piece, PiecePlacement, Role};

@@ -1,7 +1,8 @@
 //! The model file that `kairos tm-train` writes and the `ctm` manager reads: one safetensors file with the
 //! weights by layer name (`hidden1.weight`, `stem.bias`, …, all f32), the normalisation statistics
-//! (`norm.feature_mean`, `norm.feature_std`, `norm.target` = [mean, std] of ρ) and the header entries
-//! `format` = [`FORMAT`], `arch` and `kernel`.
+//! (`norm.feature_mean`, `norm.feature_std`, `norm.target` = [mean, std] of the target) and the header
+//! entries `format` = [`FORMAT`], `arch`, `kernel` and `target_kind` ([`TargetKind`]; files written before it
+//! existed have none and mean [`TargetKind::ShareOfClock`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -48,6 +49,47 @@ impl Architecture {
     }
 }
 
+/// The header entry that names what a dataset's target and a model's output are.
+pub const TARGET_KIND_KEY: &str = "target_kind";
+
+/// What a CTM net predicts: the thesis's share of the clock, or how much more search changes the decision.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TargetKind {
+    /// ρ, the share of the remaining time spent on the move (`kairos tm-data`, human clocks).
+    #[default]
+    ShareOfClock,
+    /// Decision instability in [0, 1] between N and factor·N nodes of Kairos's own search (`kairos tm-label`).
+    Instability,
+}
+
+impl TargetKind {
+    /// Every kind, ShareOfClock first.
+    pub const ALL: [TargetKind; 2] = [TargetKind::ShareOfClock, TargetKind::Instability];
+
+    /// The name in file headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetKind::ShareOfClock => "rho",
+            TargetKind::Instability => "instability",
+        }
+    }
+
+    /// The kind called `name`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+
+    /// The kind a header names; no entry means [`TargetKind::ShareOfClock`] (files older than the entry).
+    pub fn from_header(header: Option<&str>) -> Result<Self, String> {
+        match header {
+            None => Ok(TargetKind::ShareOfClock),
+            Some(name) => Self::from_name(name).ok_or_else(|| {
+                format!("unknown {TARGET_KIND_KEY} '{name}' (this version knows rho and instability)")
+            }),
+        }
+    }
+}
+
 /// Z-score statistics of the inputs and of the target, fitted on the training rows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Normalisation {
@@ -55,9 +97,9 @@ pub struct Normalisation {
     pub feature_mean: Vec<f32>,
     /// Standard deviation of each input (1 where left as it is or constant).
     pub feature_std: Vec<f32>,
-    /// Mean of ρ.
+    /// Mean of the target (ρ, or the instability ȳ).
     pub target_mean: f32,
-    /// Standard deviation of ρ (1 if constant).
+    /// Standard deviation of the target (1 if constant).
     pub target_std: f32,
 }
 
@@ -94,6 +136,8 @@ pub struct ModelFile {
     pub arch: Architecture,
     /// The CNNs' convolution size (3 or 5).
     pub kernel: usize,
+    /// What the net predicts.
+    pub target_kind: TargetKind,
     /// The input and target statistics.
     pub norm: Normalisation,
     tensors: HashMap<String, (Vec<usize>, Vec<f32>)>,
@@ -114,6 +158,7 @@ impl ModelFile {
         let arch = Architecture::from_name(arch_name).ok_or_else(|| bad(format!("unknown arch '{arch_name}'")))?;
         let kernel = meta.get("kernel").and_then(|k| k.parse::<usize>().ok()).filter(|k| *k == 3 || *k == 5);
         let kernel = kernel.ok_or_else(|| bad("kernel is not 3 or 5".to_owned()))?;
+        let target_kind = TargetKind::from_header(meta.get(TARGET_KIND_KEY).map(String::as_str)).map_err(bad)?;
         let file = SafeTensors::deserialize(&bytes).map_err(|e| bad(e.to_string()))?;
         let mut tensors = HashMap::new();
         for (name, view) in file.tensors() {
@@ -127,6 +172,7 @@ impl ModelFile {
             path: path.to_owned(),
             arch,
             kernel,
+            target_kind,
             norm: Normalisation { feature_mean: Vec::new(), feature_std: Vec::new(), target_mean: 0.0, target_std: 1.0 },
             tensors,
         };

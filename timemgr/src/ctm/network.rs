@@ -11,7 +11,7 @@ use std::path::Path;
 
 use super::features::{BOARD_FEATURES, FEATURES};
 use super::layers::{leaky_relu, relu, Conv, Dense};
-use super::model_file::{Architecture, ModelError, ModelFile, Normalisation};
+use super::model_file::{Architecture, ModelError, ModelFile, Normalisation, TargetKind};
 
 /// Width of the MLP's first hidden layer.
 pub const HIDDEN1: usize = 400;
@@ -24,10 +24,11 @@ pub const PLANES: usize = 13;
 /// Residual blocks of `ctm-2.1`.
 pub const RESIDUAL_BLOCKS: usize = 3;
 
-/// A loaded CTM net: predicts ρ, the share of the remaining time to spend on a position.
+/// A loaded CTM net: predicts ρ, the share of the remaining time to spend on a position, or the decision instability.
 #[derive(Clone, Debug)]
 pub struct CtmNetwork {
     arch: Architecture,
+    target_kind: TargetKind,
     norm: Normalisation,
     layers: Layers,
 }
@@ -66,7 +67,7 @@ impl CtmNetwork {
                 }
             }
         };
-        Ok(Self { arch: file.arch, norm: file.norm.clone(), layers })
+        Ok(Self { arch: file.arch, target_kind: file.target_kind, norm: file.norm.clone(), layers })
     }
 
     /// The architecture.
@@ -74,7 +75,18 @@ impl CtmNetwork {
         self.arch
     }
 
-    /// The predicted ρ of one position's 769 inputs (from [`super::features::encode`]).
+    /// What the net predicts.
+    pub fn target_kind(&self) -> TargetKind {
+        self.target_kind
+    }
+
+    /// The training mean of the target (ρ̄, or the instability ȳ).
+    pub fn target_mean(&self) -> f32 {
+        self.norm.target_mean
+    }
+
+    /// The predicted target (ρ, or the instability: [`Self::target_kind`]) of one position's 769 inputs
+    /// (from [`super::features::encode`]).
     pub fn predict(&self, features: &[u8; FEATURES]) -> f32 {
         let norm = &self.norm;
         let inputs: Vec<f32> =

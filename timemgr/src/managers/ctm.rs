@@ -12,19 +12,24 @@
 //! The model budgets the moves from `start-move` to `end-move` (full-move numbers, the thesis's windows); the
 //! fallback manager budgets every other move, and every move the model cannot (no model given, no position
 //! in the context, a prediction that is not a number). It learns only from the moves it budgets.
+//!
+//! A model trained on `kairos tm-label`'s search labels predicts the decision instability ŷ instead of ρ̂;
+//! its share is ρ̂ = b·ŷ/ȳ clamped to [0, c], b = `base-share` and ȳ the training mean of the labels (the
+//! model's target normalisation): a position as unstable as the average gets b, twice as unstable 2b.
 
 use std::ops::RangeInclusive;
 use std::path::Path;
 
 use super::{deadline_reached, finish_budget, new_trace, Adjustments, ClockView, DeadlineStopper, TimeManager};
 use crate::ctm::features::encode;
-use crate::ctm::{Colour, CtmNetwork};
+use crate::ctm::{Colour, CtmNetwork, TargetKind};
 pub use crate::options::registry::CtmKeys;
 use crate::options::OptionError;
 use crate::search_stats::{GoParams, IterationStats, MoveContext, Stopper};
 use crate::trace::{MoveTrace, TraceBook};
 
-/// The validated keys: the net (none when no model is given), the window of moves and the cap.
+/// The validated keys: the net (none when no model is given), the window of moves, the cap and the share of
+/// an average instability.
 #[derive(Clone, Debug)]
 pub struct CtmParams {
     /// The loaded model; `None` lets the fallback budget every move.
@@ -33,6 +38,8 @@ pub struct CtmParams {
     pub window: RangeInclusive<u32>,
     /// Cap of one move's time as a share of the clock minus the overhead.
     pub max_share: f64,
+    /// The share an instability model gives a position of average instability.
+    pub base_share: f64,
 }
 
 impl CtmParams {
@@ -51,9 +58,43 @@ impl CtmParams {
             "" => None,
             path => Some(CtmNetwork::load(Path::new(path))?),
         };
+        if let Some(network) = &network {
+            let mean = network.target_mean();
+            if network.target_kind() == TargetKind::Instability && !(mean.is_finite() && mean > 0.0) {
+                return Err(OptionError::Inconsistent {
+                    component: "ctm".to_owned(),
+                    reason: format!(
+                        "the instability model '{}' has a training mean of {mean}, so base-share*y/mean is not \
+                         defined; label positions where more search changes the decision (a larger --factor or \
+                         more positions in kairos tm-label) and train again",
+                        keys.model
+                    ),
+                });
+            }
+        }
         let move_number = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
-        Ok(Self { network, window: move_number(keys.start_move)..=move_number(keys.end_move), max_share: keys.max_share })
+        Ok(Self {
+            network,
+            window: move_number(keys.start_move)..=move_number(keys.end_move),
+            max_share: keys.max_share,
+            base_share: keys.base_share,
+        })
     }
+}
+
+/// What the model says about one position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Prediction {
+    /// ρ̂, the share of the clock to spend.
+    share: f32,
+    /// ŷ, for an instability model.
+    instability: Option<f32>,
+}
+
+/// The share of the clock for an instability model's ŷ: `base_share`·ŷ/ȳ with ȳ = `training_mean` (> 0),
+/// clamped to [0, `max_share`].
+pub fn share_from_instability(instability: f32, training_mean: f32, base_share: f64, max_share: f64) -> f64 {
+    (base_share * f64::from(instability) / f64::from(training_mean)).clamp(0.0, max_share)
 }
 
 /// Who budgets the move in flight.
@@ -80,8 +121,8 @@ impl CtmManager {
         Box::new(Self { params, fallback, adjustments, name, in_flight: None, traces: TraceBook::default() })
     }
 
-    /// ρ̂ for this move, or why the model does not budget it.
-    fn prediction(&self, ctx: &MoveContext) -> Result<f32, String> {
+    /// ρ̂ (and ŷ) for this move, or why the model does not budget it.
+    fn prediction(&self, ctx: &MoveContext) -> Result<Prediction, String> {
         let move_number = ctx.game_ply / 2 + 1;
         let window = &self.params.window;
         if !window.contains(&move_number) {
@@ -90,12 +131,18 @@ impl CtmManager {
         let network = self.params.network.as_ref().ok_or("no model given")?;
         let placement = ctx.placement.as_ref().ok_or("no position")?;
         let colour = if ctx.white_to_move { Colour::White } else { Colour::Black };
-        let rho = network.predict(&encode(placement, colour));
-        if rho.is_finite() {
-            Ok(rho)
-        } else {
-            Err(format!("the model predicted {rho}"))
+        let output = network.predict(&encode(placement, colour));
+        if !output.is_finite() {
+            return Err(format!("the model predicted {output}"));
         }
+        Ok(match network.target_kind() {
+            TargetKind::ShareOfClock => Prediction { share: output, instability: None },
+            TargetKind::Instability => {
+                let (base_share, max_share) = (self.params.base_share, self.params.max_share);
+                let share = share_from_instability(output, network.target_mean(), base_share, max_share);
+                Prediction { share: share as f32, instability: Some(output) }
+            }
+        })
     }
 }
 
@@ -103,9 +150,12 @@ impl TimeManager for CtmManager {
     fn stopper(&mut self, go: &GoParams, ctx: &MoveContext) -> Option<Box<dyn Stopper>> {
         let clock = ClockView::from_go(go, ctx)?;
         match self.prediction(ctx) {
-            Ok(rho) => {
+            Ok(prediction) => {
                 let mut trace = new_trace(self.name.clone(), &clock, go, ctx);
-                let budget_ms = model_budget_ms(rho, &clock, self.params.max_share, &mut trace);
+                if let Some(instability) = prediction.instability {
+                    trace.step("predicted_instability", f64::from(instability));
+                }
+                let budget_ms = model_budget_ms(prediction.share, &clock, self.params.max_share, &mut trace);
                 let deadline_ms = finish_budget(budget_ms, &self.adjustments, &clock, ctx, &mut trace);
                 self.traces.open(trace);
                 self.in_flight = Some(MoveOwner::Model { deadline_ms });
@@ -210,6 +260,23 @@ mod tests {
         assert!(close(budget(0.05, clock(20_000, 0, Some(4), 0)), 5000.0));
         // With 40 moves to go the model's 1000 ms beats the split of 500.
         assert!(close(budget(0.05, clock(20_000, 0, Some(40), 0)), 1000.0));
+    }
+
+    #[test]
+    fn an_instability_is_a_multiple_of_the_base_share() {
+        // ŷ = ȳ gets the base share, ŷ = 2ȳ twice it: 0.03 and 0.06.
+        assert!((share_from_instability(0.25, 0.25, 0.03, 0.2) - 0.03).abs() < 1e-9);
+        assert!((share_from_instability(0.5, 0.25, 0.03, 0.2) - 0.06).abs() < 1e-9);
+        // A stable position (ŷ = 0.05, ȳ = 0.25) gets a fifth: 0.006.
+        assert!((share_from_instability(0.05, 0.25, 0.03, 0.2) - 0.006).abs() < 1e-9);
+    }
+
+    #[test]
+    fn an_instability_share_is_clamped_to_zero_and_max_share() {
+        // 0.03 · 0.9 / 0.1 = 0.27, above max-share 0.2.
+        assert_eq!(share_from_instability(0.9, 0.1, 0.03, 0.2), 0.2);
+        // A net may predict below 0; the share stays 0.
+        assert_eq!(share_from_instability(-0.02, 0.1, 0.03, 0.2), 0.0);
     }
 
     #[test]

@@ -500,6 +500,9 @@ declare_keys! {
         end_move: i64 = int("end-move", 10_000, 1, 10_000, 5; "last move (full-move number) the model budgets"),
         max_share: f64 = float("max-share", 0.2, 0.001, 1.0, 0.01;
             "cap of one move's time, increment included, as a share of the clock minus the move overhead"),
+        base_share: f64 = float("base-share", 0.03, 0.001, 1.0, 0.005;
+            "instability models (kairos tm-label) only: the share of the clock for a position of average \
+             instability; a position predicted y gets base-share*y/mean, capped at max-share"),
         fallback: String = text("fallback", "legacy";
             "time manager for the moves outside the window and those the model cannot budget (quote one with \
              keys: fallback='smooth(preset=lc0)'); not ctm"),
@@ -513,7 +516,9 @@ const CTM: ComponentSpec = ComponentSpec {
            model's predicted share of the remaining time for the side to move's position, T the clock, O the move \
            overhead and i the increment; with movestogo m, at least (T-O)/m. The model budgets the moves from \
            start-move to end-move; the fallback manager budgets the others and every move the model cannot \
-           (no model given, no position, a prediction that is not a number).",
+           (no model given, no position, a prediction that is not a number). A model trained on search labels \
+           (kairos tm-label) predicts the decision instability y instead; rho is then base-share*y/mean, \
+           clamped to [0, max-share], mean being the training mean of y.",
     params: CtmKeys::KEYS,
     presets: &[],
     default_estimator: None,

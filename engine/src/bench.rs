@@ -9,13 +9,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use anyhow::{bail, Context};
-use shakmaty::{CastlingMode, Position};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, EnPassantMode, Move, Position};
 use timemgr::{build_stopper_chain, CommonStopperOptions, GoParams, MoveContext};
 
 use crate::clock::{SharedClock, WallClock};
 use crate::options::EngineOptions;
 use crate::position::GameState;
-use crate::search::{Search, SearchEvent, SearchRequest};
+use crate::search::{Search, SearchEvent, SearchOutcome, SearchRequest};
 
 /// Varied middlegames from the standard (Stockfish) bench set.
 pub const BENCH_POSITIONS: &[&str] = &[
@@ -167,7 +168,17 @@ fn parse_flag<T: std::str::FromStr>(flag: &str, value: &str, expected: &str) -> 
 /// A backend and a search configured from engine options, searching one position at a time.
 pub struct Bench {
     search: Search,
+    backend: Arc<dyn nn::Backend>,
     stopper_options: CommonStopperOptions,
+}
+
+/// Whether a search starts from an empty tree or goes on with the tree of the last search of the same game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeUse {
+    /// Forget the tree (the network cache stays).
+    Fresh,
+    /// Keep the tree: `go nodes` then counts the visits already in it.
+    Continue,
 }
 
 impl Bench {
@@ -177,23 +188,41 @@ impl Bench {
         backend_options.cache_size = usize::try_from(options.nn_cache_size).unwrap_or(usize::MAX);
         let backend = nn::open_backend(&backend_options)?;
         let stopper_options = CommonStopperOptions { smart_pruning_factor: 0.0, ..options.common_stopper_options() };
-        Ok(Self { search: Search::new(backend, options.search_params()), stopper_options })
+        Ok(Self { search: Search::new(Arc::clone(&backend), options.search_params()), backend, stopper_options })
     }
 
     /// Searches `fen` from an empty tree under the limits of `go` (no time manager, no smart pruning).
     pub fn search(&mut self, fen: &str, go: &GoParams) -> anyhow::Result<PositionResult> {
         let game = GameState::from_uci(Some(fen), &[])?;
-        let position = game.position().clone();
-        let legal_moves = position.legal_moves().len();
-        if legal_moves == 0 {
+        if game.position().legal_moves().is_empty() {
             return Ok(PositionResult { best_move: "0000".into(), nodes: 0, time_ms: 0 });
         }
+        let started = Instant::now();
+        let outcome = self.search_game(&game, go, TreeUse::Fresh)?;
+        let time_ms = started.elapsed().as_millis() as u64;
+        let best_move =
+            outcome.best.map_or_else(|| "0000".to_string(), |mv| mv.to_uci(CastlingMode::Standard).to_string());
+        Ok(PositionResult { best_move, nodes: outcome.stats.nodes_since_movestart, time_ms })
+    }
+
+    /// Forgets the tree and the network cache, so that the next search depends on nothing searched before.
+    pub fn forget(&mut self) {
         self.search.reset();
-        self.search.set_position(&game);
+        self.backend.clear_cache();
+    }
+
+    /// Searches the game's current position under the limits of `go` (no time manager, no smart pruning),
+    /// from an empty tree or going on with the last one.
+    pub fn search_game(&mut self, game: &GameState, go: &GoParams, tree: TreeUse) -> anyhow::Result<SearchOutcome> {
+        let position = game.position();
+        if tree == TreeUse::Fresh {
+            self.search.reset();
+        }
+        self.search.set_position(game);
         let context = MoveContext {
             white_to_move: position.turn().is_white(),
             game_ply: game.game_ply(),
-            legal_moves,
+            legal_moves: position.legal_moves().len(),
             piece_count: position.board().occupied().count() as u32,
             ..MoveContext::default()
         };
@@ -213,27 +242,24 @@ impl Bench {
             searchmoves: Vec::new(),
             hold_bestmove_until_stop: false,
         };
-        let started = Instant::now();
         let outcome = self.search.start(request, sink).wait();
-        let time_ms = started.elapsed().as_millis() as u64;
+        let fen = || Fen::from_position(position, EnPassantMode::Legal).to_string();
         let errors = errors.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).join("; ");
         if !errors.is_empty() {
-            bail!("search of {fen} failed: {errors}");
+            bail!("search of {} failed: {errors}", fen());
         }
-        let Some(outcome) = outcome else {
-            bail!("search of {fen} ended without a best move");
-        };
-        let best_move =
-            outcome.best.map_or_else(|| "0000".to_string(), |mv| mv.to_uci(CastlingMode::Standard).to_string());
-        Ok(PositionResult { best_move, nodes: outcome.stats.nodes_since_movestart, time_ms })
+        outcome.with_context(|| format!("search of {} ended without a best move", fen()))
+    }
+
+    /// The Q of a root move after the last search, from the side to move's view (None if it has no visits).
+    pub fn root_q(&self, mv: &Move) -> Option<f32> {
+        self.search.root_q(mv)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::EnPassantMode;
 
     #[test]
     fn bench_positions_are_legal_middlegames_with_moves() {

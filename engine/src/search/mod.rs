@@ -185,6 +185,13 @@ impl Search {
             .collect()
     }
 
+    /// The Q of root move `mv` from the side to move's view; None if it is not a root move or has no visits.
+    pub fn root_q(&self, mv: &Move) -> Option<f32> {
+        let state = self.lock();
+        let edge = state.tree.root.edges.iter().find(|e| e.mv == *mv)?;
+        (edge.n() > 0).then(|| edge.q(0.0))
+    }
+
     /// Bytes used by the tree, for memory limits.
     pub fn tree_bytes(&self) -> u64 {
         self.lock().tree.bytes()

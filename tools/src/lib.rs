@@ -1,6 +1,6 @@
 //! Engine matches and their analysis: a UCI match runner ([`runner`]), Elo/SPRT statistics ([`stats`]),
 //! per-pairing tallies ([`tally`]), time-usage reports ([`report`]), the `kairos match` front end ([`cli`]) and
-//! the CTM-Net data and training of `tm-data` and `tm-train` ([`ctm`]).
+//! the CTM-Net data, search labels and training of `tm-data`, `tm-label` and `tm-train` ([`ctm`]).
 #![warn(missing_docs)]
 
 pub mod cli;
@@ -13,6 +13,7 @@ pub mod tune;
 
 pub use cli::{run_match, MatchArgs};
 pub use ctm::command::{run_tm_data, run_tm_train, TmDataArgs, TmTrainArgs};
+pub use ctm::label::{run_tm_label, TmLabelArgs};
 pub use ctm::predict::{run_tm_predict, TmPredictArgs};
 pub use report::{run_match_report, MatchReportArgs};
 pub use runner::{play_games, GameRecord, MatchPlan};

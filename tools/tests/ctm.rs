@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position};
+use timemgr::ctm::TargetKind;
 use tools::ctm::clock_pgn::{parse_clock, read_games};
 use tools::ctm::dataset::Dataset;
 use tools::ctm::features::{encode, material, one_hot_indices};
@@ -190,7 +191,7 @@ fn synthetic(games: u32, per_game: u32, seed: u64) -> Dataset {
             samples.push(Sample { features, rho: 0.01 + 0.003 * f32::from(m), game });
         }
     }
-    Dataset::from_samples(&samples)
+    Dataset::from_samples(&samples, TargetKind::ShareOfClock)
 }
 
 fn quick(arch: Arch, epochs: usize) -> TrainConfig {

@@ -12,7 +12,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position};
 use timemgr::ctm::features::FEATURES;
-use timemgr::ctm::CtmNetwork;
+use timemgr::ctm::{CtmNetwork, TargetKind};
 use tools::ctm::clock_pgn::read_games;
 use tools::ctm::dataset::Dataset;
 use tools::ctm::features::encode;
@@ -42,7 +42,7 @@ fn real_positions(count: usize, seed: u64) -> Dataset {
     }
     assert!(samples.len() >= count, "the test games hold only {} positions", samples.len());
     samples.truncate(count);
-    Dataset::from_samples(&samples)
+    Dataset::from_samples(&samples, TargetKind::ShareOfClock)
 }
 
 /// The largest difference between tch's ρ of `model` and timemgr's of the same file at `path` over `data`, and

@@ -29,6 +29,7 @@ const MODES: &[Mode] = &[
     Mode { name: "match-report", summary: "time-usage report and plots of a match's results", run: run_match_report },
     Mode { name: "tune", summary: "tune a time manager's parameters by SPSA through self-play", run: run_tune },
     Mode { name: "tm-data", summary: "CTM-Net dataset from PGNs with [%clk] (thesis filters)", run: run_tm_data },
+    Mode { name: "tm-label", summary: "CTM-Net dataset labelled by Kairos's search: does N -> 8N nodes change the move?", run: run_tm_label },
     Mode { name: "tm-train", summary: "train a CTM-Net (ctm-1.0, 2.0, 2.1) on a tm-data dataset", run: run_tm_train },
     Mode { name: "tm-predict", summary: "a trained CTM-Net's share of the clock for FEN/EPD positions", run: run_tm_predict },
     Mode { name: "help", summary: "this list", run: print_modes },
@@ -122,6 +123,10 @@ fn run_tune(args: &[String]) -> Result<()> {
 
 fn run_tm_data(args: &[String]) -> Result<()> {
     tools::run_tm_data(parse_tool_args("tm-data", args)?)
+}
+
+fn run_tm_label(args: &[String]) -> Result<()> {
+    tools::run_tm_label(parse_tool_args("tm-label", args)?)
 }
 
 fn run_tm_train(args: &[String]) -> Result<()> {

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
+use timemgr::ctm::TargetKind;
 
 use super::clock_pgn::read_games;
 use super::dataset::Dataset;
@@ -78,7 +79,7 @@ pub fn run_tm_data(args: TmDataArgs) -> anyhow::Result<()> {
         ("time_control".to_string(), filters.time_control.to_string()),
         ("max_ply_share".to_string(), filters.max_ply_share.to_string()),
     ]);
-    Dataset::from_samples(&samples).save(&args.out, metadata)?;
+    Dataset::from_samples(&samples, TargetKind::ShareOfClock).save(&args.out, metadata)?;
     println!("wrote {} samples to {}", samples.len(), args.out.display());
     Ok(())
 }
@@ -89,7 +90,7 @@ pub struct TmTrainArgs {
     /// The architecture: ctm-1.0 (MLP), ctm-2.0 (CNN) or ctm-2.1 (CNN with 3 residual blocks).
     #[arg(long, value_enum)]
     pub arch: Arch,
-    /// A dataset written by `kairos tm-data`.
+    /// A dataset written by `kairos tm-data` (target ρ) or `kairos tm-label` (target: decision instability).
     #[arg(long)]
     pub data: PathBuf,
     /// The model file to write (safetensors: weights and normalisation).
@@ -142,7 +143,8 @@ pub fn run_tm_train(args: TmTrainArgs) -> anyhow::Result<()> {
         threads: args.threads,
         progress: true,
     };
-    println!("{}: {} samples from {}", args.arch.name(), data.len(), args.data.display());
+    let kind = data.target_kind.name();
+    println!("{}: {} samples from {} (target: {kind})", args.arch.name(), data.len(), args.data.display());
     let trained = train(&data, &config, |s| {
         println!(
             "epoch {:>3}: train MSE {:.4} R2 {:.4}, val MSE {:.4} R2 {:.4}",
@@ -155,7 +157,7 @@ pub fn run_tm_train(args: TmTrainArgs) -> anyhow::Result<()> {
     print!("{}", format_history(&trained.history, trained.best_epoch));
     let best = trained.history.iter().find(|s| s.epoch == trained.best_epoch).context("no epoch was trained")?;
     println!("best epoch {}: val MSE {:.4}, val R2 {:.4} (kept)", best.epoch, best.val_mse, best.val_r2);
-    println!("baseline, the training mean rho everywhere: val R2 {:.4}", trained.mean_baseline_val_r2);
+    println!("baseline, the training mean {kind} everywhere: val R2 {:.4}", trained.mean_baseline_val_r2);
     let metadata = HashMap::from([
         ("data".to_string(), args.data.display().to_string()),
         ("seed".to_string(), args.seed.to_string()),

@@ -1,10 +1,13 @@
-//! The CTM dataset file: safetensors with `features` (u8, N × 769), `target` (f32, N: ρ) and `game` (u32, N),
-//! written atomically (a temporary file in the same folder, then a rename).
+//! The CTM dataset file: safetensors with `features` (u8, N × 769), `target` (f32, N: ρ from `tm-data`, or
+//! the decision instability from `tm-label`) and `game` (u32, N), the header's `target_kind` naming the target
+//! (none means ρ), written atomically (a temporary file in the same folder, then a rename).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
+use timemgr::ctm::model_file::TARGET_KIND_KEY;
+use timemgr::ctm::TargetKind;
 
 use super::features::FEATURES;
 use super::samples::Sample;
@@ -18,19 +21,22 @@ pub const FORMAT: &str = "kairos-ctm-data-1";
 pub struct Dataset {
     /// Row-major N × 769 inputs (see [`super::features`]).
     pub features: Vec<u8>,
-    /// ρ per sample.
+    /// The target per sample (ρ, or the instability: see `target_kind`).
     pub target: Vec<f32>,
     /// Game id per sample, for splitting by game.
     pub game: Vec<u32>,
+    /// What `target` holds.
+    pub target_kind: TargetKind,
 }
 
 impl Dataset {
-    /// Collects samples into columns.
-    pub fn from_samples(samples: &[Sample]) -> Self {
+    /// Collects samples into columns, their `rho` as the target of kind `target_kind`.
+    pub fn from_samples(samples: &[Sample], target_kind: TargetKind) -> Self {
         Dataset {
             features: samples.iter().flat_map(|s| s.features).collect(),
             target: samples.iter().map(|s| s.rho).collect(),
             game: samples.iter().map(|s| s.game).collect(),
+            target_kind,
         }
     }
 
@@ -49,7 +55,7 @@ impl Dataset {
         &self.features[i * FEATURES..(i + 1) * FEATURES]
     }
 
-    /// Writes the file atomically, with `metadata` (e.g. the filters used) in the header.
+    /// Writes the file atomically, with `metadata` (e.g. the filters used) and the target kind in the header.
     pub fn save(&self, path: &Path, metadata: HashMap<String, String>) -> Result<(), CtmError> {
         let n = self.len();
         let target = bytes_of_f32(&self.target);
@@ -62,21 +68,24 @@ impl Dataset {
         ];
         let mut metadata = metadata;
         metadata.insert("format".into(), FORMAT.into());
+        metadata.insert(TARGET_KIND_KEY.into(), self.target_kind.name().into());
         let bytes = safetensors::tensor::serialize(tensors, &Some(metadata)).map_err(bad)?;
         write_atomically(path, &bytes)
     }
 
-    /// Reads a file written by [`Dataset::save`].
+    /// Reads a file written by [`Dataset::save`]; one without a target kind holds ρ.
     pub fn load(path: &Path) -> Result<Self, CtmError> {
         let bytes = std::fs::read(path).map_err(|source| CtmError::Io { path: path.to_owned(), source })?;
         let bad = |reason: String| CtmError::BadFile {
             path: path.to_owned(),
-            reason: format!("{reason}; not a dataset written by `kairos tm-data`"),
+            reason: format!("{reason}; not a dataset written by `kairos tm-data` or `kairos tm-label`"),
         };
         let (_, header) = SafeTensors::read_metadata(&bytes).map_err(|e| bad(e.to_string()))?;
-        if header.metadata().as_ref().and_then(|m| m.get("format")).map(String::as_str) != Some(FORMAT) {
+        let header_entry = |key: &str| header.metadata().as_ref().and_then(|m| m.get(key)).map(String::as_str);
+        if header_entry("format") != Some(FORMAT) {
             return Err(bad(format!("no format={FORMAT} in the header")));
         }
+        let target_kind = TargetKind::from_header(header_entry(TARGET_KIND_KEY)).map_err(bad)?;
         let file = SafeTensors::deserialize(&bytes).map_err(|e| bad(e.to_string()))?;
         let column = |name: &str, dtype: Dtype| -> Result<(Vec<usize>, Vec<u8>), CtmError> {
             let view = file.tensor(name).map_err(|e| bad(format!("tensor {name}: {e}")))?;
@@ -92,6 +101,7 @@ impl Dataset {
             features,
             target: target.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
             game: game.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
+            target_kind,
         };
         let n = data.target.len();
         if shape != [n, FEATURES] || data.game.len() != n {

@@ -1,13 +1,18 @@
 //! CTM-Net, the learned time manager of Rheude's thesis (TU Darmstadt, 2021): human clock data from PGNs
 //! ([`clock_pgn`], [`samples`], [`features`], [`dataset`]) and the three network architectures trained on it
 //! with tch ([`model`], [`train`], [`plot`]); [`command`] holds the `tm-data` and `tm-train` front ends, [`predict`] `tm-predict`.
+//! A second target needs no human data: [`label`] (`tm-label`) labels [`positions`] by how much more of Kairos's
+//! own search changes the decision ([`instability`]).
 
 pub mod clock_pgn;
 pub mod command;
 pub mod dataset;
 pub mod features;
+pub mod instability;
+pub mod label;
 pub mod model;
 pub mod plot;
+pub mod positions;
 pub mod predict;
 pub mod samples;
 pub mod train;

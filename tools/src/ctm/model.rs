@@ -18,7 +18,8 @@ use safetensors::tensor::{Dtype, TensorView};
 use tch::nn::{self, Module, ModuleT};
 use tch::{Device, Kind, Tensor};
 use timemgr::ctm::network::{CHANNELS, HIDDEN1, HIDDEN2, PLANES, RESIDUAL_BLOCKS};
-use timemgr::ctm::{Architecture, ModelFile};
+use timemgr::ctm::model_file::TARGET_KIND_KEY;
+use timemgr::ctm::{Architecture, ModelFile, TargetKind};
 
 use super::dataset::{bytes_of_f32, write_atomically, Dataset};
 use super::features::{BOARD_FEATURES, FEATURES};
@@ -192,6 +193,8 @@ pub struct CtmModel {
     pub arch: Arch,
     /// The CNNs' convolution size.
     pub kernel: i64,
+    /// What the net predicts (the training data's target kind).
+    pub target_kind: TargetKind,
     /// The input and target statistics.
     pub norm: Normalisation,
     /// The weights.
@@ -201,17 +204,17 @@ pub struct CtmModel {
 }
 
 impl CtmModel {
-    /// A freshly initialised model (from torch's global generator).
-    pub fn new(arch: Arch, kernel: i64, norm: Normalisation) -> Result<Self, CtmError> {
+    /// A freshly initialised model (from torch's global generator) of a target of kind `target_kind`.
+    pub fn new(arch: Arch, kernel: i64, target_kind: TargetKind, norm: Normalisation) -> Result<Self, CtmError> {
         if kernel != 3 && kernel != 5 {
             return Err(CtmError::Invalid(format!("kernel {kernel}: the thesis's convolutions are 3 or 5")));
         }
         let vs = nn::VarStore::new(Device::Cpu);
         let net = CtmNet::new(&vs.root(), arch, kernel);
-        Ok(CtmModel { arch, kernel, norm, vs, net })
+        Ok(CtmModel { arch, kernel, target_kind, norm, vs, net })
     }
 
-    /// The predicted ρ of `rows` of `data`, in evaluation mode.
+    /// The predicted target (ρ, or the instability) of `rows` of `data`, in evaluation mode.
     pub fn predict(&self, data: &Dataset, rows: &[usize]) -> Vec<f32> {
         let _guard = tch::no_grad_guard();
         let mut out = Vec::with_capacity(rows.len());
@@ -258,6 +261,7 @@ impl CtmModel {
         metadata.insert("format".into(), FORMAT.into());
         metadata.insert("arch".into(), self.arch.name().into());
         metadata.insert("kernel".into(), self.kernel.to_string());
+        metadata.insert(TARGET_KIND_KEY.into(), self.target_kind.name().into());
         let bytes = safetensors::tensor::serialize(views, &Some(metadata)).map_err(bad)?;
         write_atomically(path, &bytes)
     }
@@ -271,7 +275,7 @@ impl CtmModel {
             target_mean: file.norm.target_mean,
             target_std: file.norm.target_std,
         };
-        let model = CtmModel::new(Arch::from_architecture(file.arch), file.kernel as i64, norm)?;
+        let model = CtmModel::new(Arch::from_architecture(file.arch), file.kernel as i64, file.target_kind, norm)?;
         let _guard = tch::no_grad_guard();
         for (name, mut var) in model.vs.variables() {
             let shape: Vec<usize> = var.size().iter().map(|&d| d as usize).collect();

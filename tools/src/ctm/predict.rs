@@ -1,11 +1,12 @@
 //! `kairos tm-predict`: a trained CTM-Net's ρ̂ (the share of the remaining clock to spend) for given positions,
-//! as the thesis's Table 1 lists them for ERET positions.
+//! as the thesis's Table 1 lists them for ERET positions, or an instability model's ŷ (`kairos tm-label`).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use clap::Args;
 use shakmaty::{Board, Color};
+use timemgr::ctm::TargetKind;
 
 use super::dataset::Dataset;
 use super::features::encode;
@@ -78,8 +79,12 @@ pub fn run_tm_predict(args: TmPredictArgs) -> anyhow::Result<()> {
         .map(|p| Sample { features: encode(&p.board, p.turn), rho: 0.0, game: 0 })
         .collect();
     let rows: Vec<usize> = (0..samples.len()).collect();
-    let predictions = model.predict(&Dataset::from_samples(&samples), &rows);
-    println!("{} ({}): predicted share of the remaining time", args.model.display(), model.arch.name());
+    let predictions = model.predict(&Dataset::from_samples(&samples, TargetKind::ShareOfClock), &rows);
+    let predicted = match model.target_kind {
+        TargetKind::ShareOfClock => "predicted share of the remaining time",
+        TargetKind::Instability => "predicted decision instability (ctm maps it to base-share*y/mean)",
+    };
+    println!("{} ({}): {predicted}", args.model.display(), model.arch.name());
     for (position, rho) in positions.iter().zip(predictions) {
         println!("{rho:.4}  {}", position.label);
     }

@@ -169,7 +169,7 @@ pub fn train(data: &Dataset, config: &TrainConfig, mut on_epoch: impl FnMut(&Epo
     let norm = Normalisation::fit(data, &train_rows, config.arch);
     let val_rho: Vec<f64> = val_rows.iter().map(|&i| f64::from(data.target[i])).collect();
     let mean_baseline_val_r2 = r_squared(&vec![f64::from(norm.target_mean); val_rho.len()], &val_rho);
-    let mut model = CtmModel::new(config.arch, config.kernel, norm)?;
+    let mut model = CtmModel::new(config.arch, config.kernel, data.target_kind, norm)?;
     let (train_x, train_y) = (model.norm.inputs(data, &train_rows, config.arch), model.norm.targets(data, &train_rows));
     let (val_x, val_y) = (model.norm.inputs(data, &val_rows, config.arch), model.norm.targets(data, &val_rows));
     let mut optimizer = tch::nn::Adam::default().build(&model.vs, config.learning_rate)?;

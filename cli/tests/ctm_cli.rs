@@ -1,6 +1,7 @@
-//! `kairos tm-data`, `tm-train` and `tm-predict` through the real binary: the filter table, the relaxation
-//! flags, a clear error for a missing file, a one-epoch training run that writes the model and the PNG, and
-//! that model's predictions for the ERET suite.
+//! `kairos tm-data`, `tm-label`, `tm-train` and `tm-predict` through the real binary: the filter table, the
+//! relaxation flags, a clear error for a missing file, a one-epoch training run that writes the model and the
+//! PNG, that model's predictions for the ERET suite, and a search-labelled dataset that trains into an
+//! instability model.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -105,4 +106,65 @@ fn tm_data_names_a_missing_file() {
     assert!(!output.status.success());
     let error = String::from_utf8_lossy(&output.stderr);
     assert!(error.contains("/nonexistent/games.pgn"), "{error}");
+}
+
+#[test]
+fn tm_label_writes_an_instability_dataset_that_trains_into_an_instability_model() {
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/tests/data/2moves-first-five.pgn");
+    let data = temp("labels.ctmdata");
+    let labelled = kairos(&[
+        "tm-label",
+        "--positions",
+        games.to_str().unwrap(),
+        "--out",
+        data.to_str().unwrap(),
+        "--nodes",
+        "4",
+        "--factor",
+        "2",
+        "--backend",
+        "uniform",
+    ]);
+    let text = String::from_utf8_lossy(&labelled.stdout);
+    assert!(labelled.status.success(), "{text}{}", String::from_utf8_lossy(&labelled.stderr));
+    for part in ["20 positions (20 searched", "best move changed:", "label: mean", "wrote 20 samples"] {
+        assert!(text.contains(part), "{part} missing from: {text}");
+    }
+    let model = temp("labels-model.safetensors");
+    let trained = kairos(&[
+        "tm-train",
+        "--arch",
+        "ctm-1.0",
+        "--data",
+        data.to_str().unwrap(),
+        "--out",
+        model.to_str().unwrap(),
+        "--max-epochs",
+        "1",
+        "--batch",
+        "8",
+    ]);
+    let text = String::from_utf8_lossy(&trained.stdout);
+    assert!(trained.status.success(), "{text}{}", String::from_utf8_lossy(&trained.stderr));
+    assert!(text.contains("(target: instability)"), "{text}");
+    let predicted = kairos(&["tm-predict", "--model", model.to_str().unwrap(), "8/8/8/8/8/8/8/K6k w"]);
+    let text = String::from_utf8_lossy(&predicted.stdout);
+    assert!(text.contains("predicted decision instability"), "{text}");
+}
+
+#[test]
+fn tm_label_refuses_a_factor_below_2_with_the_flag_to_change() {
+    let epd = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/tests/data/four-openings.epd");
+    let output = kairos(&[
+        "tm-label",
+        "--positions",
+        epd.to_str().unwrap(),
+        "--out",
+        temp("x.ctmdata").to_str().unwrap(),
+        "--factor",
+        "1",
+    ]);
+    assert!(!output.status.success());
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("--factor 1") && error.contains("2 or more"), "{error}");
 }

@@ -226,6 +226,8 @@ pub fn run_tm_label(args: TmLabelArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     print!("{}", format_summary(&labelled, started.elapsed()));
     let samples: Vec<Sample> = labelled.into_iter().map(|l| l.sample).collect();
+    let weights = options.resolve_weights_path();
+    let weights = weights.map_or_else(|_| options.weights_file.clone(), |path| path.display().to_string());
     let sources: Vec<String> = args.positions.iter().map(|p| p.display().to_string()).collect();
     let metadata = HashMap::from([
         ("sources".to_string(), sources.join(",")),
@@ -235,10 +237,49 @@ pub fn run_tm_label(args: TmLabelArgs) -> anyhow::Result<()> {
         ("q_scale".to_string(), settings.q_scale.to_string()),
         ("limit".to_string(), args.limit.map_or_else(|| "all".to_string(), |l| l.to_string())),
         ("seed".to_string(), args.seed.to_string()),
-        ("weights".to_string(), options.weights_file.clone()),
+        ("weights".to_string(), weights),
         ("backend".to_string(), options.backend.clone()),
     ]);
     Dataset::from_samples(&samples, TargetKind::Instability).save(&args.out, metadata)?;
     println!("wrote {} samples to {}", samples.len(), args.out.display());
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn labelled(label: f32, best_move_changed: bool, visits: (u64, u64)) -> Labelled {
+        let sample = Sample { features: [0; crate::ctm::features::FEATURES], rho: label, game: 0 };
+        Labelled { sample, best_move_changed, searched: visits.0 > 0, visits }
+    }
+
+    #[test]
+    fn the_summary_counts_forced_changed_and_the_mean_label() {
+        let all = [labelled(0.0, false, (0, 0)), labelled(1.0, true, (60, 420)), labelled(0.25, false, (50, 400))];
+        let summary = format_summary(&all, Duration::from_secs(1));
+        for line in [
+            "3 positions (2 searched, 1 with one legal move labelled 0)",
+            "root visits at the stops: mean 55.0 and 410.0",
+            "best move changed: 1 (50.0 % of those searched)",
+            "label: mean 0.4167, above 0 in 2 (66.7 %)",
+            "1.0 s in all, 0.500 s per searched position",
+        ] {
+            assert!(summary.contains(line), "{line} missing from:\n{summary}");
+        }
+    }
+
+    #[test]
+    fn settings_out_of_range_name_the_flag() {
+        let good = LabelSettings { nodes: 100, factor: 8, rule: LabelRule::Blend, q_scale: 0.2 };
+        assert!(good.check().is_ok());
+        for (bad, flag) in [
+            (LabelSettings { nodes: 0, ..good }, "--nodes 0"),
+            (LabelSettings { factor: 1, ..good }, "--factor 1"),
+            (LabelSettings { q_scale: 0.0, ..good }, "--q-scale 0"),
+        ] {
+            let error = bad.check().unwrap_err().to_string();
+            assert!(error.contains(flag), "{error}");
+        }
+    }
 }

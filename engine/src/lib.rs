@@ -1,6 +1,6 @@
-//! Kairos: positions and history, the PUCT search, stoppers, the UCI loop, the benchmarks and `tm-proxy` (a
-//! Kairos time manager in front of any UCI engine); the `kairos` binary (crate `kairos`) puts the
-//! command-line modes on top.
+//! Kairos: positions and history, the PUCT search, stoppers, the UCI loop, the benchmarks, the decision probe
+//! of `tm-label` (does more search change the move?) and `tm-proxy` (a Kairos time manager in front of any UCI
+//! engine); the `kairos` binary (crate `kairos`) puts the command-line modes on top.
 
 #![warn(missing_docs)]
 

@@ -185,6 +185,9 @@ pub fn format_summary(labelled: &[Labelled], elapsed: Duration) -> String {
 pub fn run_tm_label(args: TmLabelArgs) -> anyhow::Result<()> {
     let settings = LabelSettings { nodes: args.nodes, factor: args.factor, rule: args.label, q_scale: args.q_scale };
     settings.check()?;
+    if args.limit == Some(0) {
+        anyhow::bail!("--limit 0 labels nothing; give a positive number of positions or leave --limit out for all");
+    }
     let inputs = read_inputs(&args.positions)?;
     if inputs.skipped_games > 0 {
         let skipped = inputs.skipped_games;

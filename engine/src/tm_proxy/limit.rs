@@ -24,6 +24,9 @@ pub enum MoveLimit {
         /// The manager's time limit for the move in ms.
         ms: u64,
     },
+    /// `go depth 1`: the clock is within the move overhead, so the manager has no time left to give and even
+    /// `movetime 1` costs the engine a millisecond or more a move; a game without increment would flag.
+    FastestMove,
 }
 
 impl MoveLimit {
@@ -31,6 +34,7 @@ impl MoveLimit {
     pub fn time_ms(&self) -> u64 {
         match *self {
             MoveLimit::MoveTime { ms } | MoveLimit::Nodes { ms, .. } => ms,
+            MoveLimit::FastestMove => 1,
         }
     }
 }
@@ -45,8 +49,9 @@ pub struct ManagedMove {
 impl ManagedMove {
     /// Asks the manager for the move's stopper chain (the clock of `go` only, no generic stoppers) and reads
     /// the limit from one poll at the move's start: the time limit the chain announces (the deadline, plus any
-    /// allowance granted from the start) and, when it announces remaining playouts, a node target. None when
-    /// the manager plans nothing (no clock for the side to move).
+    /// allowance granted from the start) and, when it announces remaining playouts, a node target; the fastest
+    /// move when the mover's clock is no more than the move overhead. None when the manager plans nothing (no
+    /// clock for the side to move).
     pub fn plan(manager: &mut dyn TimeManager, go: &GoParams, ctx: &MoveContext) -> Option<Self> {
         let clock = GoParams {
             wtime: go.wtime,
@@ -64,7 +69,9 @@ impl ManagedMove {
             return None;
         }
         let ms = time_ms.max(1) as u64;
+        let movers_clock_ms = if ctx.white_to_move { go.wtime } else { go.btime };
         let limit = match hints.remaining_playouts() {
+            _ if movers_clock_ms.is_some_and(|clock| clock <= ctx.move_overhead_ms) => MoveLimit::FastestMove,
             nodes if nodes < UNLIMITED_PLAYOUTS => MoveLimit::Nodes { nodes, ms },
             _ => MoveLimit::MoveTime { ms },
         };
@@ -117,6 +124,7 @@ pub fn limited_go(go: &GoCommand, limit: Option<MoveLimit>) -> String {
             params.nodes = smaller(params.nodes, nodes);
             params.movetime = smaller(params.movetime.map(|t| t.max(0) as u64), ms).map(|t| t as i64);
         }
+        Some(MoveLimit::FastestMove) => params.depth = Some(1),
         None => {}
     }
     go_line(&params, &go.searchmoves)
@@ -206,6 +214,20 @@ mod tests {
         let ctx = MoveContext { white_to_move: true, move_overhead_ms: 0, legal_moves: 20, ..MoveContext::default() };
         let planned = ManagedMove::plan(manager.as_mut(), &params, &ctx).unwrap();
         assert!(matches!(planned.limit, MoveLimit::Nodes { nodes, ms } if nodes > 1 && ms > 1), "{:?}", planned.limit);
+    }
+
+    #[test]
+    fn a_clock_within_the_move_overhead_asks_for_the_fastest_move() {
+        let mut manager = timemgr::time_manager_from_str("legacy").unwrap();
+        let ctx = MoveContext { white_to_move: false, move_overhead_ms: 200, legal_moves: 20, ..MoveContext::default() };
+        let low = go("go wtime 9000 btime 200");
+        let planned = ManagedMove::plan(manager.as_mut(), &low.params, &ctx).unwrap();
+        assert_eq!(planned.limit, MoveLimit::FastestMove);
+        assert_eq!(limited_go(&low, Some(planned.limit)), "go depth 1");
+        // One millisecond more than the overhead and the manager's own plan applies again.
+        let above = go("go wtime 9000 btime 201").params;
+        let planned = ManagedMove::plan(manager.as_mut(), &above, &ctx).unwrap();
+        assert_eq!(planned.limit, MoveLimit::MoveTime { ms: 1 });
     }
 
     #[test]

@@ -72,11 +72,14 @@ pub fn read_node_budget(path: &Path) -> Result<NodeBudget, TraceError> {
 }
 
 impl NodeBudget {
-    /// The mean target and mean tree size reached by full move number, as two chart lines.
+    /// The mean target and mean tree size reached by full move number, as two chart lines (none without targets).
     pub fn series(&self, engine: &str) -> Vec<Series> {
         let means = |by_move: &BTreeMap<u32, Vec<f64>>| {
             by_move.iter().filter_map(|(&x, values)| Summary::of(values).map(|s| (f64::from(x), s.mean))).collect()
         };
+        if self.target_by_move.is_empty() {
+            return Vec::new();
+        }
         vec![
             (format!("{engine}: node target"), means(&self.target_by_move)),
             (format!("{engine}: tree size reached"), means(&self.reached_by_move)),
@@ -87,6 +90,10 @@ impl NodeBudget {
     pub fn markdown(&self, engine: &str) -> String {
         let mut out = format!("\n## {engine}: node budget (from its TmTraceFile)\n\n");
         let moves: usize = self.stopped_by.values().sum();
+        if moves == 0 {
+            out.push_str("No move of this trace had a node target: its manager limits time, not nodes.\n");
+            return out;
+        }
         let causes: Vec<String> = self.stopped_by.iter().map(|(cause, count)| format!("{cause} {count}")).collect();
         let _ = writeln!(out, "{moves} moves with a node target; ended by: {}.\n", causes.join(", "));
         let _ = writeln!(out, "| full moves | moves | mean target | mean reached | reached / target |");
@@ -153,6 +160,11 @@ mod tests {
         std::fs::write(&path, "{\"manager\": 5}\n").unwrap();
         let error = read_node_budget(&path).unwrap_err().to_string();
         assert!(error.contains("trace.jsonl:1: not a time-manager trace"), "{error}");
+        let time_limited = serde_json::to_string(&MoveTrace { game_ply: 4, final_nodes: Some(300), ..MoveTrace::default() });
+        std::fs::write(&path, time_limited.unwrap()).unwrap();
+        let budget = read_node_budget(&path).unwrap();
+        assert!(budget.series("ctm").is_empty());
+        assert!(budget.markdown("ctm").contains("No move of this trace had a node target"));
         assert!(parse_trace_argument("nodes").is_err());
         assert_eq!(parse_trace_argument("a=b/c").unwrap(), ("a".to_owned(), PathBuf::from("b/c")));
     }

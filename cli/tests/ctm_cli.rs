@@ -20,6 +20,16 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
+/// `kairos tm-train` for one epoch in batches of 8; asserts success and returns what it printed.
+fn train_one_epoch(arch: &str, data: &Path, model: &Path) -> String {
+    let (data, model) = (data.to_str().unwrap(), model.to_str().unwrap());
+    let args = ["tm-train", "--arch", arch, "--data", data, "--out", model, "--max-epochs", "1", "--batch", "8"];
+    let trained = kairos(&args);
+    let text = String::from_utf8_lossy(&trained.stdout).into_owned();
+    assert!(trained.status.success(), "{text}{}", String::from_utf8_lossy(&trained.stderr));
+    text
+}
+
 #[test]
 fn tm_data_prints_the_filter_table_and_tm_train_writes_model_and_plot() {
     let data = temp("games.ctmdata");
@@ -47,21 +57,7 @@ fn tm_data_prints_the_filter_table_and_tm_train_writes_model_and_plot() {
     assert!(text.contains("wrote 16 samples"), "{text}");
 
     let model = temp("model.safetensors");
-    let trained = kairos(&[
-        "tm-train",
-        "--arch",
-        "ctm-2.0",
-        "--data",
-        data.to_str().unwrap(),
-        "--out",
-        model.to_str().unwrap(),
-        "--max-epochs",
-        "1",
-        "--batch",
-        "8",
-    ]);
-    let text = String::from_utf8_lossy(&trained.stdout);
-    assert!(trained.status.success(), "{text}{}", String::from_utf8_lossy(&trained.stderr));
+    let text = train_one_epoch("ctm-2.0", &data, &model);
     assert!(text.contains("best epoch 1"), "{text}");
     assert!(model.exists() && model.with_extension("png").exists());
 
@@ -131,21 +127,7 @@ fn tm_label_writes_an_instability_dataset_that_trains_into_an_instability_model(
         assert!(text.contains(part), "{part} missing from: {text}");
     }
     let model = temp("labels-model.safetensors");
-    let trained = kairos(&[
-        "tm-train",
-        "--arch",
-        "ctm-1.0",
-        "--data",
-        data.to_str().unwrap(),
-        "--out",
-        model.to_str().unwrap(),
-        "--max-epochs",
-        "1",
-        "--batch",
-        "8",
-    ]);
-    let text = String::from_utf8_lossy(&trained.stdout);
-    assert!(trained.status.success(), "{text}{}", String::from_utf8_lossy(&trained.stderr));
+    let text = train_one_epoch("ctm-1.0", &data, &model);
     assert!(text.contains("(target: instability)"), "{text}");
     let predicted = kairos(&["tm-predict", "--model", model.to_str().unwrap(), "8/8/8/8/8/8/8/K6k w"]);
     let text = String::from_utf8_lossy(&predicted.stdout);

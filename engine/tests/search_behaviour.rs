@@ -716,7 +716,7 @@ impl Computation for SlowHalfReadyComputation {
         let position = &request.history.last().unwrap().position;
         let hash = mix(shakmaty::Position::zobrist_hash::<Zobrist64>(position, EnPassantMode::Legal).0);
         let evaluation = evaluate(Flavour::Hashed, request);
-        if hash % 2 == 0 {
+        if hash.is_multiple_of(2) {
             return Ok(Added::Ready(evaluation));
         }
         self.queued.push(evaluation);

@@ -56,8 +56,8 @@ pub enum ProxyError {
     TimeManager {
         /// The string given.
         spec: String,
-        /// What is wrong with it (not a `source`: the message already says it).
-        reason: timemgr::OptionError,
+        /// What is wrong with it (not a `source`: the message already says it; boxed, as it is large).
+        reason: Box<timemgr::OptionError>,
     },
     /// The wrapped engine could not be started.
     #[error("could not start the wrapped engine '{command}': {reason}; check the path after --")]
@@ -100,7 +100,7 @@ pub fn run_tm_proxy(
     output: impl Write + Send + 'static,
 ) -> Result<(), ProxyError> {
     let manager = timemgr::time_manager_from_str(&config.time_manager)
-        .map_err(|reason| ProxyError::TimeManager { spec: config.time_manager.clone(), reason })?;
+        .map_err(|reason| ProxyError::TimeManager { spec: config.time_manager.clone(), reason: Box::new(reason) })?;
     let (sender, events) = mpsc::channel();
     let engine = WrappedEngine::start(&config.engine, &config.engine_args, sender.clone())
         .map_err(|reason| ProxyError::StartEngine { command: config.engine.clone(), reason })?;

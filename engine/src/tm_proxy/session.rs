@@ -101,7 +101,7 @@ impl ProxySession {
             Ok(None) => return Ok(Flow::Continue),
             Err(CommandError::Unknown(_)) => {
                 // The wrapped engine may know it (Stockfish's `d`, `eval`, `bench`): its answer, not ours.
-                self.to_engine(line)?;
+                self.send_to_engine(line)?;
                 return Ok(Flow::Continue);
             }
             Err(error) => {
@@ -114,12 +114,12 @@ impl ProxySession {
             UciCommand::Position { fen, moves } => self.set_position(fen.as_deref(), &moves, line)?,
             UciCommand::UciNewGame => {
                 self.new_game(GameState::default());
-                self.to_engine(line)?;
+                self.send_to_engine(line)?;
             }
             UciCommand::Go(go) => self.go(go, line)?,
             UciCommand::PonderHit => self.ponder_hit(line)?,
             UciCommand::Quit => return self.quit(),
-            _ => self.to_engine(line)?,
+            _ => self.send_to_engine(line)?,
         }
         Ok(Flow::Continue)
     }
@@ -163,7 +163,7 @@ impl ProxySession {
                 search.planned.limit.time_ms()
             )
         });
-        self.to_engine("stop")?;
+        self.send_to_engine("stop")?;
         if let Some(note) = overrun {
             self.out.send(&note)?;
         }
@@ -186,7 +186,7 @@ impl ProxySession {
         error
     }
 
-    fn to_engine(&mut self, line: &str) -> Result<(), ProxyError> {
+    fn send_to_engine(&mut self, line: &str) -> Result<(), ProxyError> {
         match self.engine.send(line) {
             Ok(()) => Ok(()),
             Err(_) => Err(self.engine_exited()),
@@ -235,7 +235,7 @@ impl ProxySession {
                 return Ok(());
             }
         }
-        self.to_engine(line)
+        self.send_to_engine(line)
     }
 
     /// A new game: a fresh manager (the option string was checked when it was set), no book exit yet.
@@ -259,19 +259,19 @@ impl ProxySession {
                 self.out.send("info string tm-proxy: go has no clock for the side to move; passed on unchanged")?;
             }
             self.search = Some(Search::PassedThrough);
-            return self.to_engine(line);
+            return self.send_to_engine(line);
         }
         if go.params.ponder {
-            self.to_engine(&limited_go(&go, None))?;
+            self.send_to_engine(&limited_go(&go, None))?;
             self.search = Some(Search::Pondering(go));
             return Ok(());
         }
         let started = Instant::now();
         let Some(planned) = self.plan(&go.params)? else {
             self.search = Some(Search::PassedThrough);
-            return self.to_engine(line);
+            return self.send_to_engine(line);
         };
-        self.to_engine(&limited_go(&go, Some(planned.limit)))?;
+        self.send_to_engine(&limited_go(&go, Some(planned.limit)))?;
         // Half the overhead for the engine's overrun; the other half covers its answer to stop and the pipes.
         let margin_ms = (self.move_overhead_ms / 2) as u64;
         let stop_at = started + Duration::from_millis(planned.limit.time_ms().saturating_add(margin_ms));
@@ -286,12 +286,12 @@ impl ProxySession {
             Some(Search::Pondering(go)) => go,
             other => {
                 self.search = other;
-                return self.to_engine(line);
+                return self.send_to_engine(line);
             }
         };
         go.params.ponder = false;
         let started = Instant::now();
-        self.to_engine(line)?;
+        self.send_to_engine(line)?;
         match self.plan(&go.params)? {
             Some(planned) => {
                 let stop_at = started + Duration::from_millis(planned.limit.time_ms());
@@ -302,7 +302,7 @@ impl ProxySession {
             None => {
                 self.out.send("info string tm-proxy: the manager planned nothing for this ponderhit; sent stop")?;
                 self.search = Some(Search::PassedThrough);
-                self.to_engine("stop")?;
+                self.send_to_engine("stop")?;
             }
         }
         Ok(())

@@ -17,7 +17,7 @@ pub const R_END: f64 = 0.002;
 pub enum OpenBenchError {
     /// The base `--time-manager` string is invalid.
     #[error("--time-manager: {0}")]
-    Base(OptionError),
+    Base(Box<OptionError>),
     /// A tuned key has no engine option (the registry and the key options disagree).
     #[error("{0} has no engine option, so OpenBench cannot set it; this is a bug in the key options")]
     NoOption(String),
@@ -54,8 +54,8 @@ pub enum OpenBenchError {
     Key {
         /// 1-based line number.
         line: usize,
-        /// What the time-manager registry said.
-        source: OptionError,
+        /// What the time-manager registry said (boxed, as it is large).
+        source: Box<OptionError>,
     },
 }
 
@@ -96,7 +96,7 @@ pub fn spsa_block(space: &TuneSpace) -> Result<String, OpenBenchError> {
 /// line (its value is the third field); blank lines and `#` comments are skipped; integer keys take the nearest
 /// integer. A name of a key that `base` does not select is refused with the manager it belongs to.
 pub fn import_values(base: &str, text: &str) -> Result<String, OpenBenchError> {
-    let mut config = TimeManagerConfig::parse(base).map_err(OpenBenchError::Base)?;
+    let mut config = TimeManagerConfig::parse(base).map_err(|error| OpenBenchError::Base(Box::new(error)))?;
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         let trimmed = raw.trim();
@@ -126,7 +126,7 @@ pub fn import_values(base: &str, text: &str) -> Result<String, OpenBenchError> {
             ParamKind::Bool { .. } => Value::Bool(number != 0.0),
             _ => Value::Float(number),
         };
-        config = option.set_in(&config, &value).map_err(|source| OpenBenchError::Key { line, source })?;
+        config = option.set_in(&config, &value).map_err(|source| OpenBenchError::Key { line, source: Box::new(source) })?;
     }
     Ok(config.to_string())
 }

@@ -7,7 +7,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 kairos="$(realpath "${KAIROS:-$here/../../target/release/kairos}")"
 work="$(mktemp -d)"
 cd "$work"
-zcat -f "$here"/results.jsonl* | python3 -c '
+zcat "$here/results.jsonl.gz" | python3 -c '
 import json, sys
 for line in sys.stdin:
     if json.loads(line)["game_id"] < 946 and json.loads(line)["game_id"] != 944:

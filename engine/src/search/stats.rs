@@ -160,16 +160,29 @@ pub struct InfoContext<'a> {
 
 /// The root's children in lc0's best-move order (§4.8) among the allowed moves, the first `count` of them;
 /// none before the root has a visit.
+///
+/// Picked one at a time (the first on ties), not sorted: lc0's order is not total where terminal draws meet
+/// other moves (two terminals compare by M, a terminal and a non-terminal by N), and Rust's sort panics when
+/// it sees that, which killed the search thread in a game of the 10+0.1 SPRT (EXPERIMENTS.md).
 pub fn best_root_edges(root: &Node, filter: &RootFilter, count: usize) -> Vec<usize> {
     if root.n == 0 {
         return Vec::new();
     }
-    let mut allowed: Vec<usize> = (0..root.edges.len())
+    let mut remaining: Vec<usize> = (0..root.edges.len())
         .filter(|&i| filter.allows(&root.edges[i].mv))
         .collect();
-    allowed.sort_by(|&a, &b| compare_for_best(&root.edges[a], &root.edges[b]));
-    allowed.truncate(count);
-    allowed
+    let mut ranked = Vec::with_capacity(count.min(remaining.len()));
+    while ranked.len() < count && !remaining.is_empty() {
+        let mut best = 0;
+        for candidate in 1..remaining.len() {
+            let (edge, leader) = (&root.edges[remaining[candidate]], &root.edges[remaining[best]]);
+            if compare_for_best(edge, leader) == std::cmp::Ordering::Less {
+                best = candidate;
+            }
+        }
+        ranked.push(remaining.remove(best));
+    }
+    ranked
 }
 
 /// The `info` lines for the current tree: one per MultiPV rank, each scored by its own first move, as lc0's
@@ -246,6 +259,33 @@ mod tests {
     use super::*;
     use crate::search::node::{Edge, Terminal};
     use shakmaty::{Chess, Position};
+
+    #[test]
+    fn best_root_edges_rank_a_cycle_of_terminal_draws_without_panicking() {
+        // lc0's order: two terminal draws by M (a before b), a terminal and a non-terminal by N (b before c,
+        // c before a): a cycle, which made Rust's sort panic in a game of the SPRT.
+        let moves = Chess::default().legal_moves();
+        let edge = |index: usize, n: u32, m: f32, terminal: Terminal| {
+            let mut edge = Edge::new(moves[index], 0.1);
+            edge.child = Some(Box::new(Node { n, m, wl: 0.0, terminal, ..Node::default() }));
+            edge
+        };
+        let root = Node {
+            n: 22,
+            edges: vec![
+                edge(0, 5, 1.0, Terminal::EndOfGame),
+                edge(1, 10, 2.0, Terminal::EndOfGame),
+                edge(2, 7, 9.0, Terminal::No),
+            ]
+            .into_boxed_slice(),
+            ..Node::default()
+        };
+        // Scanned in order as best_child scans: b does not beat a (M), c beats a (N): c first, as the bestmove
+        // best_child picks; then a before b by M.
+        assert_eq!(best_root_edges(&root, &RootFilter::new(Vec::new()), 3), vec![2, 0, 1]);
+        let best = best_child(&root, |_| true);
+        assert_eq!(best_root_edges(&root, &RootFilter::new(Vec::new()), 1), vec![best.unwrap()]);
+    }
 
     /// A child's (N, WL, M, proven).
     type Child = (u32, f64, f32, bool);

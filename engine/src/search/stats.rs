@@ -4,7 +4,7 @@
 use super::info::{mate_moves, shown_value, wdl_permille, InfoLine, Score, ScoreType};
 use super::node::Node;
 use super::params::SearchParams;
-use super::select::{best_child, compare_for_best, fpu, MovesLeftUtility};
+use super::select::{best_child, fpu, MovesLeftUtility};
 use shakmaty::{CastlingMode, Move};
 use timemgr::search_stats::{IterationStats, TimeUsageHint};
 
@@ -168,19 +168,11 @@ pub fn best_root_edges(root: &Node, filter: &RootFilter, count: usize) -> Vec<us
     if root.n == 0 {
         return Vec::new();
     }
-    let mut remaining: Vec<usize> = (0..root.edges.len())
-        .filter(|&i| filter.allows(&root.edges[i].mv))
-        .collect();
-    let mut ranked = Vec::with_capacity(count.min(remaining.len()));
-    while ranked.len() < count && !remaining.is_empty() {
-        let mut best = 0;
-        for candidate in 1..remaining.len() {
-            let (edge, leader) = (&root.edges[remaining[candidate]], &root.edges[remaining[best]]);
-            if compare_for_best(edge, leader) == std::cmp::Ordering::Less {
-                best = candidate;
-            }
-        }
-        ranked.push(remaining.remove(best));
+    let mut ranked: Vec<usize> = Vec::with_capacity(count.min(root.edges.len()));
+    while ranked.len() < count {
+        let allowed = |i: usize| filter.allows(&root.edges[i].mv) && !ranked.contains(&i);
+        let Some(best) = best_child(root, allowed) else { break };
+        ranked.push(best);
     }
     ranked
 }

@@ -14,6 +14,7 @@ use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use super::clock_pgn::read_games;
 use super::CtmError;
+use crate::runner::epd_position;
 
 /// A start position and the moves played from it; its positions share a game id (the split is by game).
 #[derive(Clone, Debug)]
@@ -24,17 +25,6 @@ pub struct Line {
     pub moves: Vec<Move>,
     /// The game id written to the dataset.
     pub game: u32,
-}
-
-impl Line {
-    /// The position after the first `ply` moves.
-    pub fn position_at(&self, ply: usize) -> Chess {
-        let mut position = self.start.clone();
-        for mv in &self.moves[..ply] {
-            position.play_unchecked(*mv);
-        }
-        position
-    }
 }
 
 /// One position to label: a line and how many of its moves are played.
@@ -113,21 +103,13 @@ fn replay<'a>(fen: Option<&str>, sans: impl Iterator<Item = &'a shakmaty::san::S
     Some((start, moves))
 }
 
-/// The position of an EPD or FEN line (board, side, castling, en passant, and the move counters when they
-/// are there); None for an empty or comment line.
+/// The position of an EPD or FEN line as opening books read it ([`epd_position`]); None for an empty line or
+/// a comment (`#`).
 pub fn parse_epd(line: &str) -> Result<Option<Chess>, String> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with('#') {
+    if line.trim_start().starts_with('#') {
         return Ok(None);
     }
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    if fields.len() < 4 {
-        return Err(format!("'{line}' has no board, side to move, castling and en passant fields"));
-    }
-    let counters = fields.len() >= 6 && fields[4..6].iter().all(|f| f.parse::<u32>().is_ok());
-    let fen = if counters { fields[..6].join(" ") } else { format!("{} 0 1", fields[..4].join(" ")) };
-    let parsed: Fen = fen.parse().map_err(|e| format!("'{fen}': {e}"))?;
-    parsed.into_position(CastlingMode::Standard).map(Some).map_err(|e| format!("'{fen}': {e}"))
+    epd_position(line)
 }
 
 /// What stands for a position when repeats are dropped: board, side to move, castling and en passant.

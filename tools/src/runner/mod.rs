@@ -15,7 +15,7 @@ mod uci_process;
 pub use adjudication::{DrawAdjudication, ResignAdjudication};
 pub use engine_config::{EngineConfig, EngineConfigError, KAIROS_COMMAND};
 pub use game::{play_game, EngineSlot, GameJob, GameSettings};
-pub use openings::{load_openings, InvalidOpening, Opening, OpeningError, OpeningOrder};
+pub use openings::{epd_position, load_openings, InvalidOpening, Opening, OpeningError, OpeningOrder};
 pub use pgn::{clock_text, game_to_pgn, PgnError, PgnLog};
 pub use play::{play_games, Flow};
 pub use record::{GameRecord, GameResult, MoveRecord, Termination};

@@ -105,24 +105,29 @@ pub fn load_openings(path: &Path, order: OpeningOrder) -> Result<Vec<Opening>, O
     Ok(openings)
 }
 
-/// Parses EPD lines: the four position fields, optional move counters, and operations that are ignored.
-/// Errors carry the 1-based line number.
+/// The position of one EPD or FEN line: the four position fields and the move counters when both are there;
+/// the operations after them are ignored. None for a blank line.
+pub fn epd_position(line: &str) -> Result<Option<Chess>, String> {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    if fields.is_empty() {
+        return Ok(None);
+    }
+    if fields.len() < 4 {
+        return Err(format!("'{line}' has no board, side to move, castling and en passant fields"));
+    }
+    let counters = fields[4..].iter().take(2).take_while(|f| f.parse::<u32>().is_ok()).count();
+    let fen = if counters == 2 { fields[..6].join(" ") } else { fields[..4].join(" ") };
+    Opening { fen, moves: Vec::new() }.start_position().map(Some).map_err(|e| e.0)
+}
+
+/// Parses EPD lines (see [`epd_position`]). Errors carry the 1-based line number.
 fn parse_epd(text: &str) -> Result<Vec<Opening>, (usize, String)> {
     let mut openings = Vec::new();
     for (index, line) in text.lines().enumerate() {
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.is_empty() {
-            continue;
+        if let Some(position) = epd_position(line).map_err(|reason| (index + 1, reason))? {
+            let fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
+            openings.push(Opening { fen, moves: Vec::new() });
         }
-        if fields.len() < 4 {
-            return Err((index + 1, format!("'{line}' has fewer than the four EPD position fields")));
-        }
-        let counters = fields[4..].iter().take(2).take_while(|f| f.parse::<u32>().is_ok()).count();
-        let fen = if counters == 2 { fields[..6].join(" ") } else { fields[..4].join(" ") };
-        let opening = Opening { fen, moves: Vec::new() };
-        let position = opening.start_position().map_err(|e| (index + 1, e.0))?;
-        openings
-            .push(Opening { fen: Fen::from_position(&position, EnPassantMode::Legal).to_string(), moves: Vec::new() });
     }
     Ok(openings)
 }

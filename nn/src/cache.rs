@@ -1,5 +1,6 @@
 //! The NN cache decorator (LC0-NOTES §6.3): evaluations keyed by the position's hash and repetition
-//! count, answered at once on a hit, oldest entries evicted first.
+//! count, answered at once on a hit, oldest entries evicted first. Priors are kept in lc0's 16-bit edge
+//! encoding, the precision the search keeps them at, so a hit gives the search the same edges as the network.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -10,11 +11,40 @@ use shakmaty::{EnPassantMode, Position};
 use crate::backend::{
     Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
 };
+use crate::prior::{decode_prior, encode_prior};
 
 #[derive(Default)]
 struct Store {
-    entries: HashMap<u64, Evaluation>,
+    entries: HashMap<u64, CachedEvaluation>,
     insertion_order: VecDeque<u64>,
+}
+
+/// An evaluation as the cache holds it: half the bytes of the priors as f32.
+struct CachedEvaluation {
+    wl: f32,
+    d: f32,
+    m: f32,
+    priors: Box<[u16]>,
+}
+
+impl CachedEvaluation {
+    fn new(evaluation: &Evaluation) -> Self {
+        Self {
+            wl: evaluation.wl,
+            d: evaluation.d,
+            m: evaluation.m,
+            priors: evaluation.policy.iter().map(|&p| encode_prior(p)).collect(),
+        }
+    }
+
+    fn evaluation(&self) -> Evaluation {
+        Evaluation {
+            wl: self.wl,
+            d: self.d,
+            m: self.m,
+            policy: self.priors.iter().map(|&p| decode_prior(p)).collect(),
+        }
+    }
 }
 
 /// A backend that remembers the evaluations of another.
@@ -68,11 +98,11 @@ impl CachingBackend {
         store
             .entries
             .get(&key)
-            .filter(|e| moves == 0 || e.policy.len() == moves)
-            .cloned()
+            .filter(|e| moves == 0 || e.priors.len() == moves)
+            .map(CachedEvaluation::evaluation)
     }
 
-    fn insert(&self, key: u64, evaluation: Evaluation) {
+    fn insert(&self, key: u64, evaluation: &Evaluation) {
         if self.capacity == 0 {
             return;
         }
@@ -80,7 +110,7 @@ impl CachingBackend {
         // As lc0's cache: an entry already there stays (a transposition evaluated twice in one batch keeps
         // the first evaluation, from the history queued first).
         if let std::collections::hash_map::Entry::Vacant(slot) = store.entries.entry(key) {
-            slot.insert(evaluation);
+            slot.insert(CachedEvaluation::new(evaluation));
             store.insertion_order.push_back(key);
         }
         while store.entries.len() > self.capacity {
@@ -147,7 +177,7 @@ impl Computation for CachingComputation<'_> {
     fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
         let results = self.inner.compute()?;
         for (key, evaluation) in self.keys.iter().zip(&results) {
-            self.backend.insert(*key, evaluation.clone());
+            self.backend.insert(*key, evaluation);
         }
         Ok(results)
     }

@@ -1,7 +1,7 @@
 //! Backing up one visit from a leaf to the root with certainty propagation (LC0-NOTES §4.5 step 7, §4.7).
 
 use super::node::{Bound, Node, Terminal};
-use super::prior::encode_prior;
+use nn::prior::encode_prior;
 
 /// What a backup carries from a child to its parent.
 struct Carry {
@@ -45,9 +45,8 @@ fn backup_from(
             clear_own_prior: false,
         },
         Some((&index, rest)) => {
-            let child = node.edges[usize::from(index)]
-                .child
-                .as_deref_mut()
+            let child = node
+                .child_mut(usize::from(index))
                 .expect("backup path follows existing children");
             let mut carry = backup_from(child, rest, false, v, d, m, sticky);
             if carry.clear_own_prior {
@@ -87,7 +86,7 @@ fn maybe_set_bounds(parent: &mut Node, carry: &mut Carry) -> bool {
     let mut lower: Bound = -1;
     let mut upper: Bound = -1;
     let mut losing_m = 0.0f32;
-    for edge in parent.edges.iter() {
+    for edge in parent.edges_and_nodes() {
         let (edge_lower, edge_upper) = edge.bounds();
         lower = lower.max(edge_lower);
         upper = upper.max(edge_upper);
@@ -125,9 +124,8 @@ pub fn cancel_visit(root: &mut Node, path: &[u16]) {
     let mut node = root;
     node.n_in_flight -= 1;
     for &index in path {
-        node = node.edges[usize::from(index)]
-            .child
-            .as_deref_mut()
+        node = node
+            .child_mut(usize::from(index))
             .expect("collision path follows existing children");
         node.n_in_flight -= 1;
     }

@@ -2,7 +2,7 @@
 //! detect terminals, back up out-of-order results, then expand and back up the evaluated batch.
 
 use super::backup::{backup, cancel_visit};
-use super::node::{Edge, Node, Terminal};
+use super::node::{Edge, EdgeAndNode, Node, Terminal};
 use super::params::SearchParams;
 use super::prefetch::prefetch;
 use super::select::{fpu, puct_multiplier, MovesLeftUtility};
@@ -247,9 +247,7 @@ fn for_each_above(root: &mut Node, path: &[u16], mut f: impl FnMut(&mut Node)) {
 }
 
 fn child_at(node: &mut Node, index: u16) -> &mut Node {
-    node.edges[usize::from(index)]
-        .child
-        .as_deref_mut()
+    node.child_mut(usize::from(index))
         .expect("paths follow existing children")
 }
 
@@ -257,9 +255,8 @@ fn child_at(node: &mut Node, index: u16) -> &mut Node {
 fn extend_history(root: &Node, path: &[u16], history: &mut PositionHistory) {
     let mut node = root;
     for &index in path {
-        let edge = &node.edges[usize::from(index)];
-        history.push(edge.mv);
-        node = edge.child.as_deref().expect("paths follow existing children");
+        history.push(node.edges[usize::from(index)].mv);
+        node = node.child(usize::from(index)).expect("paths follow existing children");
     }
 }
 
@@ -272,7 +269,7 @@ fn pick_nodes(tree: &mut Tree, limit: u32, context: &GatherContext<'_>) -> Vec<P
         context,
         limit,
         root_best: best,
-        root_best_n: best.map_or(0, |i| tree.root.edges[i].n()),
+        root_best_n: best.map_or(0, |i| tree.root.edge(i).n()),
         max_limit: u32::MAX,
         new_nodes: 0,
         picked: Vec::new(),
@@ -307,7 +304,7 @@ fn try_start(node: &mut Node) -> bool {
 impl Pass<'_, '_> {
     /// Whether the root move at `index` may still be searched: allowed by `searchmoves`, and (smart pruning)
     /// the current best or still able to catch up with it in the remaining playouts.
-    fn root_allows(&self, index: usize, edge: &Edge) -> bool {
+    fn root_allows(&self, index: usize, edge: EdgeAndNode<'_>) -> bool {
         if Some(index) != self.root_best {
             let behind = i64::from(self.root_best_n) - i64::from(edge.n());
             if i64::try_from(self.context.remaining_playouts).unwrap_or(i64::MAX) < behind {
@@ -351,15 +348,15 @@ impl Pass<'_, '_> {
         let policy: Vec<f32> = node.edges[..reachable].iter().map(Edge::p).collect();
         let mut utility = vec![fpu; reachable];
         for index in node.visited_children().filter(|&i| i < reachable) {
-            let edge = &node.edges[index];
+            let edge = node.edge(index);
             let q = edge.q(fpu);
             utility[index] = q + moves_left.of(edge, q);
         }
-        let mut started: Vec<u32> = node.edges[..reachable].iter().map(Edge::n_started).collect();
+        let mut started: Vec<u32> = (0..reachable).map(|i| node.edge(i).n_started()).collect();
         let score_of = |i: usize, started: u32| policy[i] * puct_mult / (1 + started) as f32 + utility[i];
         let mut score: Vec<f32> = (0..reachable).map(|i| score_of(i, started[i])).collect();
         let allowed: Vec<bool> = (0..reachable)
-            .map(|i| !is_root || self.root_allows(i, &node.edges[i]))
+            .map(|i| !is_root || self.root_allows(i, node.edge(i)))
             .collect();
         let mut to_perform = vec![0u32; reachable];
         while limit > 0 {
@@ -407,11 +404,11 @@ impl Pass<'_, '_> {
             }
             to_perform[best] += new_visits;
             limit -= new_visits;
-            let edge = &mut node.edges[best];
-            if edge.child.is_none() {
+            let slot = node.child_slot(best);
+            if slot.is_none() {
                 self.new_nodes += 1;
             }
-            let child = edge.child.get_or_insert_with(Box::default);
+            let child = slot.get_or_insert_with(Box::default);
             if try_start(child) {
                 started[best] += 1;
                 new_visits -= 1;
@@ -432,9 +429,8 @@ impl Pass<'_, '_> {
             if visits == 0 {
                 continue;
             }
-            let child = node.edges[index]
-                .child
-                .as_deref_mut()
+            let child = node
+                .child_mut(index)
                 .expect("visits were handed to an existing child");
             path.push(index as u16);
             self.hand_out(child, path, visits, false);
@@ -493,9 +489,8 @@ fn examine_leaf(
 fn node_at<'a>(root: &'a mut Node, path: &[u16]) -> &'a mut Node {
     let mut node = root;
     for &index in path {
-        node = node.edges[usize::from(index)]
-            .child
-            .as_deref_mut()
+        node = node
+            .child_mut(usize::from(index))
             .expect("leaf path follows existing children");
     }
     node

@@ -8,7 +8,6 @@ mod info;
 mod node;
 mod params;
 mod prefetch;
-mod prior;
 mod run;
 mod select;
 mod stats;
@@ -21,7 +20,6 @@ pub use info::{
     ScoreType, ShownValue,
 };
 pub use params::SearchParams;
-pub use prior::{decode_prior, encode_prior};
 pub use select::collision_budget;
 
 use crate::clock::SharedClock;
@@ -179,8 +177,7 @@ impl Search {
         self.lock()
             .tree
             .root
-            .edges
-            .iter()
+            .edges_and_nodes()
             .map(|e| (e.mv, e.n()))
             .collect()
     }
@@ -188,7 +185,7 @@ impl Search {
     /// The Q of root move `mv` from the side to move's view; None if it is not a root move or has no visits.
     pub fn root_q(&self, mv: &Move) -> Option<f32> {
         let state = self.lock();
-        let edge = state.tree.root.edges.iter().find(|e| e.mv == *mv)?;
+        let edge = state.tree.root.edges_and_nodes().find(|e| e.mv == *mv)?;
         (edge.n() > 0).then(|| edge.q(0.0))
     }
 

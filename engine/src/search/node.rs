@@ -1,7 +1,8 @@
 //! Tree nodes and edges (LC0-NOTES §4.2): running means of WL, D and M from the view of the player who moved
-//! into the node, visit counts, proven bounds; edges hold the move and a 16-bit prior, sorted by prior.
+//! into the node, visit counts, proven bounds; edges hold the move and a 16-bit prior, sorted by prior, and a
+//! node's children live beside its edges, created on their first visit, as in lc0.
 
-use super::prior::{decode_prior, encode_prior};
+use nn::prior::{decode_prior, encode_prior};
 use shakmaty::Move;
 
 /// Why a node is an end of the search.
@@ -21,8 +22,11 @@ pub type Bound = i8;
 /// A position in the tree.
 #[derive(Debug)]
 pub struct Node {
-    /// Children, sorted by prior after evaluation; empty before.
+    /// The moves with their priors, sorted by prior after evaluation; empty before.
     pub edges: Box<[Edge]>,
+    /// The child of each edge, by edge index, up to the highest edge ever visited: most nodes are leaves
+    /// and most visits go to the first edges, so unvisited edges cost no pointer.
+    pub(super) children: Box<[Option<Box<Node>>]>,
     /// Mean of win − loss.
     pub wl: f64,
     /// Mean draw probability.
@@ -53,6 +57,7 @@ impl Default for Node {
     fn default() -> Self {
         Self {
             edges: Box::new([]),
+            children: Box::new([]),
             wl: 0.0,
             d: 0.0,
             m: 0.0,
@@ -67,70 +72,140 @@ impl Default for Node {
     }
 }
 
-/// A move from a node, with its prior and (once visited) its child.
-#[derive(Debug)]
+/// A move from a node with its prior, as lc0's Edge; the child, once visited, is kept by the node.
+#[derive(Clone, Copy, Debug)]
 pub struct Edge {
     /// The move.
     pub mv: Move,
     /// The prior in lc0's 16-bit encoding.
     pub prior: u16,
-    /// The child node, created on the first visit.
-    pub child: Option<Box<Node>>,
 }
 
 impl Edge {
-    /// An edge without a child.
+    /// An edge with the prior `prior`.
     pub fn new(mv: Move, prior: f32) -> Self {
         Self {
             mv,
             prior: encode_prior(prior),
-            child: None,
         }
     }
     /// The decoded prior.
     pub fn p(&self) -> f32 {
         decode_prior(self.prior)
     }
+}
+
+/// An edge with its child if it has one, lc0's EdgeAndNode: what the search's formulas read.
+#[derive(Clone, Copy, Debug)]
+pub struct EdgeAndNode<'a> {
+    /// The move.
+    pub mv: Move,
+    /// The prior in lc0's 16-bit encoding.
+    pub prior: u16,
+    /// The child node, once visited.
+    pub node: Option<&'a Node>,
+}
+
+impl EdgeAndNode<'_> {
+    /// The decoded prior.
+    pub fn p(&self) -> f32 {
+        decode_prior(self.prior)
+    }
     /// The child's completed visits (0 without a child).
     pub fn n(&self) -> u32 {
-        self.child.as_ref().map_or(0, |c| c.n)
+        self.node.map_or(0, |c| c.n)
     }
     /// Visits completed or in flight.
     pub fn n_started(&self) -> u32 {
-        self.child.as_ref().map_or(0, |c| c.n + c.n_in_flight)
+        self.node.map_or(0, |c| c.n + c.n_in_flight)
     }
     /// The child's Q from the parent's view, or `default` if it has no visits.
     pub fn q(&self, default: f32) -> f32 {
-        match &self.child {
+        match self.node {
             Some(c) if c.n > 0 => c.wl as f32,
             _ => default,
         }
     }
     /// The child's D, or `default` if it has no visits.
     pub fn d(&self, default: f32) -> f32 {
-        match &self.child {
+        match self.node {
             Some(c) if c.n > 0 => c.d,
             _ => default,
         }
     }
     /// The child's M, or `default` if it has no visits.
     pub fn m(&self, default: f32) -> f32 {
-        match &self.child {
+        match self.node {
             Some(c) if c.n > 0 => c.m,
             _ => default,
         }
     }
     /// Whether the child is a visited terminal.
     pub fn is_terminal(&self) -> bool {
-        matches!(&self.child, Some(c) if c.n > 0 && c.terminal != Terminal::No)
+        matches!(self.node, Some(c) if c.n > 0 && c.terminal != Terminal::No)
     }
     /// The child's proven bounds (regular without a child).
     pub fn bounds(&self) -> (Bound, Bound) {
-        self.child.as_ref().map_or((-1, 1), |c| (c.lower, c.upper))
+        self.node.map_or((-1, 1), |c| (c.lower, c.upper))
     }
 }
 
 impl Node {
+    /// The edge at `index` with its child.
+    pub fn edge(&self, index: usize) -> EdgeAndNode<'_> {
+        let Edge { mv, prior } = self.edges[index];
+        EdgeAndNode {
+            mv,
+            prior,
+            node: self.child(index),
+        }
+    }
+
+    /// Every edge with its child, in edge order.
+    pub fn edges_and_nodes(&self) -> impl Iterator<Item = EdgeAndNode<'_>> + '_ {
+        (0..self.edges.len()).map(|index| self.edge(index))
+    }
+
+    /// The child of the edge at `index`, once visited.
+    pub fn child(&self, index: usize) -> Option<&Node> {
+        self.children.get(index)?.as_deref()
+    }
+
+    /// The child of the edge at `index`, mutable.
+    pub fn child_mut(&mut self, index: usize) -> Option<&mut Node> {
+        self.children.get_mut(index)?.as_deref_mut()
+    }
+
+    /// The place of the edge at `index`'s child, made room for when it lies past the highest edge visited.
+    pub fn child_slot(&mut self, index: usize) -> &mut Option<Box<Node>> {
+        if index >= self.children.len() {
+            let mut children = std::mem::take(&mut self.children).into_vec();
+            children.resize_with(index + 1, || None);
+            self.children = children.into_boxed_slice();
+        }
+        &mut self.children[index]
+    }
+
+    /// A node with these edges and children, for tests that build trees by hand.
+    #[cfg(test)]
+    pub fn with_edges(edges: Vec<(Edge, Option<Node>)>, parent: Node) -> Node {
+        let mut node = Node {
+            edges: edges.iter().map(|(edge, _)| *edge).collect(),
+            ..parent
+        };
+        for (index, (_, child)) in edges.into_iter().enumerate() {
+            if let Some(child) = child {
+                *node.child_slot(index) = Some(Box::new(child));
+            }
+        }
+        node
+    }
+
+    /// The children that exist, mutable.
+    pub fn children_mut(&mut self) -> impl Iterator<Item = &mut Node> + '_ {
+        self.children.iter_mut().filter_map(|child| child.as_deref_mut())
+    }
+
     /// Visits of the children: N − 1, or 0 before the first visit.
     pub fn children_visits(&self) -> u32 {
         self.n.saturating_sub(1)
@@ -175,10 +250,9 @@ impl Node {
     /// later ones unlikely.
     pub fn visited_children(&self) -> impl Iterator<Item = usize> + '_ {
         let solid = self.solid;
-        self.edges
-            .iter()
+        self.edges_and_nodes()
             .enumerate()
-            .filter(move |(_, edge)| solid || edge.child.is_some())
+            .filter(move |(_, edge)| solid || edge.node.is_some())
             .enumerate()
             .take_while(|(position, (_, edge))| *position == 0 || edge.n_started() > 0)
             .filter(|(_, (_, edge))| edge.n() > 0)
@@ -192,7 +266,7 @@ impl Node {
             return;
         }
         let mut in_flight = 0;
-        for child in self.edges.iter().filter_map(|edge| edge.child.as_deref()) {
+        for child in self.children.iter().filter_map(|child| child.as_deref()) {
             if child.n_in_flight > 0 && (child.n <= 1 || child.terminal != Terminal::No) {
                 return;
             }
@@ -207,7 +281,7 @@ impl Node {
     pub fn count_subtree(&self) -> (u64, u64) {
         let mut nodes = 1;
         let mut edges = self.edges.len() as u64;
-        for child in self.edges.iter().filter_map(|e| e.child.as_deref()) {
+        for child in self.children.iter().filter_map(|child| child.as_deref()) {
             let (n, e) = child.count_subtree();
             nodes += n;
             edges += e;

@@ -51,8 +51,7 @@ fn prefetch_below(
     let puct_mult = puct_multiplier(params, node);
     let fpu = fpu(params, node);
     let mut scored: Vec<(f32, usize)> = node
-        .edges
-        .iter()
+        .edges_and_nodes()
         .enumerate()
         .filter(|(_, e)| e.p() != 0.0)
         .map(|(i, e)| (e.p() * puct_mult / (1 + e.n_started()) as f32 + e.q(fpu), i))
@@ -66,7 +65,7 @@ fn prefetch_below(
         if budget == 0 {
             break;
         }
-        let edge = &node.edges[index];
+        let edge = node.edge(index);
         if let Some(&(next_score, _)) = scored.get(rank + 1) {
             // lc0 compares with the Q that uses the negated FPU here.
             let q = edge.q(-fpu);
@@ -80,7 +79,7 @@ fn prefetch_below(
         }
         history.push(edge.mv);
         let spent = prefetch_below(
-            edge.child.as_deref(),
+            edge.node,
             budget_to_spend,
             history,
             params,

@@ -2,7 +2,7 @@
 //! choice of the best move (§4.8).
 
 use super::fastmath::fast_log;
-use super::node::{Edge, Node};
+use super::node::{EdgeAndNode, Node};
 use super::params::SearchParams;
 use std::cmp::Ordering;
 
@@ -62,7 +62,7 @@ impl<'a> MovesLeftUtility<'a> {
     }
 
     /// The utility of an edge whose Q is `q` (0 for unvisited edges).
-    pub fn of(&self, edge: &Edge, q: f32) -> f32 {
+    pub fn of(&self, edge: EdgeAndNode<'_>, q: f32) -> f32 {
         if !self.active || edge.n() == 0 {
             return 0.0;
         }
@@ -98,7 +98,7 @@ enum EdgeRank {
     TerminalWin,
 }
 
-fn rank(edge: &Edge) -> EdgeRank {
+fn rank(edge: EdgeAndNode<'_>) -> EdgeRank {
     let wl = edge.q(0.0);
     if !edge.is_terminal() || wl == 0.0 {
         EdgeRank::NonTerminal
@@ -110,7 +110,7 @@ fn rank(edge: &Edge) -> EdgeRank {
 }
 
 /// lc0's order of preference between two children: `Less` means `a` is better.
-pub fn compare_for_best(a: &Edge, b: &Edge) -> Ordering {
+pub fn compare_for_best(a: EdgeAndNode<'_>, b: EdgeAndNode<'_>) -> Ordering {
     let (rank_a, rank_b) = (rank(a), rank(b));
     if rank_a != rank_b {
         return rank_b.cmp(&rank_a);
@@ -139,7 +139,7 @@ pub fn best_child(node: &Node, allowed: impl Fn(usize) -> bool) -> Option<usize>
     for index in (0..node.edges.len()).filter(|&i| allowed(i)) {
         match best {
             Some(current)
-                if compare_for_best(&node.edges[index], &node.edges[current]) != Ordering::Less => {
+                if compare_for_best(node.edge(index), node.edge(current)) != Ordering::Less => {
             }
             _ => best = Some(index),
         }
@@ -150,6 +150,7 @@ pub fn best_child(node: &Node, allowed: impl Fn(usize) -> bool) -> Option<usize>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::node::Edge;
     use shakmaty::{Chess, Position};
 
     #[test]
@@ -161,24 +162,28 @@ mod tests {
             n: 10,
             ..Node::default()
         };
-        let mut edge = Edge::new(Chess::default().legal_moves()[0], 0.5);
-        edge.child = Some(Box::new(Node {
+        let mut holder = Node {
+            edges: vec![Edge::new(Chess::default().legal_moves()[0], 0.5)].into_boxed_slice(),
+            ..Node::default()
+        };
+        *holder.child_slot(0) = Some(Box::new(Node {
             wl: 0.9,
             m: 10.0,
             n: 5,
             ..Node::default()
         }));
+        let edge = holder.edge(0);
         // clamp(0.0027·(10 − 20)) = −0.027, times sign(−0.9) = +0.027; q' = (0.9 − 0.8)/0.2 = 0.5;
         // scale 1.6521·0.5 − 0.6521·0.25 = 0.663025; utility 0.017901675.
-        let utility = MovesLeftUtility::new(&params, &parent, true).of(&edge, 0.9);
+        let utility = MovesLeftUtility::new(&params, &parent, true).of(edge, 0.9);
         assert!((utility - 0.017_901_675).abs() < 1e-6, "{utility}");
         assert_eq!(
-            MovesLeftUtility::new(&params, &parent, false).of(&edge, 0.9),
+            MovesLeftUtility::new(&params, &parent, false).of(edge, 0.9),
             0.0
         );
         let quiet_parent = Node { wl: 0.5, ..parent };
         assert_eq!(
-            MovesLeftUtility::new(&params, &quiet_parent, true).of(&edge, 0.9),
+            MovesLeftUtility::new(&params, &quiet_parent, true).of(edge, 0.9),
             0.0
         );
     }

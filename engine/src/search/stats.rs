@@ -67,14 +67,13 @@ pub fn principal_variation(root: &Node, filter: &RootFilter) -> Vec<Move> {
 /// The variation that starts with the root's edge `first` and follows the best children from there.
 fn variation(root: &Node, first: usize) -> Vec<Move> {
     let mut pv = vec![root.edges[first].mv];
-    let mut node = root.edges[first].child.as_deref();
+    let mut node = root.child(first);
     while let Some(current) = node {
         let Some(index) = best_child(current, |_| true) else {
             break;
         };
-        let edge = &current.edges[index];
-        pv.push(edge.mv);
-        node = edge.child.as_deref();
+        pv.push(current.edges[index].mv);
+        node = current.child(index);
     }
     pv
 }
@@ -103,7 +102,7 @@ pub fn iteration_stats(
     let mut max_n = 0;
     let mut best_qu = -1000.0f32;
     let mut most_visited_is_best = true;
-    for edge in root.edges.iter() {
+    for edge in root.edges_and_nodes() {
         let n = edge.n();
         stats.edge_n.push(n);
         let wl = edge.q(0.0);
@@ -197,7 +196,7 @@ pub fn info_lines(root: &Node, context: &InfoContext<'_>) -> Vec<InfoLine> {
 
 fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -> InfoLine {
     let progress = context.progress;
-    let edge = edge_index.map(|i| &root.edges[i]);
+    let edge = edge_index.map(|i| root.edge(i));
     let default_wl = -(root.wl as f32);
     let (wl, d, m, terminal) = match edge {
         Some(edge) => (
@@ -258,20 +257,17 @@ mod tests {
         // c before a): a cycle, which made Rust's sort panic in a game of the SPRT.
         let moves = Chess::default().legal_moves();
         let edge = |index: usize, n: u32, m: f32, terminal: Terminal| {
-            let mut edge = Edge::new(moves[index], 0.1);
-            edge.child = Some(Box::new(Node { n, m, wl: 0.0, terminal, ..Node::default() }));
-            edge
+            let child = Node { n, m, wl: 0.0, terminal, ..Node::default() };
+            (Edge::new(moves[index], 0.1), Some(child))
         };
-        let root = Node {
-            n: 22,
-            edges: vec![
+        let root = Node::with_edges(
+            vec![
                 edge(0, 5, 1.0, Terminal::EndOfGame),
                 edge(1, 10, 2.0, Terminal::EndOfGame),
                 edge(2, 7, 9.0, Terminal::No),
-            ]
-            .into_boxed_slice(),
-            ..Node::default()
-        };
+            ],
+            Node { n: 22, ..Node::default() },
+        );
         // Scanned in order as best_child scans: b does not beat a (M), c beats a (N): c first, as the bestmove
         // best_child picks; then a before b by M.
         assert_eq!(best_root_edges(&root, &RootFilter::new(Vec::new()), 3), vec![2, 0, 1]);
@@ -285,33 +281,25 @@ mod tests {
     /// A root with one edge per (prior, child) pair.
     fn root(children: &[(f32, Option<Child>)]) -> Node {
         let moves = Chess::default().legal_moves();
-        let edges: Vec<Edge> = children
+        let edges: Vec<(Edge, Option<Node>)> = children
             .iter()
             .zip(moves.iter())
             .map(|(&(p, child), mv)| {
-                let mut edge = Edge::new(*mv, p);
-                edge.child = child.map(|(n, wl, m, terminal)| {
-                    let mut node = Box::<Node>::default();
-                    node.n = n;
-                    node.wl = wl;
-                    node.m = m;
-                    if terminal {
-                        node.terminal = Terminal::EndOfGame;
-                    }
-                    node
+                let child = child.map(|(n, wl, m, terminal)| Node {
+                    n,
+                    wl,
+                    m,
+                    terminal: if terminal { Terminal::EndOfGame } else { Terminal::No },
+                    ..Node::default()
                 });
-                edge
+                (Edge::new(*mv, p), child)
             })
             .collect();
         let n = 1 + children
             .iter()
             .filter_map(|c| c.1.map(|x| x.0))
             .sum::<u32>();
-        Node {
-            edges: edges.into_boxed_slice(),
-            n,
-            ..Node::default()
-        }
+        Node::with_edges(edges, Node { n, ..Node::default() })
     }
 
     fn stats_of(node: &Node) -> IterationStats {

@@ -54,10 +54,10 @@ fn free_in_background(subtree: Box<Node>) {
 }
 
 impl Tree {
-    /// Bytes used by the tree's nodes and edges.
+    /// Bytes used by the tree's nodes (each with the parent's pointer to it) and edges.
     pub fn bytes(&self) -> u64 {
-        self.node_count * std::mem::size_of::<Node>() as u64
-            + self.edge_count * std::mem::size_of::<Edge>() as u64
+        let node = std::mem::size_of::<Node>() + std::mem::size_of::<Option<Box<Node>>>();
+        self.node_count * node as u64 + self.edge_count * std::mem::size_of::<Edge>() as u64
     }
 
     /// Forgets everything (UCI `ucinewgame`).
@@ -77,9 +77,9 @@ impl Tree {
             for mv in &game.moves()[self.moves.len()..] {
                 let next = root
                     .edges
-                    .iter_mut()
+                    .iter()
                     .position(|e| e.mv == *mv)
-                    .and_then(|i| root.edges[i].child.take());
+                    .and_then(|i| root.child_slot(i).take());
                 free_in_background(std::mem::replace(&mut root, next.unwrap_or_default()));
             }
         } else {
@@ -128,14 +128,12 @@ fn revert_stale_two_folds(node: &mut Node, plies_from_root: u32) -> Vec<Removed>
         return vec![removed];
     }
     let mut removed_here = Vec::new();
-    for edge in node.edges.iter_mut() {
-        if let Some(child) = edge.child.as_deref_mut() {
-            for removed in revert_stale_two_folds(child, plies_from_root + 1) {
-                removed_here.push(Removed {
-                    visits: removed.visits,
-                    m: removed.m + 1.0,
-                });
-            }
+    for child in node.children_mut() {
+        for removed in revert_stale_two_folds(child, plies_from_root + 1) {
+            removed_here.push(Removed {
+                visits: removed.visits,
+                m: removed.m + 1.0,
+            });
         }
     }
     for removed in &removed_here {
@@ -174,16 +172,16 @@ mod tests {
         };
         d.make_terminal(0, 4.0, Terminal::TwoFold);
         let wrap = |child: Node, n: u32, wl: f64, dd: f32, m: f32| {
-            let mut edge = Edge::new(mv, 1.0);
-            edge.child = Some(Box::new(child));
-            Node {
-                edges: vec![edge].into_boxed_slice(),
+            let mut node = Node {
+                edges: vec![Edge::new(mv, 1.0)].into_boxed_slice(),
                 n,
                 wl,
                 d: dd,
                 m,
                 ..Node::default()
-            }
+            };
+            *node.child_slot(0) = Some(Box::new(child));
+            node
         };
         let c = wrap(d, 6, 0.5, 0.5, 3.0);
         let b = wrap(c, 7, -0.4, 0.4, 4.0);
@@ -194,14 +192,7 @@ mod tests {
     fn two_fold_inside_the_path_is_kept() {
         let mut root = chain_with_two_fold();
         assert!(revert_stale_two_folds(&mut root, 1).is_empty());
-        let d = root.edges[0].child.as_ref().unwrap().edges[0]
-            .child
-            .as_ref()
-            .unwrap()
-            .edges[0]
-            .child
-            .as_ref()
-            .unwrap();
+        let d = root.child(0).unwrap().child(0).unwrap().child(0).unwrap();
         assert_eq!(d.terminal, Terminal::TwoFold);
     }
 
@@ -210,9 +201,9 @@ mod tests {
         let mut root = chain_with_two_fold();
         // Seen from a root two plies higher up the draw is only 3 plies deep: stale.
         revert_stale_two_folds(&mut root, 0);
-        let b = root.edges[0].child.as_ref().unwrap();
-        let c = b.edges[0].child.as_ref().unwrap();
-        let d = c.edges[0].child.as_ref().unwrap();
+        let b = root.child(0).unwrap();
+        let c = b.child(0).unwrap();
+        let d = c.child(0).unwrap();
         assert_eq!((d.n, d.terminal), (0, Terminal::No));
         // c: 6 visits, 2 of them draws (v 0, d 1, m 4 + 1 = 5): WL 0.5·6/4, D (0.5·6 − 2)/4, M (3·6 − 10)/4.
         assert_eq!(c.n, 4);

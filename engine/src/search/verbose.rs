@@ -2,7 +2,7 @@
 //! root node.
 
 use super::info::wdl_display;
-use super::node::{Edge, Node, Terminal};
+use super::node::{EdgeAndNode, Node, Terminal};
 use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier, MovesLeftUtility};
 use super::stats::uci;
@@ -19,16 +19,16 @@ pub fn verbose_move_stats(
     let root_fpu = fpu(params, root);
     let puct_mult = puct_multiplier(params, root);
     let moves_left = MovesLeftUtility::new(params, root, has_moves_left);
-    let u = |edge: &Edge| edge.p() * puct_mult / (1 + edge.n_started()) as f32;
-    let mut edges: Vec<&Edge> = root.edges.iter().collect();
-    edges.sort_by(|a, b| {
-        let key = |edge: &Edge| edge.q(root_fpu) + u(edge);
+    let u = |edge: EdgeAndNode<'_>| edge.p() * puct_mult / (1 + edge.n_started()) as f32;
+    let mut edges: Vec<EdgeAndNode<'_>> = root.edges_and_nodes().collect();
+    edges.sort_by(|&a, &b| {
+        let key = |edge: EdgeAndNode<'_>| edge.q(root_fpu) + u(edge);
         a.n().cmp(&b.n()).then(key(a).total_cmp(&key(b)))
     });
     let mut lines: Vec<String> = edges
         .into_iter()
         .map(|edge| {
-            let child = edge.child.as_deref();
+            let child = edge.node;
             let q = edge.q(root_fpu);
             // lc0 left-aligns a move's policy index and right-aligns the root's edge count.
             let index = move_policy_index(&edge.mv, turn)
@@ -120,29 +120,31 @@ fn tail(node: Option<&Node>, sign: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::node::Edge;
     use shakmaty::{Chess, Position};
 
     #[test]
     fn lines_follow_lc0s_layout() {
         let moves = Chess::default().legal_moves();
         let e2e4 = moves.iter().find(|m| uci(m) == "e2e4").copied().unwrap();
-        let mut edge = Edge::new(e2e4, 0.4424);
-        edge.child = Some(Box::new(Node {
+        let child = Node {
             n: 166,
             wl: 0.03,
             d: 0.05,
             m: 0.0,
             network_wl: Some(0.0337),
             ..Node::default()
-        }));
-        let root = Node {
-            edges: vec![edge].into_boxed_slice(),
-            n: 167,
-            wl: -0.03,
-            d: 0.05,
-            network_wl: Some(-0.0251),
-            ..Node::default()
         };
+        let root = Node::with_edges(
+            vec![(Edge::new(e2e4, 0.4424), Some(child))],
+            Node {
+                n: 167,
+                wl: -0.03,
+                d: 0.05,
+                network_wl: Some(-0.0251),
+                ..Node::default()
+            },
+        );
         let lines = verbose_move_stats(&root, Color::White, &SearchParams::default(), false);
         assert_eq!(lines.len(), 2);
         // WL and D go through lc0's display transform: (0.03, 0.05) is shown as (0.02898, 0.047), and Q is the
@@ -156,21 +158,19 @@ mod tests {
     fn moves_with_equal_visits_are_ordered_by_q_plus_u_as_lc0() {
         let moves = Chess::default().legal_moves();
         let child = |wl: f64| {
-            Some(Box::new(Node {
+            Some(Node {
                 n: 1,
                 wl,
                 ..Node::default()
-            }))
+            })
         };
-        let mut strong = Edge::new(moves[0], 0.3);
-        strong.child = child(0.5);
-        let mut weak = Edge::new(moves[1], 0.4);
-        weak.child = child(-0.5);
-        let root = Node {
-            edges: vec![strong, weak].into_boxed_slice(),
-            n: 3,
-            ..Node::default()
-        };
+        let root = Node::with_edges(
+            vec![
+                (Edge::new(moves[0], 0.3), child(0.5)),
+                (Edge::new(moves[1], 0.4), child(-0.5)),
+            ],
+            Node { n: 3, ..Node::default() },
+        );
         let lines = verbose_move_stats(&root, Color::White, &SearchParams::default(), false);
         // Equal N: the lower Q + U comes first although its prior is higher.
         assert!(lines[0].starts_with(&uci(&moves[1])), "{lines:?}");

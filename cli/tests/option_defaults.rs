@@ -63,6 +63,10 @@ fn lc0_default(name: &str) -> &'static str {
     LC0_OPTIONS.iter().find(|(lc0_name, _, _)| *lc0_name == name).unwrap_or_else(|| panic!("{name} is not in LC0_OPTIONS")).1
 }
 
+/// The lc0 options whose Kairos default departs from lc0's on purpose, with Kairos's default: the time manager
+/// whose SPRT against lc0's legacy passed (EXPERIMENTS.md, 2026-11-24/25).
+const DELIBERATE_DEPARTURES: &[(&str, &str)] = &[("TimeManager", "smooth(preset=kairos)")];
+
 /// lc0's default of the float option `name`, as the search stores it (f32).
 fn lc0_f32(name: &str) -> f32 {
     lc0_default(name).parse().unwrap_or_else(|_| panic!("{name} is not a number"))
@@ -119,6 +123,10 @@ fn the_lc0_named_options_carry_lc0s_defaults_and_ranges() {
     let announced = binary_defaults();
     for (name, lc0, lc0_range) in LC0_OPTIONS {
         let ours = announced.get(*name).unwrap_or_else(|| panic!("the binary announces no option {name}"));
+        let lc0 = match DELIBERATE_DEPARTURES.iter().find(|(departing, _)| departing == name) {
+            Some((_, kairos)) => kairos,
+            None => lc0,
+        };
         let same = match (ours.parse::<f64>(), lc0.parse::<f64>()) {
             (Ok(a), Ok(b)) => a == b,
             _ => ours == lc0,

@@ -369,7 +369,8 @@ fn time_manager_trace_is_appended_per_move_and_summarised() {
         let answer = engine.bestmove();
         moves.push(best_of(answer.last().unwrap()).to_string());
         let summary = engine.read_until(|line| line.starts_with("info string tm"));
-        assert!(summary.last().unwrap().starts_with("info string tm legacy ply"), "{summary:?}");
+        let last = summary.last().unwrap();
+        assert!(last.starts_with("info string tm smooth(preset=kairos) ply") && last.contains(" node_target "), "{summary:?}");
     }
     engine.quit();
     let text = std::fs::read_to_string(&path).expect("trace file written");

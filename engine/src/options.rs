@@ -277,8 +277,8 @@ declare_options! {
         "Batches to evaluate before smart pruning may stop the search.";
     move_overhead_ms: i64 = 200, OptionKind::Spin { min: 0, max: 100_000_000 }, "MoveOverheadMs",
         "move-overhead", "Milliseconds reserved per move for communication lag.";
-    time_manager: String = "legacy", OptionKind::Text, "TimeManager", "time-manager",
-        "Time manager and its parameters, e.g. legacy or smooth(max-move-budget=0.5).";
+    time_manager: String = timemgr::DEFAULT_TIME_MANAGER, OptionKind::Text, "TimeManager", "time-manager",
+        "Time manager and its parameters, e.g. legacy or smooth(max-move-budget=0.5); `kairos tm-help` lists them.";
     weights_file: String = DEFAULT_WEIGHTS, OptionKind::Text, "WeightsFile", "weights",
         "Path of the Lc0 network (.pb.gz); relative paths are looked up from the working directory and the repository.";
     backend: String = "torch", OptionKind::Combo(BackendKind::NAMES), "Backend", "backend",
@@ -691,7 +691,7 @@ mod tests {
         assert_eq!(options.policy_temperature, 1.359);
         assert_eq!(options.smart_pruning_factor, 1.33);
         assert_eq!(options.move_overhead_ms, 200);
-        assert_eq!(options.time_manager, "legacy");
+        assert_eq!(options.time_manager, "smooth(preset=kairos)");
         assert_eq!(options.nn_cache_size, 2_000_000);
         assert_eq!(options.max_prefetch, 32);
         assert!(options.out_of_order_eval && options.sticky_endgames && options.two_fold_draws);
@@ -872,6 +872,7 @@ mod tests {
     #[test]
     fn a_key_of_another_manager_or_out_of_range_is_refused_and_changes_nothing() {
         let mut options = EngineOptions::default();
+        options.set("TimeManager", "legacy").unwrap();
         let error = options.set("SmoothMaxMoveBudget", "0.42").unwrap_err();
         assert!(matches!(error, OptionsError::TimeManagerKey(_)), "{error:?}");
         assert!(error.to_string().starts_with("SmoothMaxMoveBudget is key max-move-budget of time manager smooth, \
@@ -898,8 +899,8 @@ mod tests {
         ]))
         .unwrap();
         assert_eq!(options.time_manager, "smooth(preset=lc0,max-move-budget=0.5,need-more-time=false,mle-legacy(midpoint=60.0))");
-        let error = EngineOptions::from_cli_flags(&args(&["--smooth-max-move-budget=0.5", "--time-manager=smooth"]));
-        assert!(matches!(error, Err(OptionsError::TimeManagerKey(_))), "legacy is selected when the key comes");
+        let error = EngineOptions::from_cli_flags(&args(&["--legacy-slowmover=1.5", "--time-manager=legacy"]));
+        assert!(matches!(error, Err(OptionsError::TimeManagerKey(_))), "smooth is selected when the key comes");
         let help = help_text();
         assert!(help.contains("--smooth-max-move-budget") && help.contains("SmoothMaxMoveBudget"), "{help}");
     }

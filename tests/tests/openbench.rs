@@ -33,11 +33,14 @@ fn key_options_are_announced_set_one_by_one_and_equal_the_same_keys_in_the_strin
     let mut engine = UciSession::start(&["--backend=uniform"]);
     engine.send("uci");
     let first = engine.read_until("uciok", LIMIT);
-    assert_eq!(announced(&first, "SmoothMaxMoveBudget"), Some("0.3"), "announced under legacy too: {first:?}");
+    assert_eq!(announced(&first, "SmoothMaxMoveBudget"), Some("0.3"), "{first:?}");
+    assert_eq!(announced(&first, "SmoothInitNps"), Some("1400.0"), "the default smooth(preset=kairos): {first:?}");
+    assert_eq!(announced(&first, "LegacySlowmover"), Some("1.0"), "another manager's keys too: {first:?}");
     assert!(first.contains(&"option name SmoothTrendNpsUpdatePeriodMs type spin default 0 min 0 max 600000".into()));
     assert!(first.contains(&"option name SmoothNeedMoreTime type check default false".into()));
     assert_eq!(announced(&first, "MleLegacyMidpoint"), Some("51.5"));
 
+    engine.send("setoption name TimeManager value legacy");
     engine.send("setoption name SmoothMaxMoveBudget value 0.42");
     engine.send("isready");
     let refused = engine.read_until("readyok", LIMIT);

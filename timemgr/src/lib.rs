@@ -48,5 +48,8 @@ pub use planner::{plan, PlanConfig, PlanError, PlanReport, PlannedMove, TimeCont
 pub use search_stats::{GoParams, Hints, IterationStats, MoveContext, Stopper, TimeUsageHint};
 pub use trace::{MoveTrace, StopCause};
 
-/// The engine's default manager, as in lc0.
-pub const DEFAULT_TIME_MANAGER: &str = "legacy";
+/// The engine's default manager: smooth with the node limit, whose SPRT against lc0's default (legacy) passed.
+pub const DEFAULT_TIME_MANAGER: &str = "smooth(preset=kairos)";
+
+/// The default behind `kairos tm-proxy`: a manager of time alone, since a wrapped engine's node rate is its own.
+pub const DEFAULT_PROXY_TIME_MANAGER: &str = "legacy";

@@ -105,6 +105,29 @@ fn presets_set_manager_and_estimator_defaults() {
 }
 
 #[test]
+fn the_kairos_preset_is_the_configuration_whose_sprt_passed() {
+    // The `nodes` engine's TimeManager in experiments/2026-11-24-nodes-lc0curve-vs-legacy-10+0.1/run.sh, plus
+    // lc0's linear NPS update (20 s), under which the first move's NPS replaces init-nps: on the wall clock the
+    // 5 s half-life kept the estimate near 1400 for some 40 moves against a real 2,000-2,600 (EXPERIMENTS.md);
+    // on the SPRT's virtual clock the estimate stayed within 1400-1413 either way.
+    let sprt = TimeManagerConfig::parse(
+        "smooth(limit=nodes,init-nps=1400,init-timeuse=0.9,init-tree-reuse=0.35,tree-reuse-update-rate=20.0,\
+         prune-floor=0.9,nps-update-period=20.0)",
+    )
+    .unwrap();
+    let preset = TimeManagerConfig::parse("smooth(preset=kairos)").unwrap();
+    for param in preset.manager.spec().all_params().filter(|p| p.name != "preset") {
+        assert_eq!(preset.manager.get(param.name), sprt.manager.get(param.name), "{}", param.name);
+    }
+    assert_eq!(preset.estimator, sprt.estimator);
+    // A key given beside the preset still wins, the choice included.
+    let by_time = TimeManagerConfig::parse("smooth(preset=kairos,limit=time)").unwrap();
+    assert_eq!(by_time.to_string(), "smooth(preset=kairos,limit=time)");
+    assert_eq!(smooth(&by_time.manager).init_nps, 1400.0);
+    assert_ne!(smooth(&by_time.manager).limit, smooth(&preset.manager).limit);
+}
+
+#[test]
 fn canonical_strings_round_trip_for_every_manager() {
     for spec in [
         "legacy",
@@ -160,6 +183,10 @@ fn registry_is_consistent() {
             assert!(!param.help.is_empty());
         }
         for preset in spec.presets {
+            for (key, choice) in preset.choices {
+                let param = spec.param(key).unwrap_or_else(|| panic!("preset {} names unknown {key}", preset.name));
+                assert!(matches!(param.kind, ParamKind::Choice { choices, .. } if choices.contains(choice)), "{key}");
+            }
             for (key, value) in preset.values {
                 let param = spec.param(key).unwrap_or_else(|| panic!("preset {} names unknown {key}", preset.name));
                 if let ParamKind::Float { min, max, .. } = param.kind {

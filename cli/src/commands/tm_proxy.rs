@@ -14,8 +14,9 @@ use super::parse_mode_args;
 /// kairos tm-proxy --time-manager=legacy -- /usr/games/stockfish
 #[derive(Parser)]
 struct TmProxyArgs {
-    /// The manager in option-string form, e.g. 'smooth(preset=lc0)' (also the UCI option TimeManager).
-    #[arg(long = "time-manager", default_value_t = EngineOptions::default().time_manager)]
+    /// The manager in option-string form, e.g. 'smooth(preset=lc0)' (also the UCI option TimeManager); legacy
+    /// by default, as Kairos's own default plans in nodes at Kairos's node rate.
+    #[arg(long = "time-manager", default_value_t = timemgr::DEFAULT_PROXY_TIME_MANAGER.to_owned())]
     time_manager: String,
     /// Move overhead in ms, as the engine's MoveOverheadMs (also the UCI option MoveOverheadMs); the proxy
     /// sends stop when the engine overruns the planned time by half of it.

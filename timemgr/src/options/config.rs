@@ -6,6 +6,7 @@ use super::dict::{parse_dict, Dict, Value};
 use super::error::{Names, OptionError, Suggestion};
 use super::registry::{
     component, estimators, managers, Adjustments, ComponentKeys, ComponentKind, ComponentSpec, ParamKind, ParamSpec,
+    PresetChoice, PresetValue,
 };
 
 /// A key's validated value.
@@ -66,17 +67,23 @@ pub struct ComponentConfig {
 }
 
 impl ComponentConfig {
-    /// Every key at its default (after `preset_values`, given as key/number pairs).
-    fn with_defaults(spec: &'static ComponentSpec, preset_values: &[(&str, f64)]) -> Self {
+    /// Every key at its default (after a preset's `preset_values`, given as key/number pairs, and its
+    /// `preset_choices`, as key/choice pairs).
+    fn with_defaults(
+        spec: &'static ComponentSpec,
+        preset_values: &[PresetValue],
+        preset_choices: &[PresetChoice],
+    ) -> Self {
         let defaults: Vec<ParamValue> = spec
             .all_params()
             .map(|p| {
                 let preset = preset_values.iter().find(|(k, _)| *k == p.name).map(|&(_, v)| v);
+                let choice = preset_choices.iter().find(|(k, _)| *k == p.name).map(|&(_, c)| c);
                 match p.kind {
                     ParamKind::Float { default, .. } => ParamValue::Float(preset.unwrap_or(default)),
                     ParamKind::Int { default, .. } => ParamValue::Int(preset.map_or(default, |v| v as i64)),
                     ParamKind::Bool { default } => ParamValue::Bool(preset.map_or(default, |v| v != 0.0)),
-                    ParamKind::Choice { default, .. } => ParamValue::Choice(default),
+                    ParamKind::Choice { default, .. } => ParamValue::Choice(choice.unwrap_or(default)),
                     ParamKind::Text { default } => ParamValue::Text(default.to_owned()),
                 }
             })
@@ -283,13 +290,14 @@ impl TimeManagerConfig {
             },
             None => spec.presets.first(),
         };
-        let mut manager = ComponentConfig::with_defaults(spec, preset.map_or(&[], |p| p.values));
+        let mut manager =
+            ComponentConfig::with_defaults(spec, preset.map_or(&[], |p| p.values), preset.map_or(&[], |p| p.choices));
         let estimator_dicts: Vec<&(String, Dict)> = body.subdicts.iter().collect();
         let default_estimator = spec
             .default_estimator
             .and_then(component)
             .filter(|c| c.kind == ComponentKind::Estimator)
-            .map(|e| ComponentConfig::with_defaults(e, preset.map_or(&[], |p| p.estimator_values)));
+            .map(|e| ComponentConfig::with_defaults(e, preset.map_or(&[], |p| p.estimator_values), &[]));
         let mut estimator = match (spec.default_estimator, estimator_dicts.as_slice()) {
             (None, []) => None,
             (None, [(name, _), ..]) => {
@@ -308,7 +316,7 @@ impl TimeManagerConfig {
                 })?;
                 let same_as_default = Some(est.name) == spec.default_estimator;
                 let preset_values = if same_as_default { preset.map_or(&[][..], |p| p.estimator_values) } else { &[] };
-                Some(ComponentConfig::with_defaults(est, preset_values))
+                Some(ComponentConfig::with_defaults(est, preset_values, &[]))
             }
             (Some(_), [_, (second, _), ..]) => {
                 return Err(OptionError::Inconsistent {

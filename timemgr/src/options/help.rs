@@ -49,18 +49,16 @@ fn render_component(spec: &ComponentSpec) -> String {
     }
     for preset in spec.presets {
         out.push_str(&format!("  preset={}: {}\n", preset.name, preset.help));
-        let changes: Vec<String> = preset
-            .values
-            .iter()
-            .chain(preset.estimator_values)
-            .map(|&(key, value)| {
+        let choices = preset.choices.iter().map(|&(key, choice)| format!("{key}={choice}"));
+        let changes: Vec<String> = choices
+            .chain(preset.values.iter().chain(preset.estimator_values).map(|&(key, value)| {
                 let shown = match spec.param(key).map(|p| p.kind) {
                     Some(ParamKind::Bool { .. }) => ParamValue::Bool(value != 0.0),
                     Some(ParamKind::Int { .. }) => ParamValue::Int(value as i64),
                     _ => ParamValue::Float(value),
                 };
                 format!("{key}={shown}")
-            })
+            }))
             .collect();
         if !changes.is_empty() {
             out.push_str(&format!("    {}\n", changes.join(", ")));

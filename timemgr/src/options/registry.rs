@@ -185,6 +185,9 @@ impl ParamSpec {
 /// A preset value: the key and its number (bools as 0/1).
 pub type PresetValue = (&'static str, f64);
 
+/// A preset choice: the key and the name of the choice.
+pub type PresetChoice = (&'static str, &'static str);
+
 /// A named set of defaults (e.g. `smooth(preset=lc0)`), for the manager and for its default estimator.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Preset {
@@ -194,6 +197,8 @@ pub struct Preset {
     pub help: &'static str,
     /// Manager keys whose defaults it changes.
     pub values: &'static [PresetValue],
+    /// Manager choice keys whose defaults it changes.
+    pub choices: &'static [PresetChoice],
     /// Default-estimator keys whose defaults it changes.
     pub estimator_values: &'static [PresetValue],
 }
@@ -347,8 +352,9 @@ const SIMPLE: ComponentSpec = ComponentSpec {
 declare_keys! {
     /// The keys of `smooth(...)`.
     pub struct SmoothParams {
-        preset: &'static str = choice("preset", "pr1195", &["pr1195", "pr1195-merged", "lc0"];
-            "default set: pr1195 (pre-merge table), pr1195-merged, lc0 (v0.28+ defaults, lc0-compat on)"),
+        preset: &'static str = choice("preset", "pr1195", &["pr1195", "pr1195-merged", "lc0", "kairos"];
+            "default set: pr1195 (pre-merge table), pr1195-merged, lc0 (v0.28+ defaults, lc0-compat on), kairos \
+             (the node limit that passed the SPRT against legacy; Kairos's default manager)"),
         init_tree_reuse: f32 = float("init-tree-reuse", 0.5, 0.0, 0.99, 0.02;
             "initial estimate of the fraction of the tree reused"),
         max_tree_reuse: f32 = float("max-tree-reuse", 0.7, 0.0, 0.99, 0.02; "cap on the tree-reuse estimate"),
@@ -412,6 +418,7 @@ const SMOOTH: ComponentSpec = ComponentSpec {
             name: "pr1195",
             help: "PR 1195's pre-merge defaults (commit 068f452d); later additions off",
             values: &[],
+            choices: &[],
             estimator_values: &[],
         },
         Preset {
@@ -424,6 +431,7 @@ const SMOOTH: ComponentSpec = ComponentSpec {
                 ("min-timeuse", 0.2),
                 ("timeuse-update-rate", 3.0),
             ],
+            choices: &[],
             estimator_values: &[],
         },
         Preset {
@@ -449,7 +457,24 @@ const SMOOTH: ComponentSpec = ComponentSpec {
                 ("need-more-time", 1.0),
                 ("lc0-compat", 1.0),
             ],
+            choices: &[],
             estimator_values: &[("midpoint", 45.2), ("steepness", 5.93)],
+        },
+        Preset {
+            name: "kairos",
+            help: "pr1195 with the tree-size target as the stop: +28.1 ± 15.2 Elo against legacy at 10+0.1, SPRT \
+                   passed after 1,081 games (EXPERIMENTS.md); lc0's moves-left curve; lc0's linear NPS update, so \
+                   that the first move's measured NPS replaces init-nps on any hardware",
+            values: &[
+                ("init-nps", 1400.0),
+                ("nps-update-period", 20.0),
+                ("init-timeuse", 0.9),
+                ("init-tree-reuse", 0.35),
+                ("tree-reuse-update-rate", 20.0),
+                ("prune-floor", 0.9),
+            ],
+            choices: &[("limit", "nodes")],
+            estimator_values: &[],
         },
     ],
     default_estimator: Some("mle-legacy"),

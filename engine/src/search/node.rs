@@ -201,6 +201,16 @@ impl Node {
         node
     }
 
+    /// Takes the child of the edge at `index` out of the node, if it has one.
+    pub fn take_child(&mut self, index: usize) -> Option<Box<Node>> {
+        self.children.get_mut(index)?.take()
+    }
+
+    /// The children that exist.
+    pub fn children(&self) -> impl Iterator<Item = &Node> + '_ {
+        self.children.iter().filter_map(|child| child.as_deref())
+    }
+
     /// The children that exist, mutable.
     pub fn children_mut(&mut self) -> impl Iterator<Item = &mut Node> + '_ {
         self.children.iter_mut().filter_map(|child| child.as_deref_mut())
@@ -266,7 +276,7 @@ impl Node {
             return;
         }
         let mut in_flight = 0;
-        for child in self.children.iter().filter_map(|child| child.as_deref()) {
+        for child in self.children() {
             if child.n_in_flight > 0 && (child.n <= 1 || child.terminal != Terminal::No) {
                 return;
             }
@@ -281,7 +291,7 @@ impl Node {
     pub fn count_subtree(&self) -> (u64, u64) {
         let mut nodes = 1;
         let mut edges = self.edges.len() as u64;
-        for child in self.children.iter().filter_map(|child| child.as_deref()) {
+        for child in self.children() {
             let (n, e) = child.count_subtree();
             nodes += n;
             edges += e;

@@ -79,7 +79,7 @@ impl Tree {
                     .edges
                     .iter()
                     .position(|e| e.mv == *mv)
-                    .and_then(|i| root.child_slot(i).take());
+                    .and_then(|i| root.take_child(i));
                 free_in_background(std::mem::replace(&mut root, next.unwrap_or_default()));
             }
         } else {

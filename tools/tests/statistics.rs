@@ -176,9 +176,24 @@ fn degenerate_counts_give_typed_errors() {
     assert!(bayeselo_llr([0, 1, 1], 0.0, 5.0).is_err());
 }
 
+#[test]
+fn an_interval_reaching_a_certain_result_has_an_unbounded_elo_error() {
+    let one_each = Trinomial { wins: 1, draws: 0, losses: 1 }.estimate().unwrap();
+    let z = 1.959963984540054;
+    let half_width = z * (0.25f64 / 2.0).sqrt();
+    assert!(0.5 - half_width < 0.0 && 0.5 + half_width > 1.0, "the 95 % interval of 1-0-1 covers 0..1");
+    assert_eq!(one_each.elo, 0.0);
+    assert_eq!(one_each.elo_error, f64::INFINITY);
+}
+
 mod properties {
     use proptest::prelude::*;
     use tools::stats::{EloModel, Outcome, Pentanomial, SprtConfig, Trinomial};
+
+    /// Elo errors agree when both are finite and close, or both unbounded (an interval that reaches 0 or 1).
+    fn same_or_both_infinite(a: f64, b: f64) -> bool {
+        (a.is_infinite() && a == b) || (a - b).abs() < 1e-9
+    }
 
     proptest! {
         #[test]
@@ -187,7 +202,7 @@ mod properties {
             let behind = Trinomial { wins: losses, draws, losses: wins }.estimate().unwrap();
             prop_assert!((ahead.elo + behind.elo).abs() < 1e-9);
             prop_assert!((ahead.nelo + behind.nelo).abs() < 1e-9);
-            prop_assert!((ahead.elo_error - behind.elo_error).abs() < 1e-9);
+            prop_assert!(same_or_both_infinite(ahead.elo_error, behind.elo_error));
             prop_assert!((ahead.los + behind.los - 1.0).abs() < 1e-12);
         }
 

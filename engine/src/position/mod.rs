@@ -3,7 +3,9 @@
 mod game;
 mod history;
 mod material;
+mod packed_move;
 
 pub use game::{GameOutcome, GameState, PositionError};
 pub use history::{PositionHistory, PositionKey};
 pub use material::has_mating_material;
+pub use packed_move::PackedMove;

@@ -255,7 +255,7 @@ fn child_at(node: &mut Node, index: u16) -> &mut Node {
 fn extend_history(root: &Node, path: &[u16], history: &mut PositionHistory) {
     let mut node = root;
     for &index in path {
-        history.push(node.edges[usize::from(index)].mv);
+        history.push(node.edges[usize::from(index)].mv.unpack(history.last().board()));
         node = node.child(usize::from(index)).expect("paths follow existing children");
     }
 }
@@ -311,7 +311,7 @@ impl Pass<'_, '_> {
                 return false;
             }
         }
-        self.context.filter.allows(&edge.mv)
+        self.context.filter.allows(edge.mv)
     }
 
     fn hand_out(&mut self, node: &mut Node, path: &mut Vec<u16>, mut limit: u32, is_root: bool) {
@@ -530,7 +530,7 @@ fn finish_leaf(
                 .moves
                 .iter()
                 .zip(&evaluation.policy)
-                .map(|(mv, p)| Edge::new(*mv, *p))
+                .map(|(mv, p)| Edge::new(mv, *p))
                 .collect();
             edges.sort_by_key(|edge| std::cmp::Reverse(edge.prior));
             tree.edge_count += edges.len() as u64;

@@ -23,9 +23,9 @@ pub use params::SearchParams;
 pub use select::collision_budget;
 
 use crate::clock::SharedClock;
-use crate::position::GameState;
+use crate::position::{GameState, PackedMove};
 use run::{Run, RunConfig, TreeState};
-use shakmaty::Move;
+use shakmaty::{Move, Position};
 use stats::{Progress, RootFilter};
 use std::sync::{Arc, Mutex, MutexGuard};
 use timemgr::search_stats::{IterationStats, Stopper};
@@ -174,18 +174,16 @@ impl Search {
 
     /// Visits of each root move, in the root's edge order (by prior); empty before the first search.
     pub fn root_visits(&self) -> Vec<(Move, u32)> {
-        self.lock()
-            .tree
-            .root
-            .edges_and_nodes()
-            .map(|e| (e.mv, e.n()))
-            .collect()
+        let state = self.lock();
+        let board = state.tree.root_position().board();
+        state.tree.root.edges_and_nodes().map(|e| (e.mv.unpack(board), e.n())).collect()
     }
 
     /// The Q of root move `mv` from the side to move's view; None if it is not a root move or has no visits.
     pub fn root_q(&self, mv: &Move) -> Option<f32> {
         let state = self.lock();
-        let edge = state.tree.root.edges_and_nodes().find(|e| e.mv == *mv)?;
+        let packed = PackedMove::pack(mv);
+        let edge = state.tree.root.edges_and_nodes().find(|e| e.mv == packed)?;
         (edge.n() > 0).then(|| edge.q(0.0))
     }
 
@@ -213,13 +211,9 @@ impl Search {
                 ..Progress::default()
             };
             let legal = shakmaty::Position::legal_moves(state.tree.root_position());
-            RootFilter::new(
-                request
-                    .searchmoves
-                    .into_iter()
-                    .filter(|m| legal.contains(m))
-                    .collect(),
-            )
+            let searchmoves: Vec<Move> =
+                request.searchmoves.into_iter().filter(|m| legal.contains(m)).collect();
+            RootFilter::new(&searchmoves)
         };
         let run = Run::start(RunConfig {
             state: Arc::clone(&self.state),

@@ -3,6 +3,7 @@
 //! node's children live beside its edges, created on their first visit, as in lc0.
 
 use nn::prior::{decode_prior, encode_prior};
+use crate::position::PackedMove;
 use shakmaty::Move;
 
 /// Why a node is an end of the search.
@@ -75,17 +76,17 @@ impl Default for Node {
 /// A move from a node with its prior, as lc0's Edge; the child, once visited, is kept by the node.
 #[derive(Clone, Copy, Debug)]
 pub struct Edge {
-    /// The move.
-    pub mv: Move,
+    /// The move, unpacked against the node's position.
+    pub mv: PackedMove,
     /// The prior in lc0's 16-bit encoding.
     pub prior: u16,
 }
 
 impl Edge {
     /// An edge with the prior `prior`.
-    pub fn new(mv: Move, prior: f32) -> Self {
+    pub fn new(mv: &Move, prior: f32) -> Self {
         Self {
-            mv,
+            mv: PackedMove::pack(mv),
             prior: encode_prior(prior),
         }
     }
@@ -98,8 +99,8 @@ impl Edge {
 /// An edge with its child if it has one, lc0's EdgeAndNode: what the search's formulas read.
 #[derive(Clone, Copy, Debug)]
 pub struct EdgeAndNode<'a> {
-    /// The move.
-    pub mv: Move,
+    /// The move, unpacked against the parent's position.
+    pub mv: PackedMove,
     /// The prior in lc0's 16-bit encoding.
     pub prior: u16,
     /// The child node, once visited.
@@ -297,5 +298,16 @@ impl Node {
             edges += e;
         }
         (nodes, edges)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// lc0's Edge is a 16-bit move and a 16-bit prior; most of a large tree is edges of unvisited moves.
+    #[test]
+    fn an_edge_is_four_bytes_as_lc0s() {
+        assert_eq!(std::mem::size_of::<Edge>(), 4);
     }
 }

@@ -77,7 +77,7 @@ fn prefetch_below(
                 budget
             };
         }
-        history.push(edge.mv);
+        history.push(edge.mv.unpack(history.last().board()));
         let spent = prefetch_below(
             edge.node,
             budget_to_spend,

@@ -12,9 +12,9 @@ use super::tree::Tree;
 use super::verbose::verbose_move_stats;
 use super::{AfterBestMove, SearchEvent, SearchOutcome};
 use crate::clock::SharedClock;
+use crate::position::PackedMove;
 use nn::stage_timing::{enter, Stage};
 use nn::{Backend, BackendError};
-use shakmaty::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
@@ -47,7 +47,7 @@ struct Control {
     sink: Box<dyn FnMut(SearchEvent) + Send>,
     hints: Hints,
     first_batch_ms: Option<f64>,
-    last_info: Option<(Option<Move>, u32, u32, f64)>,
+    last_info: Option<(Option<PackedMove>, u32, u32, f64)>,
     outcome: Option<SearchOutcome>,
     done: bool,
 }
@@ -358,6 +358,7 @@ impl Run {
         let info_context = InfoContext {
             progress: &state.progress,
             filter: &self.filter,
+            root_position: state.tree.root_position(),
             time_ms: now as i64,
             since_first_batch_ms: stats.time_since_first_batch_ms,
             has_wdl: self.has_wdl,
@@ -377,12 +378,12 @@ impl Run {
             if self.params.verbose_move_stats {
                 (control.sink)(SearchEvent::VerboseStats(verbose_move_stats(
                     root,
-                    state.tree.root_position().turn(),
+                    state.tree.root_position(),
                     &self.params,
                     self.has_moves_left,
                 )));
             }
-            let pv = principal_variation(root, &self.filter);
+            let pv = principal_variation(root, state.tree.root_position(), &self.filter);
             let outcome = SearchOutcome {
                 best: pv.first().copied(),
                 ponder: pv.get(1).copied(),

@@ -163,7 +163,7 @@ mod tests {
             ..Node::default()
         };
         let mut holder = Node {
-            edges: vec![Edge::new(Chess::default().legal_moves()[0], 0.5)].into_boxed_slice(),
+            edges: vec![Edge::new(&Chess::default().legal_moves()[0], 0.5)].into_boxed_slice(),
             ..Node::default()
         };
         *holder.child_slot(0) = Some(Box::new(Node {

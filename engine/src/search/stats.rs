@@ -5,7 +5,8 @@ use super::info::{mate_moves, shown_value, wdl_permille, InfoLine, Score, ScoreT
 use super::node::Node;
 use super::params::SearchParams;
 use super::select::{best_child, fpu, MovesLeftUtility};
-use shakmaty::{CastlingMode, Move};
+use crate::position::PackedMove;
+use shakmaty::{CastlingMode, Chess, Move, Position};
 use timemgr::search_stats::{IterationStats, TimeUsageHint};
 
 /// Counters of one search.
@@ -35,45 +36,48 @@ pub struct Progress {
 /// The root's children a search may choose: all, or those of `searchmoves`.
 #[derive(Clone, Debug, Default)]
 pub struct RootFilter {
-    moves: Vec<Move>,
+    moves: Vec<PackedMove>,
 }
 
 impl RootFilter {
     /// A filter from UCI `searchmoves` (empty = every move).
-    pub fn new(moves: Vec<Move>) -> Self {
-        Self { moves }
+    pub fn new(moves: &[Move]) -> Self {
+        Self { moves: moves.iter().map(PackedMove::pack).collect() }
     }
     /// Whether every move may be searched (no `searchmoves`).
     pub fn is_empty(&self) -> bool {
         self.moves.is_empty()
     }
     /// Whether the root move `mv` may be searched and played.
-    pub fn allows(&self, mv: &Move) -> bool {
-        self.moves.is_empty() || self.moves.contains(mv)
+    pub fn allows(&self, mv: PackedMove) -> bool {
+        self.moves.is_empty() || self.moves.contains(&mv)
     }
 }
 
 /// The best root child by lc0's rule among the allowed moves.
 pub fn best_root_edge(root: &Node, filter: &RootFilter) -> Option<usize> {
-    best_child(root, |i| filter.allows(&root.edges[i].mv))
+    best_child(root, |i| filter.allows(root.edges[i].mv))
 }
 
 /// The principal variation as lc0 prints it: best children while their node exists, ending with at most one
 /// edge that has no node yet (chosen by prior). Its second move is the ponder move.
-pub fn principal_variation(root: &Node, filter: &RootFilter) -> Vec<Move> {
-    best_root_edge(root, filter).map_or_else(Vec::new, |first| variation(root, first))
+pub fn principal_variation(root: &Node, root_position: &Chess, filter: &RootFilter) -> Vec<Move> {
+    best_root_edge(root, filter).map_or_else(Vec::new, |first| variation(root, root_position, first))
 }
 
 /// The variation that starts with the root's edge `first` and follows the best children from there.
-fn variation(root: &Node, first: usize) -> Vec<Move> {
-    let mut pv = vec![root.edges[first].mv];
-    let mut node = root.child(first);
-    while let Some(current) = node {
-        let Some(index) = best_child(current, |_| true) else {
-            break;
-        };
-        pv.push(current.edges[index].mv);
-        node = current.child(index);
+fn variation(root: &Node, root_position: &Chess, first: usize) -> Vec<Move> {
+    let mut position = root_position.clone();
+    let mut pv = Vec::new();
+    let mut node = root;
+    let mut index = Some(first);
+    while let Some(i) = index {
+        let mv = node.edges[i].mv.unpack(position.board());
+        pv.push(mv);
+        let Some(child) = node.child(i) else { break };
+        position.play_unchecked(mv);
+        node = child;
+        index = best_child(node, |_| true);
     }
     pv
 }
@@ -141,6 +145,8 @@ pub struct InfoContext<'a> {
     pub progress: &'a Progress,
     /// The root move filter.
     pub filter: &'a RootFilter,
+    /// The root's position, against which the tree's moves are unpacked.
+    pub root_position: &'a Chess,
     /// Milliseconds since the move clock started.
     pub time_ms: i64,
     /// Milliseconds since the first batch (0 before it).
@@ -169,7 +175,7 @@ pub fn best_root_edges(root: &Node, filter: &RootFilter, count: usize) -> Vec<us
     }
     let mut ranked: Vec<usize> = Vec::with_capacity(count.min(root.edges.len()));
     while ranked.len() < count {
-        let allowed = |i: usize| filter.allows(&root.edges[i].mv) && !ranked.contains(&i);
+        let allowed = |i: usize| filter.allows(root.edges[i].mv) && !ranked.contains(&i);
         let Some(best) = best_child(root, allowed) else { break };
         ranked.push(best);
     }
@@ -221,7 +227,7 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
         (context.since_first_batch_ms > 0).then(|| count * 1000 / context.since_first_batch_ms as u64)
     };
     let pv = match edge_index {
-        Some(index) => variation(root, index),
+        Some(index) => variation(root, context.root_position, index),
         None => Vec::new(),
     };
     InfoLine {
@@ -258,7 +264,7 @@ mod tests {
         let moves = Chess::default().legal_moves();
         let edge = |index: usize, n: u32, m: f32, terminal: Terminal| {
             let child = Node { n, m, wl: 0.0, terminal, ..Node::default() };
-            (Edge::new(moves[index], 0.1), Some(child))
+            (Edge::new(&moves[index], 0.1), Some(child))
         };
         let root = Node::with_edges(
             vec![
@@ -270,9 +276,9 @@ mod tests {
         );
         // Scanned in order as best_child scans: b does not beat a (M), c beats a (N): c first, as the bestmove
         // best_child picks; then a before b by M.
-        assert_eq!(best_root_edges(&root, &RootFilter::new(Vec::new()), 3), vec![2, 0, 1]);
+        assert_eq!(best_root_edges(&root, &RootFilter::new(&[]), 3), vec![2, 0, 1]);
         let best = best_child(&root, |_| true);
-        assert_eq!(best_root_edges(&root, &RootFilter::new(Vec::new()), 1), vec![best.unwrap()]);
+        assert_eq!(best_root_edges(&root, &RootFilter::new(&[]), 1), vec![best.unwrap()]);
     }
 
     /// A child's (N, WL, M, proven).
@@ -292,7 +298,7 @@ mod tests {
                     terminal: if terminal { Terminal::EndOfGame } else { Terminal::No },
                     ..Node::default()
                 });
-                (Edge::new(*mv, p), child)
+                (Edge::new(mv, p), child)
             })
             .collect();
         let n = 1 + children

@@ -2,7 +2,7 @@
 //! search's path (LC0-NOTES §4.2, §4.7 two-fold reversal).
 
 use super::node::{Edge, Node, Terminal};
-use crate::position::{GameState, PositionHistory, PositionKey};
+use crate::position::{GameState, PackedMove, PositionHistory, PositionKey};
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 /// The tree and the game position its root stands for.
@@ -78,7 +78,7 @@ impl Tree {
                 let next = root
                     .edges
                     .iter()
-                    .position(|e| e.mv == *mv)
+                    .position(|e| e.mv == PackedMove::pack(mv))
                     .and_then(|i| root.take_child(i));
                 free_in_background(std::mem::replace(&mut root, next.unwrap_or_default()));
             }
@@ -173,7 +173,7 @@ mod tests {
         d.make_terminal(0, 4.0, Terminal::TwoFold);
         let wrap = |child: Node, n: u32, wl: f64, dd: f32, m: f32| {
             let mut node = Node {
-                edges: vec![Edge::new(mv, 1.0)].into_boxed_slice(),
+                edges: vec![Edge::new(&mv, 1.0)].into_boxed_slice(),
                 n,
                 wl,
                 d: dd,

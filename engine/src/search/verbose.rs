@@ -7,12 +7,12 @@ use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier, MovesLeftUtility};
 use super::stats::uci;
 use nn::policy_map::move_policy_index;
-use shakmaty::Color;
+use shakmaty::{Chess, Position};
 
 /// The statistics lines for the root, whose side to move is `turn`.
 pub fn verbose_move_stats(
     root: &Node,
-    turn: Color,
+    root_position: &Chess,
     params: &SearchParams,
     has_moves_left: bool,
 ) -> Vec<String> {
@@ -31,10 +31,11 @@ pub fn verbose_move_stats(
             let child = edge.node;
             let q = edge.q(root_fpu);
             // lc0 left-aligns a move's policy index and right-aligns the root's edge count.
-            let index = move_policy_index(&edge.mv, turn)
+            let mv = edge.mv.unpack(root_position.board());
+            let index = move_policy_index(&mv, root_position.turn())
                 .map_or_else(|| format!("{:<4}", "-"), |i| format!("{i:<4}"));
             let mut line = head(
-                &uci(&edge.mv),
+                &uci(&mv),
                 &index,
                 edge.n(),
                 child.map_or(0, |c| c.n_in_flight),
@@ -121,7 +122,6 @@ fn tail(node: Option<&Node>, sign: f64) -> String {
 mod tests {
     use super::*;
     use crate::search::node::Edge;
-    use shakmaty::{Chess, Position};
 
     #[test]
     fn lines_follow_lc0s_layout() {
@@ -136,7 +136,7 @@ mod tests {
             ..Node::default()
         };
         let root = Node::with_edges(
-            vec![(Edge::new(e2e4, 0.4424), Some(child))],
+            vec![(Edge::new(&e2e4, 0.4424), Some(child))],
             Node {
                 n: 167,
                 wl: -0.03,
@@ -145,7 +145,7 @@ mod tests {
                 ..Node::default()
             },
         );
-        let lines = verbose_move_stats(&root, Color::White, &SearchParams::default(), false);
+        let lines = verbose_move_stats(&root, &Chess::default(), &SearchParams::default(), false);
         assert_eq!(lines.len(), 2);
         // WL and D go through lc0's display transform: (0.03, 0.05) is shown as (0.02898, 0.047), and Q is the
         // shown WL; S adds U to the raw Q (0.03). V is the network's own value, the root's from its side to move.
@@ -166,12 +166,12 @@ mod tests {
         };
         let root = Node::with_edges(
             vec![
-                (Edge::new(moves[0], 0.3), child(0.5)),
-                (Edge::new(moves[1], 0.4), child(-0.5)),
+                (Edge::new(&moves[0], 0.3), child(0.5)),
+                (Edge::new(&moves[1], 0.4), child(-0.5)),
             ],
             Node { n: 3, ..Node::default() },
         );
-        let lines = verbose_move_stats(&root, Color::White, &SearchParams::default(), false);
+        let lines = verbose_move_stats(&root, &Chess::default(), &SearchParams::default(), false);
         // Equal N: the lower Q + U comes first although its prior is higher.
         assert!(lines[0].starts_with(&uci(&moves[1])), "{lines:?}");
         assert!(lines[1].starts_with(&uci(&moves[0])), "{lines:?}");

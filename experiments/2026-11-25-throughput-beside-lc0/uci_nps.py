@@ -5,6 +5,7 @@ nodes and time of the last `info` line summed; then, with --memory-nodes N, one 
 position and the growth of the engine's resident memory divided by the nodes searched.
 
 usage: uci_nps.py [--movetime MS] [--memory-nodes N] ENGINE [ARG ...] [-- Option=Value ...]
+(--movetime 0 skips the speed part, warming up with one go nodes 100 instead)
 """
 import re
 import subprocess
@@ -81,18 +82,22 @@ def main():
     command, options = (args[: args.index("--")], args[args.index("--") + 1 :]) if "--" in args else (args, [])
     engine = Engine(command, options)
     total_nodes, total_ms = 0, 0.0
-    for fen in bench_fens():
+    if movetime == 0:
+        engine.search(f"fen {bench_fens()[0]}", "nodes 100")
+    for fen in bench_fens() if movetime else []:
         nodes, ms = engine.search(f"fen {fen}", f"movetime {movetime}")
         total_nodes += nodes
         total_ms += ms
         print(f"{nodes:>8} nodes {ms:8.0f} ms  {fen}", flush=True)
-    print(f"total: {total_nodes} nodes in {total_ms:.0f} ms, {total_nodes * 1000 / total_ms:.0f} nps", flush=True)
+    if movetime:
+        print(f"total: {total_nodes} nodes in {total_ms:.0f} ms, {total_nodes * 1000 / total_ms:.0f} nps", flush=True)
     if memory_nodes:
         before = vm_rss_kb(engine.process.pid)
         nodes, ms = engine.search("startpos", f"nodes {memory_nodes}")
         after = vm_rss_kb(engine.process.pid)
         print(f"memory: go nodes {memory_nodes} searched {nodes} nodes in {ms:.0f} ms; resident {before} -> {after} kB, "
-              f"{(after - before) * 1024 / max(nodes, 1):.0f} bytes per node", flush=True)
+              f"{(after - before) * 1024 / max(nodes, 1):.0f} bytes per node; "
+              f"{after * 1024 / max(nodes, 1):.0f} bytes per node counting all resident memory", flush=True)
     engine.send("quit")
     engine.process.wait()
 

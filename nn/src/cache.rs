@@ -2,9 +2,10 @@
 //! count, answered at once on a hit, oldest entries evicted first. Priors are kept in lc0's 16-bit edge
 //! encoding, the precision the search keeps them at, so a hit gives the search the same edges as the network.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use hashbrown::HashTable;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{EnPassantMode, Position};
 
@@ -13,37 +14,107 @@ use crate::backend::{
 };
 use crate::prior::{decode_prior, encode_prior};
 
+/// The cache's entries, oldest first: fixed-size records in one ring, their priors in another, and an index from
+/// key to record holding only a 4-byte insertion number, so that an entry costs about its priors plus 40 bytes
+/// (#12: memory per tree node no more than lc0's).
 #[derive(Default)]
 struct Store {
-    entries: HashMap<u64, CachedEvaluation>,
-    insertion_order: VecDeque<u64>,
+    /// The insertion number (wrapping) of each entry, found by the entry's key.
+    index: HashTable<u32>,
+    /// The entries, oldest first; `records[0]` has insertion number `first_number`.
+    records: VecDeque<Record>,
+    /// Every entry's priors in lc0's 16-bit edge encoding, oldest first; `priors[0]` is prior number `first_prior`.
+    priors: VecDeque<u16>,
+    first_number: u32,
+    first_prior: u64,
 }
 
-/// An evaluation as the cache holds it: half the bytes of the priors as f32.
-struct CachedEvaluation {
+/// An evaluation as the cache holds it, its priors (half the bytes of f32) in the store's prior ring.
+struct Record {
+    key: u64,
+    /// The number of the record's first prior in the ring.
+    priors_start: u64,
     wl: f32,
     d: f32,
     m: f32,
-    priors: Box<[u16]>,
+    moves: u16,
 }
 
-impl CachedEvaluation {
-    fn new(evaluation: &Evaluation) -> Self {
-        Self {
-            wl: evaluation.wl,
-            d: evaluation.d,
-            m: evaluation.m,
-            priors: evaluation.policy.iter().map(|&p| encode_prior(p)).collect(),
+impl Store {
+    fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    fn find(&self, key: u64) -> Option<&Record> {
+        let is_key = |number: &u32| self.record(*number).is_some_and(|record| record.key == key);
+        let number = *self.index.find(key, is_key)?;
+        self.record(number)
+    }
+
+    fn record(&self, number: u32) -> Option<&Record> {
+        self.records.get(number.wrapping_sub(self.first_number) as usize)
+    }
+
+    fn evaluation(&self, record: &Record) -> Evaluation {
+        let start = (record.priors_start - self.first_prior) as usize;
+        let priors = self.priors.range(start..start + usize::from(record.moves));
+        Evaluation {
+            wl: record.wl,
+            d: record.d,
+            m: record.m,
+            policy: priors.map(|&p| decode_prior(p)).collect(),
         }
     }
 
-    fn evaluation(&self) -> Evaluation {
-        Evaluation {
-            wl: self.wl,
-            d: self.d,
-            m: self.m,
-            policy: self.priors.iter().map(|&p| decode_prior(p)).collect(),
+    /// Adds an entry as the newest unless its key is already there: as lc0's cache, the entry there stays (a
+    /// transposition evaluated twice in one batch keeps the first evaluation, from the history queued first).
+    fn insert(&mut self, key: u64, evaluation: &Evaluation) {
+        let Ok(moves) = u16::try_from(evaluation.policy.len()) else {
+            return;
+        };
+        if self.find(key).is_some() {
+            return;
         }
+        let number = self.first_number.wrapping_add(self.records.len() as u32);
+        self.records.push_back(Record {
+            key,
+            priors_start: self.first_prior + self.priors.len() as u64,
+            wl: evaluation.wl,
+            d: evaluation.d,
+            m: evaluation.m,
+            moves,
+        });
+        self.priors
+            .extend(evaluation.policy.iter().map(|&p| encode_prior(p)));
+        let Self {
+            index,
+            records,
+            first_number,
+            ..
+        } = self;
+        let key_of = |number: &u32| records[number.wrapping_sub(*first_number) as usize].key;
+        index.insert_unique(key, number, key_of);
+    }
+
+    fn evict_oldest(&mut self) {
+        let Some(oldest) = self.records.pop_front() else {
+            return;
+        };
+        let number = self.first_number;
+        if let Ok(entry) = self.index.find_entry(oldest.key, |&n| n == number) {
+            entry.remove();
+        }
+        self.first_number = number.wrapping_add(1);
+        self.priors.drain(..usize::from(oldest.moves));
+        self.first_prior += u64::from(oldest.moves);
+    }
+
+    fn clear(&mut self) {
+        self.first_number = self.first_number.wrapping_add(self.records.len() as u32);
+        self.first_prior += self.priors.len() as u64;
+        self.index.clear();
+        self.records.clear();
+        self.priors.clear();
     }
 }
 
@@ -78,7 +149,7 @@ impl CachingBackend {
 
     /// The number of entries held.
     pub fn len(&self) -> usize {
-        self.lock().entries.len()
+        self.lock().len()
     }
 
     /// Whether the cache holds no entry.
@@ -95,11 +166,8 @@ impl CachingBackend {
 
     fn lookup(&self, key: u64, moves: usize) -> Option<Evaluation> {
         let store = self.lock();
-        store
-            .entries
-            .get(&key)
-            .filter(|e| moves == 0 || e.priors.len() == moves)
-            .map(CachedEvaluation::evaluation)
+        let record = store.find(key)?;
+        (moves == 0 || usize::from(record.moves) == moves).then(|| store.evaluation(record))
     }
 
     fn insert(&self, key: u64, evaluation: &Evaluation) {
@@ -107,17 +175,9 @@ impl CachingBackend {
             return;
         }
         let mut store = self.lock();
-        // As lc0's cache: an entry already there stays (a transposition evaluated twice in one batch keeps
-        // the first evaluation, from the history queued first).
-        if let std::collections::hash_map::Entry::Vacant(slot) = store.entries.entry(key) {
-            slot.insert(CachedEvaluation::new(evaluation));
-            store.insertion_order.push_back(key);
-        }
-        while store.entries.len() > self.capacity {
-            match store.insertion_order.pop_front() {
-                Some(oldest) => store.entries.remove(&oldest),
-                None => break,
-            };
+        store.insert(key, evaluation);
+        while store.len() > self.capacity {
+            store.evict_oldest();
         }
     }
 }
@@ -128,9 +188,7 @@ impl Backend for CachingBackend {
     }
 
     fn clear_cache(&self) {
-        let mut store = self.lock();
-        store.entries.clear();
-        store.insertion_order.clear();
+        self.lock().clear();
     }
 
     fn new_computation(&self) -> Box<dyn Computation + '_> {

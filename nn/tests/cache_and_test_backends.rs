@@ -151,6 +151,45 @@ fn oldest_entries_are_evicted_first() {
 }
 
 #[test]
+fn entries_that_outlive_many_evictions_keep_their_own_priors() {
+    // Kiwipete, its 48 children and 11 other positions, with 2 to 48 moves each, through a cache of 7: the
+    // survivors' priors sit behind many evicted entries of other lengths, and each must come back as the
+    // network gave it.
+    let (_, cache) = setup(7);
+    let direct = TestBackend::new(TestMode::Random { seed: 5 });
+    let kiwipete: Chess = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    let mut list: Vec<Chess> = moves(&kiwipete)
+        .into_iter()
+        .map(|m| kiwipete.clone().play(m).unwrap())
+        .collect();
+    list.insert(0, kiwipete);
+    list.extend(positions(11));
+    let lengths: std::collections::BTreeSet<usize> = list.iter().map(|p| moves(p).len()).collect();
+    assert!(list.len() == 60 && lengths.len() > 5, "{lengths:?}");
+    for p in &list {
+        evaluate(&cache, &entry(p, 0), &moves(p));
+    }
+    assert_eq!(cache.len(), 7);
+    for p in &list[53..] {
+        let (hit, cached) = evaluate(&cache, &entry(p, 0), &moves(p));
+        let (_, network) = evaluate(&direct, &entry(p, 0), &moves(p));
+        assert!(hit);
+        assert_eq!((cached.wl, cached.d, cached.m), (network.wl, network.d, network.m));
+        let encoded = |e: &Evaluation| e.policy.iter().map(|&q| encode_prior(q)).collect::<Vec<_>>();
+        assert_eq!(encoded(&cached), encoded(&network));
+    }
+    assert!(!evaluate(&cache, &entry(&list[52], 0), &moves(&list[52])).0);
+    cache.clear_cache();
+    evaluate(&cache, &entry(&list[0], 0), &moves(&list[0]));
+    assert!(evaluate(&cache, &entry(&list[0], 0), &moves(&list[0])).0, "a cleared cache fills again");
+    assert_eq!(cache.len(), 1);
+}
+
+#[test]
 fn clear_forgets_everything_and_zero_capacity_caches_nothing() {
     let (_, cache) = setup(10);
     let start = Chess::default();

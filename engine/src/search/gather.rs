@@ -404,11 +404,10 @@ impl Pass<'_, '_> {
             }
             to_perform[best] += new_visits;
             limit -= new_visits;
-            let slot = node.child_slot(best);
-            if slot.is_none() {
+            let (child, created) = node.create_child(best);
+            if created {
                 self.new_nodes += 1;
             }
-            let child = slot.get_or_insert_with(Box::default);
             if try_start(child) {
                 started[best] += 1;
                 new_visits -= 1;

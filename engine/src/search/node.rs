@@ -25,9 +25,10 @@ pub type Bound = i8;
 pub struct Node {
     /// The moves with their priors, sorted by prior after evaluation; empty before.
     pub edges: Box<[Edge]>,
-    /// The child of each edge, by edge index, up to the highest edge ever visited: most nodes are leaves
-    /// and most visits go to the first edges, so unvisited edges cost no pointer.
-    pub(super) children: Box<[Option<Box<Node>>]>,
+    /// The child of each edge, by edge index, held in place up to the highest edge ever visited: most nodes
+    /// are leaves and visits reach the edges in prior order, so a node costs its own bytes and no pointer or
+    /// allocation of its own; a slot below the highest is a placeholder until its child is created.
+    pub(super) children: Box<[Node]>,
     /// Mean of win − loss.
     pub wl: f64,
     /// Mean draw probability.
@@ -49,6 +50,9 @@ pub struct Node {
     /// lc0 keeps the children of a node with [`SOLID_TREE_THRESHOLD`] visits in one array; that changes
     /// which children its scans count as visited (see [`Node::visited_children`]).
     pub solid: bool,
+    /// Whether the parent has created this node, as lc0 creates a child on its first visit (a placeholder
+    /// slot has not).
+    pub(super) created: bool,
 }
 
 /// Visits after which lc0 makes a node's children solid (its `solid-tree-threshold`).
@@ -69,6 +73,7 @@ impl Default for Node {
             upper: 1,
             network_wl: None,
             solid: false,
+            created: false,
         }
     }
 }
@@ -169,22 +174,26 @@ impl Node {
 
     /// The child of the edge at `index`, once visited.
     pub fn child(&self, index: usize) -> Option<&Node> {
-        self.children.get(index)?.as_deref()
+        self.children.get(index).filter(|child| child.created)
     }
 
     /// The child of the edge at `index`, mutable.
     pub fn child_mut(&mut self, index: usize) -> Option<&mut Node> {
-        self.children.get_mut(index)?.as_deref_mut()
+        self.children.get_mut(index).filter(|child| child.created)
     }
 
-    /// The place of the edge at `index`'s child, made room for when it lies past the highest edge visited.
-    pub fn child_slot(&mut self, index: usize) -> &mut Option<Box<Node>> {
+    /// The child of the edge at `index`, created (empty) if it does not exist yet, and whether it was.
+    pub fn create_child(&mut self, index: usize) -> (&mut Node, bool) {
         if index >= self.children.len() {
-            let mut children = std::mem::take(&mut self.children).into_vec();
-            children.resize_with(index + 1, || None);
+            let mut children = Vec::with_capacity(index + 1);
+            children.extend(std::mem::take(&mut self.children).into_vec());
+            children.resize_with(index + 1, Node::default);
             self.children = children.into_boxed_slice();
         }
-        &mut self.children[index]
+        let child = &mut self.children[index];
+        let created = !child.created;
+        child.created = true;
+        (child, created)
     }
 
     /// A node with these edges and children, for tests that build trees by hand.
@@ -196,25 +205,26 @@ impl Node {
         };
         for (index, (_, child)) in edges.into_iter().enumerate() {
             if let Some(child) = child {
-                *node.child_slot(index) = Some(Box::new(child));
+                *node.create_child(index).0 = Node { created: true, ..child };
             }
         }
         node
     }
 
     /// Takes the child of the edge at `index` out of the node, if it has one.
-    pub fn take_child(&mut self, index: usize) -> Option<Box<Node>> {
-        self.children.get_mut(index)?.take()
+    pub fn take_child(&mut self, index: usize) -> Option<Node> {
+        let child = self.children.get_mut(index)?;
+        child.created.then(|| std::mem::take(child))
     }
 
     /// The children that exist.
     pub fn children(&self) -> impl Iterator<Item = &Node> + '_ {
-        self.children.iter().filter_map(|child| child.as_deref())
+        self.children.iter().filter(|child| child.created)
     }
 
     /// The children that exist, mutable.
     pub fn children_mut(&mut self) -> impl Iterator<Item = &mut Node> + '_ {
-        self.children.iter_mut().filter_map(|child| child.as_deref_mut())
+        self.children.iter_mut().filter(|child| child.created)
     }
 
     /// Visits of the children: N − 1, or 0 before the first visit.
@@ -304,10 +314,38 @@ impl Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::Position;
 
     /// lc0's Edge is a 16-bit move and a 16-bit prior; most of a large tree is edges of unvisited moves.
     #[test]
     fn an_edge_is_four_bytes_as_lc0s() {
         assert_eq!(std::mem::size_of::<Edge>(), 4);
+    }
+
+    /// A child is held in its parent's array, so it costs its own bytes and no pointer or allocation.
+    #[test]
+    fn a_node_is_72_bytes_held_in_place() {
+        assert_eq!(std::mem::size_of::<Node>(), 72);
+    }
+
+    #[test]
+    fn slots_below_the_highest_child_are_not_children_until_created() {
+        let moves = shakmaty::Chess::default().legal_moves();
+        let mut node = Node {
+            edges: moves.iter().map(|mv| Edge::new(mv, 0.05)).collect(),
+            ..Node::default()
+        };
+        let (child, created) = node.create_child(3);
+        assert!(created);
+        child.n = 7;
+        assert!(!node.create_child(3).1, "a second call finds the child made by the first");
+        assert_eq!(node.create_child(3).0.n, 7);
+        assert!(node.child(1).is_none() && node.child(5).is_none());
+        assert_eq!(node.children().map(|c| c.n).collect::<Vec<_>>(), [7]);
+        assert_eq!(node.edges_and_nodes().filter(|e| e.node.is_some()).count(), 1);
+        assert!(node.take_child(1).is_none());
+        assert_eq!(node.take_child(3).map(|c| c.n), Some(7));
+        assert!(node.child(3).is_none(), "a taken child is gone");
+        assert_eq!(node.children().count(), 0);
     }
 }

@@ -54,10 +54,10 @@ fn free_in_background(subtree: Box<Node>) {
 }
 
 impl Tree {
-    /// Bytes used by the tree's nodes (each with the parent's pointer to it) and edges.
+    /// Bytes used by the tree's nodes (each held in its parent's array) and edges.
     pub fn bytes(&self) -> u64 {
-        let node = std::mem::size_of::<Node>() + std::mem::size_of::<Option<Box<Node>>>();
-        self.node_count * node as u64 + self.edge_count * std::mem::size_of::<Edge>() as u64
+        let node = std::mem::size_of::<Node>() as u64;
+        self.node_count * node + self.edge_count * std::mem::size_of::<Edge>() as u64
     }
 
     /// Forgets everything (UCI `ucinewgame`).
@@ -80,7 +80,7 @@ impl Tree {
                     .iter()
                     .position(|e| e.mv == PackedMove::pack(mv))
                     .and_then(|i| root.take_child(i));
-                free_in_background(std::mem::replace(&mut root, next.unwrap_or_default()));
+                free_in_background(std::mem::replace(&mut root, Box::new(next.unwrap_or_default())));
             }
         } else {
             free_in_background(std::mem::take(&mut root));
@@ -124,7 +124,10 @@ fn revert_stale_two_folds(node: &mut Node, plies_from_root: u32) -> Vec<Removed>
             visits: node.n,
             m: node.m,
         };
-        *node = Node::default();
+        *node = Node {
+            created: node.created,
+            ..Node::default()
+        };
         return vec![removed];
     }
     let mut removed_here = Vec::new();
@@ -180,7 +183,7 @@ mod tests {
                 m,
                 ..Node::default()
             };
-            *node.child_slot(0) = Some(Box::new(child));
+            *node.create_child(0).0 = Node { created: true, ..child };
             node
         };
         let c = wrap(d, 6, 0.5, 0.5, 3.0);

@@ -7,9 +7,11 @@
 # The defaults are the full-size run (every distinct position of both files, about 90k, at 100 -> 800 visits:
 # hours of CPU). The committed outputs are the small demonstration:
 #   KAIROS=target/debug/kairos LIMIT=400 NODES=50 ARCHS=ctm-2.0 EPOCHS=20 BATCH=64 sh experiments/2026-11-25-ctm-search-labels/run.sh
+# OUT=DIR writes elsewhere (experiments/2026-11-25-ctm-labels-vs-legacy-10+0.1 holds a larger run).
 set -eu
 K=${KAIROS:-target/release/kairos}
-D=experiments/2026-11-25-ctm-search-labels
+D=${OUT:-experiments/2026-11-25-ctm-search-labels}
+mkdir -p "$D"
 P=${POSITIONS:-"../shared/gamedata/lichess-2017-09-1000-games-clk.pgn ../shared/gamedata/lichess-2025-05-438-games-clk.pgn"}
 NODES=${NODES:-100}
 FACTOR=${FACTOR:-8}

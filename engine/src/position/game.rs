@@ -194,7 +194,8 @@ impl GameState {
     }
 }
 
-fn parse_fen(text: &str) -> Result<Chess, PositionError> {
+/// A FEN in standard castling notation as a position, or the error that names what is wrong with it.
+pub(crate) fn parse_fen(text: &str) -> Result<Chess, PositionError> {
     let fen: Fen = text
         .trim()
         .parse()

@@ -22,13 +22,10 @@ pub fn has_mating_material(position: &Chess) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{fen::Fen, CastlingMode};
+    use crate::position::game::parse_fen;
 
     fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        parse_fen(fen).unwrap()
     }
 
     #[test]

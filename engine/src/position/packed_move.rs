@@ -73,14 +73,11 @@ impl From<&Move> for PackedMove {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
-    use shakmaty::{CastlingMode, Chess, Position};
+    use crate::position::game::parse_fen;
+    use shakmaty::{Chess, Position};
 
     fn position(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        parse_fen(fen).unwrap()
     }
 
     /// Every legal move of positions with castling, en passant, promotions with and without capture, and

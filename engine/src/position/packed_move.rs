@@ -64,12 +64,6 @@ impl PackedMove {
     }
 }
 
-impl From<&Move> for PackedMove {
-    fn from(mv: &Move) -> Self {
-        Self::pack(mv)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -81,7 +81,7 @@ impl Default for Node {
 /// A move from a node with its prior, as lc0's Edge; the child, once visited, is kept by the node.
 #[derive(Clone, Copy, Debug)]
 pub struct Edge {
-    /// The move, unpacked against the node's position.
+    /// The move, packed; unpack it against the node's position.
     pub mv: PackedMove,
     /// The prior in lc0's 16-bit encoding.
     pub prior: u16,
@@ -104,7 +104,7 @@ impl Edge {
 /// An edge with its child if it has one, lc0's EdgeAndNode: what the search's formulas read.
 #[derive(Clone, Copy, Debug)]
 pub struct EdgeAndNode<'a> {
-    /// The move, unpacked against the parent's position.
+    /// The move, packed; unpack it against the parent's position.
     pub mv: PackedMove,
     /// The prior in lc0's 16-bit encoding.
     pub prior: u16,
@@ -205,10 +205,16 @@ impl Node {
         };
         for (index, (_, child)) in edges.into_iter().enumerate() {
             if let Some(child) = child {
-                *node.create_child(index).0 = Node { created: true, ..child };
+                node.set_child(index, child);
             }
         }
         node
+    }
+
+    /// Puts `child` under the edge at `index`, for tests that build trees by hand.
+    #[cfg(test)]
+    pub fn set_child(&mut self, index: usize, child: Node) {
+        *self.create_child(index).0 = Node { created: true, ..child };
     }
 
     /// Takes the child of the edge at `index` out of the node, if it has one.

@@ -166,13 +166,15 @@ mod tests {
             edges: vec![Edge::new(&Chess::default().legal_moves()[0], 0.5)].into_boxed_slice(),
             ..Node::default()
         };
-        *holder.create_child(0).0 = Node {
-            created: true,
-            wl: 0.9,
-            m: 10.0,
-            n: 5,
-            ..Node::default()
-        };
+        holder.set_child(
+            0,
+            Node {
+                wl: 0.9,
+                m: 10.0,
+                n: 5,
+                ..Node::default()
+            },
+        );
         let edge = holder.edge(0);
         // clamp(0.0027·(10 − 20)) = −0.027, times sign(−0.9) = +0.027; q' = (0.9 − 0.8)/0.2 = 0.5;
         // scale 1.6521·0.5 − 0.6521·0.25 = 0.663025; utility 0.017901675.

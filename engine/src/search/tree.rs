@@ -183,7 +183,7 @@ mod tests {
                 m,
                 ..Node::default()
             };
-            *node.create_child(0).0 = Node { created: true, ..child };
+            node.set_child(0, child);
             node
         };
         let c = wrap(d, 6, 0.5, 0.5, 3.0);

@@ -9,7 +9,7 @@ use super::stats::uci;
 use nn::policy_map::move_policy_index;
 use shakmaty::{Chess, Position};
 
-/// The statistics lines for the root, whose side to move is `turn`.
+/// The statistics lines for the root, whose moves are unpacked against `root_position`.
 pub fn verbose_move_stats(
     root: &Node,
     root_position: &Chess,

@@ -534,7 +534,7 @@ fn finish_leaf(
             edges.sort_by_key(|edge| std::cmp::Reverse(edge.prior));
             tree.edge_count += edges.len() as u64;
             node.edges = edges.into_boxed_slice();
-            node.network_wl = Some(-evaluation.wl);
+            node.set_network_wl(-evaluation.wl);
             if leaf.path.is_empty() {
                 progress.root_moves_left = Some(evaluation.m);
             }

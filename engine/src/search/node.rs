@@ -45,14 +45,32 @@ pub struct Node {
     pub lower: Bound,
     /// Proven upper bound of the result.
     pub upper: Bound,
-    /// The network's own WL of the position (same view as `wl`), once evaluated: VerboseMoveStats' V column.
-    pub network_wl: Option<f32>,
+    /// The network's own WL of the position (same view as `wl`), NaN until evaluated (see
+    /// [`Node::network_wl`]); NaN rather than an `Option` keeps a node at lc0's 64 bytes.
+    pub(super) network_wl: f32,
+    /// lc0's solid flag and whether the node is created, in one byte.
+    pub(super) flags: NodeFlags,
+}
+
+/// Two flags of a node in one byte, as lc0 keeps its own in bit fields.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct NodeFlags(u8);
+
+impl NodeFlags {
     /// lc0 keeps the children of a node with [`SOLID_TREE_THRESHOLD`] visits in one array; that changes
     /// which children its scans count as visited (see [`Node::visited_children`]).
-    pub solid: bool,
-    /// Whether the parent has created this node, as lc0 creates a child on its first visit (a placeholder
-    /// slot has not).
-    pub(super) created: bool,
+    const SOLID: u8 = 1;
+    /// The parent has created this node, as lc0 creates a child on its first visit (a placeholder slot has
+    /// not).
+    const CREATED: u8 = 2;
+
+    fn has(self, flag: u8) -> bool {
+        self.0 & flag != 0
+    }
+
+    fn set(&mut self, flag: u8) {
+        self.0 |= flag;
+    }
 }
 
 /// Visits after which lc0 makes a node's children solid (its `solid-tree-threshold`).
@@ -71,9 +89,8 @@ impl Default for Node {
             terminal: Terminal::No,
             lower: -1,
             upper: 1,
-            network_wl: None,
-            solid: false,
-            created: false,
+            network_wl: f32::NAN,
+            flags: NodeFlags::default(),
         }
     }
 }
@@ -172,14 +189,46 @@ impl Node {
         (0..self.edges.len()).map(|index| self.edge(index))
     }
 
+    /// The network's own WL of the position (same view as `wl`), once evaluated: VerboseMoveStats' V column.
+    pub fn network_wl(&self) -> Option<f32> {
+        (!self.network_wl.is_nan()).then_some(self.network_wl)
+    }
+
+    /// Records the network's own WL of the position (same view as `wl`).
+    pub fn set_network_wl(&mut self, wl: f32) {
+        self.network_wl = wl;
+    }
+
+    /// Whether the parent has created this node (a placeholder slot has not).
+    pub(super) fn created(&self) -> bool {
+        self.flags.has(NodeFlags::CREATED)
+    }
+
+    /// Whether lc0 would hold this node's children in one array (see [`Node::visited_children`]).
+    pub fn solid(&self) -> bool {
+        self.flags.has(NodeFlags::SOLID)
+    }
+
+    /// The node as new, still created in its slot: what a stale two-fold becomes.
+    pub(super) fn renewed_in_place(&self) -> Node {
+        let mut flags = NodeFlags::default();
+        if self.created() {
+            flags.set(NodeFlags::CREATED);
+        }
+        Node {
+            flags,
+            ..Node::default()
+        }
+    }
+
     /// The child of the edge at `index`, once visited.
     pub fn child(&self, index: usize) -> Option<&Node> {
-        self.children.get(index).filter(|child| child.created)
+        self.children.get(index).filter(|child| child.created())
     }
 
     /// The child of the edge at `index`, mutable.
     pub fn child_mut(&mut self, index: usize) -> Option<&mut Node> {
-        self.children.get_mut(index).filter(|child| child.created)
+        self.children.get_mut(index).filter(|child| child.created())
     }
 
     /// The child of the edge at `index`, created (empty) if it does not exist yet, and whether it was.
@@ -191,8 +240,8 @@ impl Node {
             self.children = children.into_boxed_slice();
         }
         let child = &mut self.children[index];
-        let created = !child.created;
-        child.created = true;
+        let created = !child.created();
+        child.flags.set(NodeFlags::CREATED);
         (child, created)
     }
 
@@ -214,23 +263,25 @@ impl Node {
     /// Puts `child` under the edge at `index`, for tests that build trees by hand.
     #[cfg(test)]
     pub fn set_child(&mut self, index: usize, child: Node) {
-        *self.create_child(index).0 = Node { created: true, ..child };
+        let (slot, _) = self.create_child(index);
+        let flags = slot.flags;
+        *slot = Node { flags, ..child };
     }
 
     /// Takes the child of the edge at `index` out of the node, if it has one.
     pub fn take_child(&mut self, index: usize) -> Option<Node> {
         let child = self.children.get_mut(index)?;
-        child.created.then(|| std::mem::take(child))
+        child.created().then(|| std::mem::take(child))
     }
 
     /// The children that exist.
     pub fn children(&self) -> impl Iterator<Item = &Node> + '_ {
-        self.children.iter().filter(|child| child.created)
+        self.children.iter().filter(|child| child.created())
     }
 
     /// The children that exist, mutable.
     pub fn children_mut(&mut self) -> impl Iterator<Item = &mut Node> + '_ {
-        self.children.iter_mut().filter(|child| child.created)
+        self.children.iter_mut().filter(|child| child.created())
     }
 
     /// Visits of the children: N − 1, or 0 before the first visit.
@@ -276,7 +327,7 @@ impl Node {
     /// started (a created child for an ordinary node, any child for a solid one), since policy order makes
     /// later ones unlikely.
     pub fn visited_children(&self) -> impl Iterator<Item = usize> + '_ {
-        let solid = self.solid;
+        let solid = self.solid();
         self.edges_and_nodes()
             .enumerate()
             .filter(move |(_, edge)| solid || edge.node.is_some())
@@ -289,7 +340,7 @@ impl Node {
     /// lc0's MakeSolid, once a node has enough visits: only when no child holds a leaf visit in flight and
     /// every visit in flight here went to a child (no collision right below).
     pub fn maybe_make_solid(&mut self) {
-        if self.solid || self.n < SOLID_TREE_THRESHOLD || self.edges.is_empty() || self.terminal != Terminal::No {
+        if self.solid() || self.n < SOLID_TREE_THRESHOLD || self.edges.is_empty() || self.terminal != Terminal::No {
             return;
         }
         let mut in_flight = 0;
@@ -300,7 +351,7 @@ impl Node {
             in_flight += child.n_in_flight;
         }
         if in_flight == self.n_in_flight {
-            self.solid = true;
+            self.flags.set(NodeFlags::SOLID);
         }
     }
 
@@ -328,10 +379,30 @@ mod tests {
         assert_eq!(std::mem::size_of::<Edge>(), 4);
     }
 
-    /// A child is held in its parent's array, so it costs its own bytes and no pointer or allocation.
+    /// A child is held in its parent's array, so it costs its own bytes and no pointer or allocation, and
+    /// those bytes are lc0's 64.
     #[test]
-    fn a_node_is_72_bytes_held_in_place() {
-        assert_eq!(std::mem::size_of::<Node>(), 72);
+    fn a_node_is_64_bytes_as_lc0s_held_in_place() {
+        assert_eq!(std::mem::size_of::<Node>(), 64);
+    }
+
+    #[test]
+    fn a_renewed_node_keeps_its_slot_created_and_forgets_solidity_visits_and_evaluation() {
+        let mut node = Node {
+            n: 150,
+            terminal: Terminal::TwoFold,
+            ..Node::default()
+        };
+        assert_eq!(node.network_wl(), None);
+        node.set_network_wl(-0.25);
+        assert_eq!(node.network_wl(), Some(-0.25));
+        node.flags.set(NodeFlags::SOLID);
+        node.flags.set(NodeFlags::CREATED);
+        let renewed = node.renewed_in_place();
+        assert!(renewed.created());
+        assert!(!renewed.solid());
+        assert_eq!((renewed.n, renewed.terminal, renewed.network_wl()), (0, Terminal::No, None));
+        assert!(!Node::default().renewed_in_place().created());
     }
 
     #[test]

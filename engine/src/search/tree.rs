@@ -124,10 +124,7 @@ fn revert_stale_two_folds(node: &mut Node, plies_from_root: u32) -> Vec<Removed>
             visits: node.n,
             m: node.m,
         };
-        *node = Node {
-            created: node.created,
-            ..Node::default()
-        };
+        *node = node.renewed_in_place();
         return vec![removed];
     }
     let mut removed_here = Vec::new();

@@ -95,7 +95,7 @@ fn tail(node: Option<&Node>, sign: f64) -> String {
     let Some(node) = node else {
         return "(V:  -.----) ".to_string();
     };
-    let value = match (node.terminal, node.network_wl) {
+    let value = match (node.terminal, node.network_wl()) {
         (Terminal::No, None) => None,
         (Terminal::No, Some(network_wl)) => Some(f64::from(network_wl)),
         _ => Some(node.wl),
@@ -132,7 +132,7 @@ mod tests {
             wl: 0.03,
             d: 0.05,
             m: 0.0,
-            network_wl: Some(0.0337),
+            network_wl: 0.0337,
             ..Node::default()
         };
         let root = Node::with_edges(
@@ -141,7 +141,7 @@ mod tests {
                 n: 167,
                 wl: -0.03,
                 d: 0.05,
-                network_wl: Some(-0.0251),
+                network_wl: -0.0251,
                 ..Node::default()
             },
         );

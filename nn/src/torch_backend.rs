@@ -19,6 +19,7 @@ use crate::backend::{
 use crate::encoder::{encode_position, write_dense, PLANES};
 use crate::network::{InputFormat, Network, ValueKind};
 use crate::policy_map::{move_policy_index, POLICY_SIZE};
+use crate::small_batch::{SmallBatchNetwork, SMALL_BATCH_MAX};
 use crate::softmax::{exact_policy_softmax, policy_softmax};
 use crate::stage_timing::{enter, Stage};
 use crate::torch_net::{RawOutputs, TorchNetwork};
@@ -29,6 +30,9 @@ pub const MAX_BATCH: usize = 1024;
 /// A network on a device, run by its own thread; callers from any thread queue batches to it.
 pub struct TorchBackend {
     network: NetworkThread,
+    /// On the CPU, the plain-Rust latency path that batches of up to [`SMALL_BATCH_MAX`] positions take, on
+    /// the caller's own thread (no hand-over to the network thread).
+    small_batches: Option<SmallBatchNetwork>,
     input_format: InputFormat,
     value_kind: ValueKind,
     has_moves_left: bool,
@@ -130,6 +134,7 @@ impl TorchBackend {
     ) -> Result<Self, tch::TchError> {
         Ok(Self {
             network: NetworkThread::start(network.clone(), device, kind, cpu_threads)?,
+            small_batches: if device == Device::Cpu { SmallBatchNetwork::new(network) } else { None },
             input_format: network.input_format,
             value_kind: network.value.kind,
             has_moves_left: network.moves_left.is_some(),
@@ -204,7 +209,10 @@ impl Computation for TorchComputation<'_> {
         }
         let raw = {
             let _timer = enter(Stage::Network);
-            backend.network.run(input, batch)?
+            match &backend.small_batches {
+                Some(small) if batch <= SMALL_BATCH_MAX => small.forward(&input, batch),
+                _ => backend.network.run(input, batch)?,
+            }
         };
         let value_width = raw.value.len() / batch;
         Ok(move_indices

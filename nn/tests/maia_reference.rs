@@ -1,6 +1,6 @@
 //! Maia-1900 against lc0's own numbers (reference/maia1900-reference.json): input planes identical,
-//! policy indices identical, logits within 1e-4, W/D/L and priors within 1e-5, and the bf16 CPU path
-//! within its stated tolerance of fp32.
+//! policy indices identical, logits within 1e-4, W/D/L and priors within 1e-5 through libtorch in fp32 and
+//! through the CPU's plain-Rust latency path, and the bf16 CPU path within its stated tolerance of fp32.
 
 use std::path::PathBuf;
 
@@ -8,6 +8,7 @@ use nn::encoder::{encode_position, write_dense};
 use nn::network::Network;
 use nn::options::{BF16_TOLERANCE, FP16_TOLERANCE};
 use nn::policy_map::move_policy_index;
+use nn::small_batch::SmallBatchNetwork;
 use nn::softmax::{fast_exp, policy_softmax};
 use nn::torch_backend::wdl_softmax;
 use nn::torch_net::{RawOutputs, TorchNetwork};
@@ -138,7 +139,19 @@ fn policy_indices_match_lc0() {
 fn fp32_outputs_match_lc0() {
     let network = maia();
     let cases = cases();
-    let raw = run(&network, &cases, tch::Kind::Float);
+    assert_matches_lc0(&run(&network, &cases, tch::Kind::Float), &cases);
+}
+
+#[test]
+fn latency_path_outputs_match_lc0() {
+    let network = maia();
+    let cases = cases();
+    let small = SmallBatchNetwork::new(&network).expect("Maia-1900 is a convolutional network");
+    assert_matches_lc0(&small.forward(&dense_input(&network, &cases), cases.len()), &cases);
+}
+
+/// Logits within 1e-4 of lc0's, W/D/L and priors within 1e-5, no moves-left output.
+fn assert_matches_lc0(raw: &RawOutputs, cases: &[Case]) {
     for (i, case) in cases.iter().enumerate() {
         let logits = &raw.policy[i * 1858..(i + 1) * 1858];
         for (j, reference) in case.json["logits_1858"]

@@ -1,11 +1,13 @@
 //! Tiny networks in the weights schema, covering every supported head, activation and encoding, run
-//! through the loader and the libtorch network and compared with an independent f64 forward pass.
+//! through the loader, the libtorch network and the CPU's plain-Rust latency path, and compared with an
+//! independent f64 forward pass.
 
 mod synthetic;
 
 use nn::encoder::{encode_position, write_dense};
 use nn::network::InputFormat;
-use nn::torch_net::TorchNetwork;
+use nn::small_batch::SmallBatchNetwork;
+use nn::torch_net::{RawOutputs, TorchNetwork};
 use prost::Message;
 use synthetic::{build, forward, Spec, Storage};
 
@@ -40,12 +42,19 @@ fn check(spec: Spec) {
         &mut input,
     );
     let torch = TorchNetwork::new(&network, tch::Device::Cpu, tch::Kind::Float).unwrap();
-    let raw = torch.forward(&input, 1).unwrap();
-    let (policy, value, moves_left) = forward(&reference, &input);
+    compare(spec, "libtorch", torch.forward(&input, 1).unwrap(), &reference, &input);
+    match SmallBatchNetwork::new(&network) {
+        Some(small) => compare(spec, "latency path", small.forward(&input, 1), &reference, &input),
+        None => assert_eq!(spec.policy, 3, "{spec:?}: only attention policies skip the latency path"),
+    }
+}
+
+fn compare(spec: Spec, path: &str, raw: RawOutputs, reference: &synthetic::Reference, input: &[f32]) {
+    let (policy, value, moves_left) = forward(reference, input);
     let close = |ours: f32, theirs: f64, what: &str| {
         assert!(
             (f64::from(ours) - theirs).abs() <= 1e-4 * (1.0 + theirs.abs()),
-            "{spec:?}: {what} {ours} vs {theirs}"
+            "{spec:?}, {path}: {what} {ours} vs {theirs}"
         );
     };
     for (i, (&ours, &theirs)) in raw.policy.iter().zip(&policy).enumerate() {

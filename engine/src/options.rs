@@ -291,6 +291,9 @@ declare_options! {
     backend_threads: i64 = 1, OptionKind::Spin { min: 0, max: 256 }, "BackendThreads", "backend-threads",
         "CPU threads of each network evaluation; 1 keeps an engine to one core (matches, several engines), \
          0 = one per core (fastest for a single engine).";
+    rust_batch_limit: i64 = -1, OptionKind::Spin { min: -1, max: 1024 }, "RustBatchLimit", "rust-batch-limit",
+        "Largest CPU batch evaluated by the network in plain Rust on the search thread, larger ones by \
+         libtorch; -1 = by precision (every batch in fp32, up to 8 in bf16), 0 = libtorch only.";
     show_wdl: bool = false, OptionKind::Check, "UCI_ShowWDL", "show-wdl",
         "Adds win/draw/loss permille to info lines.";
     show_moves_left: bool = false, OptionKind::Check, "UCI_ShowMovesLeft", "show-movesleft",
@@ -504,6 +507,7 @@ impl EngineOptions {
             device: self.device_choice()?,
             precision: self.precision.parse().map_err(|_| self.combo_error("Precision", &self.precision))?,
             cpu_threads: usize::try_from(self.backend_threads).unwrap_or(0),
+            rust_batch_limit: usize::try_from(self.rust_batch_limit).ok(),
             policy_temperature: self.policy_temperature as f32,
             exact_softmax: false,
             cache_size: 0,
@@ -743,6 +747,21 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "invalid value '-1' for option BackendThreads: expected an integer from 0 to 256"
+        );
+    }
+
+    #[test]
+    fn rust_batch_limit_minus_one_leaves_the_choice_to_the_precision_and_zero_turns_the_rust_network_off() {
+        let mut options = EngineOptions::default();
+        assert_eq!(options.backend_options().unwrap().rust_batch_limit, None);
+        options.set("RustBatchLimit", "0").unwrap();
+        assert_eq!(options.backend_options().unwrap().rust_batch_limit, Some(0));
+        options.set("RustBatchLimit", "8").unwrap();
+        assert_eq!(options.backend_options().unwrap().rust_batch_limit, Some(8));
+        let error = options.set("RustBatchLimit", "-2").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid value '-2' for option RustBatchLimit: expected an integer from -1 to 1024"
         );
     }
 

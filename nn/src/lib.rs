@@ -17,7 +17,7 @@ pub mod policy_map;
 pub mod prior;
 pub mod proto;
 pub mod report;
-pub mod small_batch;
+pub mod rust_net;
 pub mod softmax;
 pub mod stage_timing;
 pub mod test_backend;

@@ -134,6 +134,9 @@ pub struct BackendOptions {
     pub precision: Precision,
     /// Threads of each forward pass on the CPU; 0 = libtorch's default (one per core).
     pub cpu_threads: usize,
+    /// The largest CPU batch computed by the network in plain Rust (0: none; `None`: by precision, as
+    /// [`crate::torch_backend::default_rust_batch_limit`]).
+    pub rust_batch_limit: Option<usize>,
     /// The policy softmax temperature.
     pub policy_temperature: f32,
     /// Softmax with the exact exponential instead of lc0's FastExp (for network checks, not for play).
@@ -163,6 +166,7 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
                     device,
                     kind,
                     options.cpu_threads,
+                    options.rust_batch_limit,
                     options.policy_temperature,
                     options.exact_softmax,
                 )

@@ -19,7 +19,7 @@ use crate::backend::{
 use crate::encoder::{encode_position, write_dense, PLANES};
 use crate::network::{InputFormat, Network, ValueKind};
 use crate::policy_map::{move_policy_index, POLICY_SIZE};
-use crate::small_batch::{SmallBatchNetwork, SMALL_BATCH_MAX};
+use crate::rust_net::RustNetwork;
 use crate::softmax::{exact_policy_softmax, policy_softmax};
 use crate::stage_timing::{enter, Stage};
 use crate::torch_net::{RawOutputs, TorchNetwork};
@@ -30,9 +30,10 @@ pub const MAX_BATCH: usize = 1024;
 /// A network on a device, run by its own thread; callers from any thread queue batches to it.
 pub struct TorchBackend {
     network: NetworkThread,
-    /// On the CPU, the plain-Rust latency path that batches of up to [`SMALL_BATCH_MAX`] positions take, on
+    /// On the CPU, the network in plain Rust, which batches of up to `rust_batch_limit` positions take, on
     /// the caller's own thread (no hand-over to the network thread).
-    small_batches: Option<SmallBatchNetwork>,
+    rust_network: Option<RustNetwork>,
+    rust_batch_limit: usize,
     input_format: InputFormat,
     value_kind: ValueKind,
     has_moves_left: bool,
@@ -123,18 +124,21 @@ impl Drop for NetworkThread {
 
 impl TorchBackend {
     /// Builds the backend for `network` on `device` in precision `kind`, with a policy temperature and
-    /// lc0's FastExp softmax, or the exact one when `exact_softmax`.
+    /// lc0's FastExp softmax, or the exact one when `exact_softmax`; on the CPU, batches of up to
+    /// `rust_batch_limit` positions (`None`: [`default_rust_batch_limit`]) run in plain Rust.
     pub fn new(
         network: &Network,
         device: Device,
         kind: Kind,
         cpu_threads: usize,
+        rust_batch_limit: Option<usize>,
         policy_temperature: f32,
         exact_softmax: bool,
     ) -> Result<Self, tch::TchError> {
         Ok(Self {
             network: NetworkThread::start(network.clone(), device, kind, cpu_threads)?,
-            small_batches: if device == Device::Cpu { SmallBatchNetwork::new(network) } else { None },
+            rust_network: if device == Device::Cpu { RustNetwork::new(network) } else { None },
+            rust_batch_limit: rust_batch_limit.unwrap_or_else(|| default_rust_batch_limit(kind)),
             input_format: network.input_format,
             value_kind: network.value.kind,
             has_moves_left: network.moves_left.is_some(),
@@ -142,6 +146,20 @@ impl TorchBackend {
             policy_temperature,
             exact_softmax,
         })
+    }
+}
+
+/// The largest CPU batch the network in plain Rust computes by default for precision `kind` (the engine's
+/// `RustBatchLimit=-1`); larger ones go to libtorch. Measured with Maia-1900 on an Intel Xeon (BENCHMARKS.md, "Batch 1 and the plain-Rust path"): in
+/// fp32 the plain-Rust path is faster than libtorch at every batch size, with AVX-512 (1469 against 600
+/// evaluations/s at batch 1, 3183 against 1712 at 24–32) and with AVX2 alone (1251 against 628 at batch 1, 2416
+/// against 1259 at 32); against libtorch's native bf16 (AMX) it is faster up to batch 12 (2946 against 2391)
+/// and slower from 16 on (at 32, 3100 against 3497).
+pub fn default_rust_batch_limit(kind: Kind) -> usize {
+    if kind == Kind::Float {
+        MAX_BATCH
+    } else {
+        12
     }
 }
 
@@ -209,8 +227,8 @@ impl Computation for TorchComputation<'_> {
         }
         let raw = {
             let _timer = enter(Stage::Network);
-            match &backend.small_batches {
-                Some(small) if batch <= SMALL_BATCH_MAX => small.forward(&input, batch),
+            match &backend.rust_network {
+                Some(rust) if batch <= backend.rust_batch_limit => rust.forward(&input, batch),
                 _ => backend.network.run(input, batch)?,
             }
         };
@@ -263,7 +281,7 @@ mod tests {
 
     fn backend() -> TorchBackend {
         let network = load_network(std::path::Path::new(WEIGHTS)).expect("scripts/setup installs Maia-1900");
-        TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, 1.0, true).expect("the network uploads")
+        TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, Some(0), 1.0, true).expect("the network uploads")
     }
 
     fn start_position(backend: &TorchBackend) -> Result<Evaluation, BackendError> {

@@ -15,6 +15,7 @@ fn options(kind: BackendKind) -> BackendOptions {
         device: DeviceChoice::Cpu,
         precision: Precision::Fp32,
         cpu_threads: 0,
+        rust_batch_limit: None,
         policy_temperature: 1.359,
         exact_softmax: false,
         cache_size: 0,

@@ -8,7 +8,7 @@ use nn::encoder::{encode_position, write_dense};
 use nn::network::Network;
 use nn::options::{BF16_TOLERANCE, FP16_TOLERANCE};
 use nn::policy_map::move_policy_index;
-use nn::small_batch::SmallBatchNetwork;
+use nn::rust_net::RustNetwork;
 use nn::softmax::{fast_exp, policy_softmax};
 use nn::torch_backend::wdl_softmax;
 use nn::torch_net::{RawOutputs, TorchNetwork};
@@ -146,7 +146,7 @@ fn fp32_outputs_match_lc0() {
 fn latency_path_outputs_match_lc0() {
     let network = maia();
     let cases = cases();
-    let small = SmallBatchNetwork::new(&network).expect("Maia-1900 is a convolutional network");
+    let small = RustNetwork::new(&network).expect("Maia-1900 is a convolutional network");
     assert_matches_lc0(&small.forward(&dense_input(&network, &cases), cases.len()), &cases);
 }
 
@@ -197,13 +197,20 @@ fn assert_matches_lc0(raw: &RawOutputs, cases: &[Case]) {
 }
 
 #[test]
-fn backend_priors_use_fast_exp_like_lc0() {
+fn backend_priors_use_fast_exp_like_lc0_through_libtorch_and_through_the_rust_network() {
+    for rust_batch_limit in [Some(0), None] {
+        backend_priors_match_lc0(rust_batch_limit);
+    }
+}
+
+fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
     let options = BackendOptions {
         weights: PathBuf::from(WEIGHTS),
         kind: BackendKind::Torch,
         device: DeviceChoice::Cpu,
         precision: Precision::Fp32,
         cpu_threads: 0,
+        rust_batch_limit,
         policy_temperature: 1.359,
         exact_softmax: false,
         cache_size: 0,
@@ -234,7 +241,7 @@ fn backend_priors_use_fast_exp_like_lc0() {
         for (ours, reference) in evaluation.policy.iter().zip(&expected) {
             assert!(
                 (ours - reference).abs() < 1e-5,
-                "{}: {ours} vs {reference}",
+                "{} (Rust batch limit {rust_batch_limit:?}): {ours} vs {reference}",
                 case.name
             );
         }

@@ -6,7 +6,7 @@ mod synthetic;
 
 use nn::encoder::{encode_position, write_dense};
 use nn::network::InputFormat;
-use nn::small_batch::SmallBatchNetwork;
+use nn::rust_net::RustNetwork;
 use nn::torch_net::{RawOutputs, TorchNetwork};
 use prost::Message;
 use synthetic::{build, forward, Spec, Storage};
@@ -43,7 +43,7 @@ fn check(spec: Spec) {
     );
     let torch = TorchNetwork::new(&network, tch::Device::Cpu, tch::Kind::Float).unwrap();
     compare(spec, "libtorch", torch.forward(&input, 1).unwrap(), &reference, &input);
-    match SmallBatchNetwork::new(&network) {
+    match RustNetwork::new(&network) {
         Some(small) => compare(spec, "latency path", small.forward(&input, 1), &reference, &input),
         None => assert_eq!(spec.policy, 3, "{spec:?}: only attention policies skip the latency path"),
     }

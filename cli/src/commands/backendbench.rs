@@ -21,6 +21,9 @@ struct BackendBenchArgs {
     /// CPU threads of each forward pass, as the engine's BackendThreads (0 = one per core).
     #[arg(long = "backend-threads", default_value_t = EngineOptions::default().backend_threads)]
     backend_threads: i64,
+    /// Largest batch evaluated in plain Rust, as the engine's RustBatchLimit (-1 = by precision, 0 = none).
+    #[arg(long = "rust-batch-limit", default_value_t = EngineOptions::default().rust_batch_limit, allow_negative_numbers = true)]
+    rust_batch_limit: i64,
     /// Timed batches per size (the first batch of each size is not timed).
     #[arg(long, default_value_t = 20)]
     batches: usize,
@@ -44,6 +47,10 @@ pub fn run(args: &[String]) -> Result<()> {
     let options = nn::BackendOptions {
         cpu_threads: usize::try_from(args.backend_threads)
             .map_err(|_| anyhow::anyhow!("--backend-threads must be 0 or more"))?,
+        rust_batch_limit: match args.rust_batch_limit {
+            -1 => None,
+            limit => Some(usize::try_from(limit).map_err(|_| anyhow::anyhow!("--rust-batch-limit must be -1 or more"))?),
+        },
         ..backend_options(args.weights.as_deref(), "torch", &args.device, &args.precision)?
     };
     let sizes = batch_sizes(args.start_batch_size, args.max_batch_size, args.batch_step);

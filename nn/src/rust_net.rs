@@ -14,9 +14,9 @@ use crate::network::{Activation, Conv, Dense, Network, PolicyHead, ValueKind};
 use crate::policy_map::{conv_policy_map, POLICY_SIZE};
 use crate::torch_net::RawOutputs;
 
-/// Positions computed together: each layer's weights are read once for all of them, and twelve positions'
-/// Winograd tiles still fit the caches (Maia-1900 on the Xeon of BENCHMARKS.md: 2946 evaluations/s at 12 at
-/// once, 2500 at 24).
+/// Positions computed together: each layer's weights are read once for all of them, and eight positions'
+/// Winograd tiles still fit the caches (Maia-1900 on the Xeon of BENCHMARKS.md: 2405 evaluations/s at batch 32
+/// eight at a time, 2112 twelve at a time).
 pub const POSITIONS_AT_ONCE: usize = 8;
 /// Squares of the board.
 const SQUARES: usize = 64;

@@ -150,16 +150,16 @@ impl TorchBackend {
 }
 
 /// The largest CPU batch the network in plain Rust computes by default for precision `kind` (the engine's
-/// `RustBatchLimit=-1`); larger ones go to libtorch. Measured with Maia-1900 on an Intel Xeon (BENCHMARKS.md, "Batch 1 and the plain-Rust path"): in
-/// fp32 the plain-Rust path is faster than libtorch at every batch size, with AVX-512 (1469 against 600
-/// evaluations/s at batch 1, 3183 against 1712 at 24–32) and with AVX2 alone (1251 against 628 at batch 1, 2416
-/// against 1259 at 32); against libtorch's native bf16 (AMX) it is faster up to batch 12 (2946 against 2391)
-/// and slower from 16 on (at 32, 3100 against 3497).
+/// `RustBatchLimit=-1`); larger ones go to libtorch. Measured with Maia-1900 on an Intel Xeon (BENCHMARKS.md,
+/// "The network in plain Rust"): in fp32 the Rust network on one core is faster than libtorch on one core at
+/// every batch size, with AVX-512 (1931 against 677 evaluations/s at batch 1, 2404 against 1889 at 32) and with
+/// AVX2 alone (1492 against 639, 1811 against 1308); against libtorch's native bf16 (AMX) it is faster up to
+/// batch 8 (2518 against 2304) and slower from 16 on (2432 against 2971; at 32, 2404 against 3729).
 pub fn default_rust_batch_limit(kind: Kind) -> usize {
     if kind == Kind::Float {
         MAX_BATCH
     } else {
-        12
+        8
     }
 }
 

@@ -1,6 +1,6 @@
 //! Maia-1900 against lc0's own numbers (reference/maia1900-reference.json): input planes identical,
 //! policy indices identical, logits within 1e-4, W/D/L and priors within 1e-5 through libtorch in fp32 and
-//! through the CPU's plain-Rust latency path, and the bf16 CPU path within its stated tolerance of fp32.
+//! through the network in plain Rust, and the bf16 CPU path within its stated tolerance of fp32.
 
 use std::path::PathBuf;
 

@@ -1,5 +1,5 @@
 //! Tiny networks in the weights schema, covering every supported head, activation and encoding, run
-//! through the loader, the libtorch network and the CPU's plain-Rust latency path, and compared with an
+//! through the loader, the libtorch network and the network in plain Rust, and compared with an
 //! independent f64 forward pass.
 
 mod synthetic;
@@ -44,8 +44,8 @@ fn check(spec: Spec) {
     let torch = TorchNetwork::new(&network, tch::Device::Cpu, tch::Kind::Float).unwrap();
     compare(spec, "libtorch", torch.forward(&input, 1).unwrap(), &reference, &input);
     match RustNetwork::new(&network) {
-        Some(small) => compare(spec, "latency path", small.forward(&input, 1), &reference, &input),
-        None => assert_eq!(spec.policy, 3, "{spec:?}: only attention policies skip the latency path"),
+        Some(rust) => compare(spec, "Rust network", rust.forward(&input, 1), &reference, &input),
+        None => assert_eq!(spec.policy, 3, "{spec:?}: only attention policies skip the Rust network"),
     }
 }
 

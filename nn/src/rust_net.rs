@@ -84,16 +84,8 @@ struct Winograd3x3 {
     biases: Vec<f32>,
 }
 
-/// A 1×1 convolution as a matrix over channels.
-struct Pointwise {
-    inputs: usize,
-    outputs: usize,
-    /// `[inputs][outputs]`.
-    weights: Vec<f32>,
-    biases: Vec<f32>,
-}
-
-/// A fully connected layer with its weights transposed, so that a product runs along the outputs.
+/// A fully connected layer with its weights transposed, so that a product runs along the outputs; a 1×1
+/// convolution is one applied to every square ([`Linear::apply_to_squares`]).
 struct Linear {
     inputs: usize,
     outputs: usize,
@@ -109,13 +101,13 @@ struct Block {
 }
 
 enum Policy {
-    Classical { conv: Pointwise, fc: Linear },
+    Classical { conv: Linear, fc: Linear },
     Convolution { conv1: Winograd3x3, conv2: Winograd3x3 },
 }
 
 /// Conv 1×1 + activation, flattened channel-major as the network was trained, hidden layer + activation, output.
 struct Head {
-    conv: Pointwise,
+    conv: Linear,
     fc1: Linear,
     fc2: Linear,
 }
@@ -125,7 +117,7 @@ impl RustNetwork {
     pub fn new(network: &Network) -> Option<Self> {
         let policy = match &network.policy {
             PolicyHead::Classical { conv, fc } => Policy::Classical {
-                conv: Pointwise::new(conv)?,
+                conv: Linear::pointwise(conv)?,
                 fc: Linear::new(fc),
             },
             PolicyHead::Convolution { conv1, conv2 } => Policy::Convolution {
@@ -136,7 +128,7 @@ impl RustNetwork {
         };
         let head = |conv: &Conv, fc1: &Dense, fc2: &Dense| {
             Some(Head {
-                conv: Pointwise::new(conv)?,
+                conv: Linear::pointwise(conv)?,
                 fc1: Linear::new(fc1),
                 fc2: Linear::new(fc2),
             })
@@ -243,7 +235,7 @@ impl RustNetwork {
         }
         match &self.policy {
             Policy::Classical { conv, fc } => {
-                let mut p = conv.apply::<FUSED>(&x);
+                let mut p = conv.apply_to_squares::<FUSED>(&x);
                 activate(activation, &mut p);
                 for position in p.chunks_exact(SQUARES * conv.outputs) {
                     outputs.policy.extend(fc.apply::<FUSED>(&channel_major(position, conv.outputs)));
@@ -621,73 +613,64 @@ fn output_transform_lanes<const L: usize>(
     }
 }
 
-impl Pointwise {
-    fn new(conv: &Conv) -> Option<Self> {
-        if conv.kernel != 1 {
-            return None;
-        }
-        let (inputs, outputs) = (conv.in_channels, conv.out_channels);
-        let mut weights = vec![0.0; inputs * outputs];
-        for output in 0..outputs {
-            for input in 0..inputs {
-                weights[input * outputs + output] = conv.weights[output * inputs + input];
-            }
-        }
-        Some(Self {
-            inputs,
-            outputs,
-            weights,
-            biases: conv.biases.clone(),
-        })
-    }
-
-    /// `[64][inputs]` to `[64][outputs]`.
-    #[inline(always)]
-    fn apply<const FUSED: bool>(&self, x: &[f32]) -> Vec<f32> {
-        let mut out = Vec::with_capacity(SQUARES * self.outputs);
-        for square in x.chunks_exact(self.inputs) {
-            let start = out.len();
-            out.extend_from_slice(&self.biases);
-            let row_out = &mut out[start..];
-            for (&v, row) in square.iter().zip(self.weights.chunks_exact(self.outputs)) {
-                add_scaled::<FUSED>(row_out, v, row);
-            }
-        }
-        out
-    }
-}
-
 impl Linear {
     fn new(dense: &Dense) -> Self {
-        let (inputs, outputs) = (dense.inputs, dense.outputs);
-        let mut weights = vec![0.0; inputs * outputs];
+        Self::transposed(dense.inputs, dense.outputs, &dense.weights, &dense.biases)
+    }
+
+    /// A 1×1 convolution as the layer it applies to every square; `None` for another kernel.
+    fn pointwise(conv: &Conv) -> Option<Self> {
+        (conv.kernel == 1).then(|| Self::transposed(conv.in_channels, conv.out_channels, &conv.weights, &conv.biases))
+    }
+
+    /// The layer of `weights` given `[outputs][inputs]`, held `[inputs][outputs]`.
+    fn transposed(inputs: usize, outputs: usize, weights: &[f32], biases: &[f32]) -> Self {
+        let mut transposed = vec![0.0; inputs * outputs];
         for output in 0..outputs {
             for input in 0..inputs {
-                weights[input * outputs + output] = dense.weights[output * inputs + input];
+                transposed[input * outputs + output] = weights[output * inputs + input];
             }
         }
         Self {
             inputs,
             outputs,
-            weights,
-            biases: dense.biases.clone(),
+            weights: transposed,
+            biases: biases.to_vec(),
         }
     }
 
     #[inline(always)]
     fn apply<const FUSED: bool>(&self, x: &[f32]) -> Vec<f32> {
         let mut out = self.biases.clone();
-        for (&v, row) in x.iter().zip(self.weights.chunks_exact(self.outputs)) {
-            add_scaled::<FUSED>(&mut out, v, row);
+        self.accumulate::<FUSED>(x, &mut out);
+        out
+    }
+
+    /// `[squares][inputs]` to `[squares][outputs]`.
+    #[inline(always)]
+    fn apply_to_squares<const FUSED: bool>(&self, x: &[f32]) -> Vec<f32> {
+        let mut out = Vec::with_capacity(x.len() / self.inputs * self.outputs);
+        for square in x.chunks_exact(self.inputs) {
+            let start = out.len();
+            out.extend_from_slice(&self.biases);
+            self.accumulate::<FUSED>(square, &mut out[start..]);
         }
         out
+    }
+
+    /// `out += W·x`.
+    #[inline(always)]
+    fn accumulate<const FUSED: bool>(&self, x: &[f32], out: &mut [f32]) {
+        for (&v, row) in x.iter().zip(self.weights.chunks_exact(self.outputs)) {
+            add_scaled::<FUSED>(out, v, row);
+        }
     }
 }
 
 impl Head {
     #[inline(always)]
     fn apply<const FUSED: bool>(&self, x: &[f32], activation: Activation) -> Vec<f32> {
-        let mut planes = self.conv.apply::<FUSED>(x);
+        let mut planes = self.conv.apply_to_squares::<FUSED>(x);
         activate(activation, &mut planes);
         let mut hidden = self.fc1.apply::<FUSED>(&channel_major(&planes, self.conv.outputs));
         activate(activation, &mut hidden);
@@ -834,7 +817,7 @@ mod tests {
             biases: values(3, 5),
         };
         let x = values(4 * 64, 6);
-        let out = channel_major(&Pointwise::new(&conv).expect("1×1").apply::<false>(&square_major(&x, 4)), 3);
+        let out = channel_major(&Linear::pointwise(&conv).expect("1×1").apply_to_squares::<false>(&square_major(&x, 4)), 3);
         for o in 0..3 {
             for square in 0..64 {
                 let want: f32 = conv.biases[o] + (0..4).map(|i| conv.weights[o * 4 + i] * x[i * 64 + square]).sum::<f32>();

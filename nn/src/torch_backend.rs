@@ -16,6 +16,7 @@ use tch::{Device, Kind};
 use crate::backend::{
     Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
 };
+use crate::cuda::disable_tf32_convolutions;
 use crate::encoder::{encode_position, write_dense, PLANES};
 use crate::network::{InputFormat, Network, ValueKind};
 use crate::policy_map::{move_policy_index, POLICY_SIZE};
@@ -68,6 +69,12 @@ impl NetworkThread {
             // (two engines with two spinning pools each on two cores lost every game on time at 1+0.01).
             if device == Device::Cpu && cpu_threads > 0 {
                 tch::set_num_threads(i32::try_from(cpu_threads).unwrap_or(i32::MAX));
+            }
+            if device != Device::Cpu && kind == Kind::Float && !disable_tf32_convolutions() {
+                eprintln!(
+                    "warning: this libtorch cannot turn TF32 off, so fp32 convolutions on CUDA may run in TF32; \
+                     set NVIDIA_TF32_OVERRIDE=0 to keep them fp32"
+                );
             }
             let network = match TorchNetwork::new(&network, device, kind) {
                 Ok(network) => {

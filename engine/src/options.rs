@@ -251,7 +251,7 @@ pub const DEFAULT_WEIGHTS: &str = match option_env!("KAIROS_EVALFILE") {
 
 declare_options! {
     threads: i64 = 0, OptionKind::Spin { min: 0, max: 128 }, "Threads", "threads",
-        "Search threads; 0 = the backend's suggestion (lc0's default).";
+        "Search threads; 0 = the backend's suggestion: 1 (on CUDA too, where lc0 uses 2; measured in BENCHMARKS.md).";
     minibatch_size: i64 = 0, OptionKind::Spin { min: 0, max: 1024 }, "MinibatchSize", "minibatch-size",
         "Positions per network batch; 0 = the backend's recommendation.";
     max_prefetch: i64 = 32, OptionKind::Spin { min: 0, max: 1024 }, "MaxPrefetch", "max-prefetch",

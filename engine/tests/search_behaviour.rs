@@ -71,7 +71,6 @@ impl Backend for TestBackend {
         BackendAttributes {
             has_wdl: true,
             has_moves_left: false,
-            runs_on_cpu: true,
             recommended_batch_size: self.batch,
             maximum_batch_size: 256,
             suggested_threads: 1,

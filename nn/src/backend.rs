@@ -44,8 +44,6 @@ pub struct BackendAttributes {
     pub has_wdl: bool,
     /// The network has a moves-left head.
     pub has_moves_left: bool,
-    /// The backend computes on the CPU.
-    pub runs_on_cpu: bool,
     /// The minibatch size the backend works best with.
     pub recommended_batch_size: usize,
     /// The largest batch the backend accepts.

@@ -17,7 +17,7 @@ use crate::backend::{
     Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
 };
 use crate::cuda::disable_tf32_convolutions;
-use crate::encoder::{encode_position, write_dense, PLANES};
+use crate::encoder::{encode_position, write_dense, InputPlanes, PLANES};
 use crate::network::{InputFormat, Network, ValueKind};
 use crate::policy_map::{move_policy_index, POLICY_SIZE};
 use crate::rust_net::RustNetwork;
@@ -45,8 +45,7 @@ pub struct TorchBackend {
 
 /// One batch for the network thread and where its outputs go.
 struct Job {
-    input: Vec<f32>,
-    batch: usize,
+    positions: Vec<InputPlanes>,
     reply: SyncSender<Result<RawOutputs, BackendError>>,
 }
 
@@ -88,7 +87,7 @@ impl NetworkThread {
             };
             while let Ok(job) = queue.recv() {
                 // A panic inside libtorch's bindings fails this batch, not the thread.
-                let outputs = catch_unwind(AssertUnwindSafe(|| network.forward(&job.input, job.batch)))
+                let outputs = catch_unwind(AssertUnwindSafe(|| network.forward(&job.positions)))
                     .unwrap_or_else(|_| Err(tch::TchError::Torch("the forward pass panicked".into())))
                     .map_err(|error| BackendError::Compute(error.to_string()));
                 // The caller may have given up waiting; nothing to do then.
@@ -107,13 +106,13 @@ impl NetworkThread {
     }
 
     /// Runs one batch on the network thread and waits for its outputs.
-    fn run(&self, input: Vec<f32>, batch: usize) -> Result<RawOutputs, BackendError> {
+    fn run(&self, positions: Vec<InputPlanes>) -> Result<RawOutputs, BackendError> {
         let stopped = || BackendError::Compute("the network thread has stopped".into());
         let (reply, outputs) = sync_channel(1);
         self.jobs
             .as_ref()
             .ok_or_else(stopped)?
-            .send(Job { input, batch, reply })
+            .send(Job { positions, reply })
             .map_err(|_| stopped())?;
         outputs.recv().map_err(|_| stopped())?
     }
@@ -175,17 +174,19 @@ impl Backend for TorchBackend {
         BackendAttributes {
             has_wdl: self.value_kind == ValueKind::Wdl,
             has_moves_left: self.has_moves_left,
-            runs_on_cpu: self.runs_on_cpu,
             recommended_batch_size: if self.runs_on_cpu { 32 } else { 256 },
             maximum_batch_size: MAX_BATCH,
-            suggested_threads: if self.runs_on_cpu { 1 } else { 2 },
+            // One on CUDA too, not lc0's two: with Maia-1900 on an H100 one search thread made 26,636, 27,167
+            // and 23,762 NPS, two 25,405, 20,408 and 24,672, four 19,442, 20,311 and 19,426 (BENCHMARKS.md,
+            // "CUDA on an NVIDIA H100").
+            suggested_threads: 1,
         }
     }
 
     fn new_computation(&self) -> Box<dyn Computation + '_> {
         Box::new(TorchComputation {
             backend: self,
-            input: Vec::new(),
+            positions: Vec::new(),
             move_indices: Vec::new(),
         })
     }
@@ -193,7 +194,7 @@ impl Backend for TorchBackend {
 
 struct TorchComputation<'a> {
     backend: &'a TorchBackend,
-    input: Vec<f32>,
+    positions: Vec<InputPlanes>,
     move_indices: Vec<Vec<usize>>,
 }
 
@@ -215,9 +216,7 @@ impl Computation for TorchComputation<'_> {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let start = self.input.len();
-        self.input.resize(start + PLANES * 64, 0.0);
-        write_dense(&planes, &mut self.input[start..]);
+        self.positions.push(planes);
         self.move_indices.push(indices);
         Ok(Added::Queued(self.move_indices.len() - 1))
     }
@@ -227,16 +226,20 @@ impl Computation for TorchComputation<'_> {
     }
 
     fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
-        let TorchComputation { backend, input, move_indices } = *self;
+        let TorchComputation { backend, positions, move_indices } = *self;
         let batch = move_indices.len();
         if batch == 0 {
             return Ok(Vec::new());
         }
-        let raw = {
-            let _timer = enter(Stage::Network);
-            match &backend.rust_network {
-                Some(rust) if batch <= backend.rust_batch_limit => rust.forward(&input, batch),
-                _ => backend.network.run(input, batch)?,
+        let raw = match &backend.rust_network {
+            Some(rust) if batch <= backend.rust_batch_limit => {
+                let input = dense_input(&positions);
+                let _timer = enter(Stage::Network);
+                rust.forward(&input, batch)
+            }
+            _ => {
+                let _timer = enter(Stage::Network);
+                backend.network.run(positions)?
             }
         };
         let value_width = raw.value.len() / batch;
@@ -267,6 +270,16 @@ impl Computation for TorchComputation<'_> {
             })
             .collect())
     }
+}
+
+/// The positions' planes as dense `[batch][112][64]` floats, the input of the network in plain Rust.
+fn dense_input(positions: &[InputPlanes]) -> Vec<f32> {
+    let _timer = enter(Stage::Encode);
+    let mut input = vec![0.0; positions.len() * PLANES * 64];
+    for (planes, out) in positions.iter().zip(input.chunks_exact_mut(PLANES * 64)) {
+        write_dense(planes, out);
+    }
+    input
 }
 
 /// Win, draw and loss probabilities from the value head's logits (exact exp, in f64).
@@ -301,8 +314,9 @@ mod tests {
     fn a_failing_batch_is_an_error_and_the_network_thread_keeps_serving() {
         let backend = backend();
         let before = start_position(&backend).expect("the start position evaluates");
-        // Ten values cannot be reshaped into one position's 112 planes: libtorch fails on the network thread.
-        match backend.network.run(vec![0.0; 10], 1) {
+        // An empty batch fails in libtorch (no size can be inferred when the policy is flattened to [0, -1]),
+        // on the network thread.
+        match backend.network.run(Vec::new()) {
             Err(BackendError::Compute(message)) => assert!(!message.is_empty()),
             other => panic!("expected a compute error, got {other:?}"),
         }

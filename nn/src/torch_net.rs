@@ -3,6 +3,7 @@
 
 use tch::{Device, Kind, Tensor};
 
+use crate::encoder::{InputPlanes, PLANES};
 use crate::network::{Activation, Conv, Dense, Network, PolicyHead, ValueKind};
 use crate::policy_map::{attention_policy_map, conv_policy_map, POLICY_SIZE};
 
@@ -31,9 +32,6 @@ impl RawOutputs {
         }
     }
 }
-
-/// The input values of one position: 112 planes of 64 squares.
-const INPUT_VALUES_PER_POSITION: usize = 112 * 64;
 
 /// The batch size a batch of `batch` positions is computed at: 1 to 4 as they are, then the next of 6, 8, 12,
 /// 16, 24, 32, 48, 64, … (a power of two or three quarters of one), so at most a third of a batch is padding.
@@ -110,6 +108,8 @@ pub struct TorchNetwork {
     value: HeadT,
     value_kind: ValueKind,
     moves_left: Option<HeadT>,
+    /// `1 << square` for the 64 squares, to expand the planes' bit masks on the device.
+    square_bits: Tensor,
 }
 
 fn tensor(
@@ -232,6 +232,8 @@ impl TorchNetwork {
             value,
             value_kind: network.value.kind,
             moves_left,
+            square_bits: Tensor::f_from_slice(&std::array::from_fn::<i64, 64, _>(|square| 1i64 << square))?
+                .f_to_device(device)?,
         })
     }
 
@@ -240,18 +242,33 @@ impl TorchNetwork {
         self.device
     }
 
-    /// Runs a batch; `input` is `[batch][112][64]` f32 values. The batch is padded with empty positions to
-    /// `padded_batch_size(batch)` and the padding's outputs are dropped.
-    pub fn forward(&self, input: &[f32], batch: usize) -> Result<RawOutputs, tch::TchError> {
+    /// Runs a batch of encoded positions, padded with empty ones to `padded_batch_size` (their outputs are
+    /// dropped). The planes travel to the device as 112 bit masks and values a position (1.3 KB instead of
+    /// 28 KB of dense floats, which took 0.55 ms a batch of 256 to reach an H100) and are expanded there.
+    pub fn forward(&self, positions: &[InputPlanes]) -> Result<RawOutputs, tch::TchError> {
+        let batch = positions.len();
         let padded = padded_batch_size(batch);
-        let mut outputs = if padded == batch {
-            tch::no_grad(|| self.forward_inner(input, batch as i64))?
-        } else {
-            let mut padded_input = Vec::with_capacity(padded * INPUT_VALUES_PER_POSITION);
-            padded_input.extend_from_slice(input);
-            padded_input.resize(padded * INPUT_VALUES_PER_POSITION, 0.0);
-            tch::no_grad(|| self.forward_inner(&padded_input, padded as i64))?
-        };
+        let mut masks = Vec::with_capacity(padded * PLANES);
+        let mut values = Vec::with_capacity(padded * PLANES);
+        for plane in positions.iter().flatten() {
+            masks.push(plane.mask as i64);
+            values.push(plane.value);
+        }
+        masks.resize(padded * PLANES, 0);
+        values.resize(padded * PLANES, 0.0);
+        let mut outputs = tch::no_grad(|| {
+            let shape = [padded as i64, PLANES as i64, 1];
+            let masks = Tensor::f_from_slice(&masks)?.f_reshape(shape)?.f_to_device(self.device)?;
+            let values = Tensor::f_from_slice(&values)?.f_reshape(shape)?.f_to_device(self.device)?;
+            let input = masks
+                .f_bitwise_and_tensor(&self.square_bits)?
+                .f_ne(0)?
+                .f_to_kind(Kind::Float)?
+                .f_mul(&values)?
+                .f_reshape([padded as i64, PLANES as i64, 8, 8])?
+                .f_to_kind(self.kind)?;
+            self.forward_input(&input, padded as i64)
+        })?;
         outputs.keep_first(batch, padded);
         Ok(outputs)
     }
@@ -293,9 +310,8 @@ impl TorchNetwork {
         Vec::<f32>::try_from(&t)
     }
 
-    fn forward_inner(&self, input: &[f32], batch: i64) -> Result<RawOutputs, tch::TchError> {
-        let x = tensor(input, &[batch, 112, 8, 8], self.device, self.kind)?;
-        let mut x = self.act(&Self::conv(&x, &self.input)?)?;
+    fn forward_input(&self, input: &Tensor, batch: i64) -> Result<RawOutputs, tch::TchError> {
+        let mut x = self.act(&Self::conv(input, &self.input)?)?;
         for block in &self.tower {
             let y = self.act(&Self::conv(&x, &block.conv1)?)?;
             let mut z = Self::conv(&y, &block.conv2)?;

@@ -262,7 +262,8 @@ fn corrupted_bytes_never_panic() {
             let torch =
                 nn::torch_net::TorchNetwork::new(&network, tch::Device::Cpu, tch::Kind::Float)
                     .unwrap();
-            torch.forward(&vec![0.5; 112 * 64], 1).unwrap();
+            let half_everywhere = nn::encoder::Plane { mask: !0, value: 0.5 };
+            torch.forward(&[[half_everywhere; 112]]).unwrap();
         }
     }
 }

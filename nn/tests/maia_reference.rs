@@ -74,9 +74,11 @@ fn dense_input(network: &Network, cases: &[Case]) -> Vec<f32> {
 
 fn run(network: &Network, cases: &[Case], kind: tch::Kind) -> RawOutputs {
     let torch = TorchNetwork::new(network, tch::Device::Cpu, kind).unwrap();
-    torch
-        .forward(&dense_input(network, cases), cases.len())
-        .unwrap()
+    let positions: Vec<_> = cases
+        .iter()
+        .map(|case| encode_position(&case.history, network.input_format).unwrap())
+        .collect();
+    torch.forward(&positions).unwrap()
 }
 
 fn legal_moves(case: &Case) -> Vec<Move> {

@@ -36,13 +36,11 @@ fn check(spec: Spec) {
         &["f8c5".into(), "c2c3".into()],
     )
     .unwrap();
+    let planes = encode_position(&history, InputFormat::Classical).unwrap();
     let mut input = vec![0.0f32; 112 * 64];
-    write_dense(
-        &encode_position(&history, InputFormat::Classical).unwrap(),
-        &mut input,
-    );
+    write_dense(&planes, &mut input);
     let torch = TorchNetwork::new(&network, tch::Device::Cpu, tch::Kind::Float).unwrap();
-    compare(spec, "libtorch", torch.forward(&input, 1).unwrap(), &reference, &input);
+    compare(spec, "libtorch", torch.forward(&[planes]).unwrap(), &reference, &input);
     match RustNetwork::new(&network) {
         Some(rust) => compare(spec, "Rust network", rust.forward(&input, 1), &reference, &input),
         None => assert_eq!(spec.policy, 3, "{spec:?}: only attention policies skip the Rust network"),

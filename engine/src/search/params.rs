@@ -6,7 +6,7 @@ use super::info::ScoreType;
 /// Every option the search obeys; `Default` gives the engine options' defaults, lc0's UCI defaults.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
-    /// Search threads (0 = the backend's suggestion, +1 when it does not run on the CPU).
+    /// Search threads (0 = the backend's suggestion).
     pub threads: usize,
     /// Leaves per network batch (0 = the backend's recommendation).
     pub minibatch_size: usize,

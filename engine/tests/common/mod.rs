@@ -36,7 +36,6 @@ impl<F: Fn(&EvalRequest<'_>) -> Evaluation + Send + Sync> Backend for FnBackend<
         BackendAttributes {
             has_wdl: true,
             has_moves_left: self.has_moves_left,
-            runs_on_cpu: true,
             recommended_batch_size: self.batch_size,
             maximum_batch_size: 64,
             suggested_threads: 1,

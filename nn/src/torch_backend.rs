@@ -176,9 +176,9 @@ impl Backend for TorchBackend {
             has_moves_left: self.has_moves_left,
             recommended_batch_size: if self.runs_on_cpu { 32 } else { 256 },
             maximum_batch_size: MAX_BATCH,
-            // One on CUDA too, not lc0's two: with Maia-1900 on an H100 one search thread made 26,636, 27,167
-            // and 23,762 NPS, two 25,405, 20,408 and 24,672, four 19,442, 20,311 and 19,426 (BENCHMARKS.md,
-            // "CUDA on an NVIDIA H100").
+            // One on CUDA too, not lc0's two: with Maia-1900 on an H100, one search thread averaged 23,700 NPS
+            // and two 23,400 over six paired runs, and one leaves a core free (BENCHMARKS.md, "CUDA on an
+            // NVIDIA H100").
             suggested_threads: 1,
         }
     }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use timemgr::{MoveTrace, StopCause};
 
 use super::plots::Series;
-use super::usage::Summary;
+use super::usage::{Summary, EVENNESS_MOVES};
 
 /// A trace file that could not be read; names the file, the line and the way out.
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +45,8 @@ pub struct NodeBudget {
     pub reached_by_move: BTreeMap<u32, Vec<f64>>,
     /// How many moves each limit ended.
     pub stopped_by: BTreeMap<&'static str, usize>,
+    /// Every move's full move number, tree size reached and whether it ended at its target, in trace order.
+    pub moves: Vec<(u32, f64, bool)>,
 }
 
 /// Parses `NAME=FILE`.
@@ -66,12 +68,31 @@ pub fn read_node_budget(path: &Path) -> Result<NodeBudget, TraceError> {
         let full_move = trace.game_ply / 2 + 1;
         budget.target_by_move.entry(full_move).or_default().push(target);
         budget.reached_by_move.entry(full_move).or_default().push(reached as f64);
-        *budget.stopped_by.entry(trace.stopped_by.unwrap_or(StopCause::Other).label()).or_default() += 1;
+        let cause = trace.stopped_by.unwrap_or(StopCause::Other);
+        *budget.stopped_by.entry(cause.label()).or_default() += 1;
+        budget.moves.push((full_move, reached as f64, cause == StopCause::Target));
     }
     Ok(budget)
 }
 
 impl NodeBudget {
+    /// The full moves of the report's own moves 10–60 ([`EVENNESS_MOVES`]) when every game left its book at the
+    /// trace's first full move (the same for every opening of a book such as 8mvs).
+    pub fn evenness_window(&self) -> Option<std::ops::RangeInclusive<u32>> {
+        let first = self.moves.iter().map(|&(full_move, _, _)| full_move).min()?;
+        Some(first + EVENNESS_MOVES.start() - 1..=first + EVENNESS_MOVES.end() - 1)
+    }
+
+    /// Tree size reached over the moves of [`NodeBudget::evenness_window`]: of every move, and of the moves
+    /// that ended at their target (not by smart pruning, a single legal move or a time limit).
+    pub fn evenness(&self) -> Option<(Summary, Option<Summary>)> {
+        let window = self.evenness_window()?;
+        let in_window = || self.moves.iter().filter(|(full_move, _, _)| window.contains(full_move));
+        let every: Vec<f64> = in_window().map(|&(_, reached, _)| reached).collect();
+        let at_target: Vec<f64> = in_window().filter(|m| m.2).map(|&(_, reached, _)| reached).collect();
+        Some((Summary::of(&every)?, Summary::of(&at_target)))
+    }
+
     /// The mean target and mean tree size reached by full move number, as two chart lines (none without targets).
     pub fn series(&self, engine: &str) -> Vec<Series> {
         let means = |by_move: &BTreeMap<u32, Vec<f64>>| {
@@ -96,6 +117,22 @@ impl NodeBudget {
         }
         let causes: Vec<String> = self.stopped_by.iter().map(|(cause, count)| format!("{cause} {count}")).collect();
         let _ = writeln!(out, "{moves} moves with a node target; ended by: {}.\n", causes.join(", "));
+        if let (Some(window), Some((every, at_target))) = (self.evenness_window(), self.evenness()) {
+            let at_target = at_target
+                .map(|s| format!("{:.3} over the {} that ended at their target", s.coefficient_of_variation, s.count))
+                .unwrap_or_else(|| "none ended at its target".to_owned());
+            let _ = writeln!(
+                out,
+                "Tree size reached, full moves {}-{} (own moves {}-{} when every game leaves its book at full move {}): CV {:.3} over all {} moves; {at_target}.\n",
+                window.start(),
+                window.end(),
+                EVENNESS_MOVES.start(),
+                EVENNESS_MOVES.end(),
+                window.start() + 1 - EVENNESS_MOVES.start(),
+                every.coefficient_of_variation,
+                every.count,
+            );
+        }
         let _ = writeln!(out, "| full moves | moves | mean target | mean reached | reached / target |");
         let _ = writeln!(out, "|---|---|---|---|---|");
         let mut bands: BTreeMap<u32, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
@@ -124,6 +161,49 @@ impl NodeBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn evenness_counts_the_window_after_the_first_traced_move_and_separates_moves_at_their_target() {
+        let dir = std::env::temp_dir().join(format!("kairos-node-evenness-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("trace.jsonl");
+        let line = |ply: u32, reached: u64, cause: StopCause| {
+            let trace = MoveTrace {
+                game_ply: ply,
+                node_target: Some(200.0),
+                final_nodes: Some(reached),
+                stopped_by: Some(cause),
+                ..MoveTrace::default()
+            };
+            serde_json::to_string(&trace).unwrap()
+        };
+        // The first move is ply 16 (full move 9, after an 8-move book), so own moves 10-60 are full moves
+        // 18-68: plies 34-137. Ply 32 (move 17) and ply 136 (move 69) are outside.
+        let text = [
+            line(16, 50, StopCause::Target),
+            line(32, 9000, StopCause::Target),
+            line(34, 100, StopCause::Target),
+            line(35, 300, StopCause::Target),
+            line(134, 200, StopCause::SingleMove),
+            line(136, 9000, StopCause::Target),
+        ]
+        .join("\n");
+        std::fs::write(&path, text).unwrap();
+        let budget = read_node_budget(&path).unwrap();
+        assert_eq!(budget.evenness_window(), Some(18..=68));
+        let (every, at_target) = budget.evenness().unwrap();
+        // Every move: 100, 300, 200: mean 200, population sd sqrt(20000 / 3). At the target: 100, 300: CV 0.5.
+        assert_eq!(every.count, 3);
+        assert!((every.coefficient_of_variation - (20000.0f64 / 3.0).sqrt() / 200.0).abs() < 1e-12);
+        let at_target = at_target.unwrap();
+        assert_eq!(at_target.count, 2);
+        assert!((at_target.coefficient_of_variation - 0.5).abs() < 1e-12);
+        let section = budget.markdown("nodes");
+        assert!(
+            section.contains("full moves 18-68 (own moves 10-60 when every game leaves its book at full move 9): CV 0.408 over all 3 moves; 0.500 over the 2 that ended at their target."),
+            "{section}"
+        );
+    }
 
     #[test]
     fn traces_group_by_full_move_and_count_the_limits() {

@@ -11,6 +11,7 @@
 //! convolution): lc0's verbose statistics at one node then differed from Kairos's in 45 last printed digits,
 //! where `tests/tests/lc0_uci_output.rs` allows 10.
 
+use crate::encoder::{InputPlanes, PLANES};
 use crate::network::{Activation, Conv, Dense, Network, PolicyHead, ValueKind};
 use crate::policy_map::{conv_policy_map, POLICY_SIZE};
 use crate::torch_net::RawOutputs;
@@ -163,57 +164,53 @@ impl RustNetwork {
         })
     }
 
-    /// Runs `batch` positions, up to [`POSITIONS_AT_ONCE`] together, each layer's weights read once for all
-    /// of them; `input` is `[batch][112][64]` f32 values. The outputs are laid out as the libtorch network's.
-    pub fn forward(&self, input: &[f32], batch: usize) -> RawOutputs {
-        let batch = batch.min(input.len() / (self.input.inputs * SQUARES));
+    /// Runs encoded positions, up to [`POSITIONS_AT_ONCE`] together, each layer's weights read once for all
+    /// of them. The outputs are laid out as the libtorch network's.
+    pub fn forward(&self, positions: &[InputPlanes]) -> RawOutputs {
+        let batch = positions.len();
         let mut outputs = RawOutputs {
             policy: Vec::with_capacity(batch * POLICY_SIZE),
             value: Vec::with_capacity(batch * self.value_outputs),
             moves_left: self.moves_left.as_ref().map(|_| Vec::with_capacity(batch)),
         };
-        let planes = self.input.inputs * SQUARES;
-        for positions in input[..batch * planes].chunks(POSITIONS_AT_ONCE * planes) {
+        for positions in positions.chunks(POSITIONS_AT_ONCE) {
             self.forward_batch(positions, &mut outputs);
         }
         outputs
     }
 
-    fn forward_batch(&self, input: &[f32], outputs: &mut RawOutputs) {
+    fn forward_batch(&self, positions: &[InputPlanes], outputs: &mut RawOutputs) {
         match self.isa {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Isa::detect` found AVX-512F and FMA on this CPU.
-            Isa::Avx512 => unsafe { self.forward_avx512(input, outputs) },
+            Isa::Avx512 => unsafe { self.forward_avx512(positions, outputs) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Isa::detect` found AVX2 and FMA on this CPU.
-            Isa::Avx2 => unsafe { self.forward_avx2(input, outputs) },
-            _ => self.forward_with::<false, 8>(input, outputs),
+            Isa::Avx2 => unsafe { self.forward_avx2(positions, outputs) },
+            _ => self.forward_with::<false, 8>(positions, outputs),
         }
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,fma")]
-    unsafe fn forward_avx512(&self, input: &[f32], outputs: &mut RawOutputs) {
-        self.forward_with::<true, 64>(input, outputs);
+    unsafe fn forward_avx512(&self, positions: &[InputPlanes], outputs: &mut RawOutputs) {
+        self.forward_with::<true, 64>(positions, outputs);
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn forward_avx2(&self, input: &[f32], outputs: &mut RawOutputs) {
-        self.forward_with::<true, 16>(input, outputs);
+    unsafe fn forward_avx2(&self, positions: &[InputPlanes], outputs: &mut RawOutputs) {
+        self.forward_with::<true, 16>(positions, outputs);
     }
 
     /// The forward pass of a batch; `FUSED` multiplies and adds in one rounding (FMA), as the CPUs that
     /// have it do fastest, and `WIDTH` is the number of outputs a convolution accumulates in registers at once
     /// (four AVX-512 or two AVX2 registers' worth).
     #[inline(always)]
-    fn forward_with<const FUSED: bool, const WIDTH: usize>(&self, input: &[f32], outputs: &mut RawOutputs) {
+    fn forward_with<const FUSED: bool, const WIDTH: usize>(&self, positions: &[InputPlanes], outputs: &mut RawOutputs) {
         let activation = self.activation;
         let filters = self.input.outputs;
-        let mut x: Vec<f32> = input
-            .chunks_exact(self.input.inputs * SQUARES)
-            .flat_map(|position| square_major(position, self.input.inputs))
-            .collect();
+        let mut x = square_major_input(positions);
         let mut scratch = Scratch::default();
         let mut y = self.input.apply::<FUSED, WIDTH>(&x, &mut scratch);
         activate(activation, &mut y);
@@ -291,15 +288,17 @@ fn activate(activation: Activation, values: &mut [f32]) {
     }
 }
 
-/// `[channels][64]` to `[64][channels]`.
-fn square_major(values: &[f32], channels: usize) -> Vec<f32> {
-    let mut out = vec![0.0; channels * SQUARES];
-    for (channel, plane) in values.chunks_exact(SQUARES).enumerate() {
-        for (square, &v) in plane.iter().enumerate() {
-            out[square * channels + channel] = v;
+/// The positions' input planes as `[positions][64 squares][112 planes]`, straight from their bit masks.
+fn square_major_input(positions: &[InputPlanes]) -> Vec<f32> {
+    let mut x = vec![0.0; positions.len() * SQUARES * PLANES];
+    for (planes, x) in positions.iter().zip(x.chunks_exact_mut(SQUARES * PLANES)) {
+        for (square, row) in x.chunks_exact_mut(PLANES).enumerate() {
+            for (value, plane) in row.iter_mut().zip(planes) {
+                *value = if plane.mask >> square & 1 == 1 { plane.value } else { 0.0 };
+            }
         }
     }
-    out
+    x
 }
 
 /// `[64][channels]` to `[channels][64]`, the order the network's fully connected layers were trained on.
@@ -682,6 +681,17 @@ impl Head {
 mod tests {
     use super::*;
 
+    /// `[channels][64]` to `[64][channels]`.
+    fn square_major(values: &[f32], channels: usize) -> Vec<f32> {
+        let mut out = vec![0.0; channels * SQUARES];
+        for (channel, plane) in values.chunks_exact(SQUARES).enumerate() {
+            for (square, &v) in plane.iter().enumerate() {
+                out[square * channels + channel] = v;
+            }
+        }
+        out
+    }
+
     /// A direct 3×3 convolution over `[channels][64]` planes, by the definition (cross-correlation, padding 1).
     fn direct(conv: &Conv, x: &[f32]) -> Vec<f64> {
         let mut out = vec![0.0; conv.out_channels * 64];
@@ -789,11 +799,25 @@ mod tests {
     #[test]
     fn avx512_and_avx2_give_the_same_bits_and_the_portable_loops_agree_within_rounding() {
         let mut network = RustNetwork::new(&random_network()).expect("a convolutional network");
-        let input: Vec<f32> = values(3 * 112 * 64, 7).iter().map(|v| v.max(0.0).ceil()).collect();
+        // Ones on the squares where a random value is positive, three positions of 112 planes.
+        let random = values(3 * PLANES * SQUARES, 7);
+        let positions: Vec<InputPlanes> = random
+            .chunks_exact(PLANES * SQUARES)
+            .map(|position| {
+                std::array::from_fn(|plane| crate::encoder::Plane {
+                    mask: position[plane * SQUARES..][..SQUARES]
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, v)| **v > 0.0)
+                        .fold(0, |mask, (square, _)| mask | 1 << square),
+                    value: 1.0,
+                })
+            })
+            .collect();
         let mut outputs = Vec::new();
         for isa in [Isa::Avx512, Isa::Avx2, Isa::Portable] {
             network.isa = Isa::detect_up_to(isa);
-            outputs.push((network.isa, network.forward(&input, 3)));
+            outputs.push((network.isa, network.forward(&positions)));
         }
         let (best, reference) = &outputs[0];
         for (isa, raw) in &outputs[1..] {

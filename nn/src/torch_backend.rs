@@ -17,7 +17,7 @@ use crate::backend::{
     Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
 };
 use crate::cuda::disable_tf32_convolutions;
-use crate::encoder::{encode_position, write_dense, InputPlanes, PLANES};
+use crate::encoder::{encode_position, InputPlanes};
 use crate::network::{InputFormat, Network, ValueKind};
 use crate::policy_map::{move_policy_index, POLICY_SIZE};
 use crate::rust_net::RustNetwork;
@@ -231,15 +231,11 @@ impl Computation for TorchComputation<'_> {
         if batch == 0 {
             return Ok(Vec::new());
         }
-        let raw = match &backend.rust_network {
-            Some(rust) if batch <= backend.rust_batch_limit => {
-                let input = dense_input(&positions);
-                let _timer = enter(Stage::Network);
-                rust.forward(&input, batch)
-            }
-            _ => {
-                let _timer = enter(Stage::Network);
-                backend.network.run(positions)?
+        let raw = {
+            let _timer = enter(Stage::Network);
+            match &backend.rust_network {
+                Some(rust) if batch <= backend.rust_batch_limit => rust.forward(&positions),
+                _ => backend.network.run(positions)?,
             }
         };
         let value_width = raw.value.len() / batch;
@@ -270,16 +266,6 @@ impl Computation for TorchComputation<'_> {
             })
             .collect())
     }
-}
-
-/// The positions' planes as dense `[batch][112][64]` floats, the input of the network in plain Rust.
-fn dense_input(positions: &[InputPlanes]) -> Vec<f32> {
-    let _timer = enter(Stage::Encode);
-    let mut input = vec![0.0; positions.len() * PLANES * 64];
-    for (planes, out) in positions.iter().zip(input.chunks_exact_mut(PLANES * 64)) {
-        write_dense(planes, out);
-    }
-    input
 }
 
 /// Win, draw and loss probabilities from the value head's logits (exact exp, in f64).

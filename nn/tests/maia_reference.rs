@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use nn::encoder::{encode_position, write_dense};
+use nn::encoder::{encode_position, InputPlanes};
 use nn::network::Network;
 use nn::options::{BF16_TOLERANCE, FP16_TOLERANCE};
 use nn::policy_map::move_policy_index;
@@ -61,24 +61,16 @@ fn maia() -> Network {
         .unwrap_or_else(|e| panic!("Maia-1900 is required for this test: {e}"))
 }
 
-fn dense_input(network: &Network, cases: &[Case]) -> Vec<f32> {
-    let mut input = vec![0.0; cases.len() * 112 * 64];
-    for (case, chunk) in cases.iter().zip(input.chunks_exact_mut(112 * 64)) {
-        write_dense(
-            &encode_position(&case.history, network.input_format).unwrap(),
-            chunk,
-        );
-    }
-    input
+fn positions(network: &Network, cases: &[Case]) -> Vec<InputPlanes> {
+    cases
+        .iter()
+        .map(|case| encode_position(&case.history, network.input_format).unwrap())
+        .collect()
 }
 
 fn run(network: &Network, cases: &[Case], kind: tch::Kind) -> RawOutputs {
     let torch = TorchNetwork::new(network, tch::Device::Cpu, kind).unwrap();
-    let positions: Vec<_> = cases
-        .iter()
-        .map(|case| encode_position(&case.history, network.input_format).unwrap())
-        .collect();
-    torch.forward(&positions).unwrap()
+    torch.forward(&positions(network, cases)).unwrap()
 }
 
 fn legal_moves(case: &Case) -> Vec<Move> {
@@ -149,7 +141,7 @@ fn latency_path_outputs_match_lc0() {
     let network = maia();
     let cases = cases();
     let small = RustNetwork::new(&network).expect("Maia-1900 is a convolutional network");
-    assert_matches_lc0(&small.forward(&dense_input(&network, &cases), cases.len()), &cases);
+    assert_matches_lc0(&small.forward(&positions(&network, &cases)), &cases);
 }
 
 /// Logits within 1e-4 of lc0's, W/D/L and priors within 1e-5, no moves-left output.

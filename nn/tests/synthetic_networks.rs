@@ -42,7 +42,7 @@ fn check(spec: Spec) {
     let torch = TorchNetwork::new(&network, tch::Device::Cpu, tch::Kind::Float).unwrap();
     compare(spec, "libtorch", torch.forward(&[planes]).unwrap(), &reference, &input);
     match RustNetwork::new(&network) {
-        Some(rust) => compare(spec, "Rust network", rust.forward(&input, 1), &reference, &input),
+        Some(rust) => compare(spec, "Rust network", rust.forward(&[planes]), &reference, &input),
         None => assert_eq!(spec.policy, 3, "{spec:?}: only attention policies skip the Rust network"),
     }
 }

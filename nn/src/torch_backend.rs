@@ -75,7 +75,10 @@ impl NetworkThread {
                      set NVIDIA_TF32_OVERRIDE=0 to keep them fp32"
                 );
             }
-            let network = match TorchNetwork::new(&network, device, kind) {
+            let uploaded = TorchNetwork::new(&network, device, kind);
+            // The weights now live in libtorch's tensors; the parsed copy would stay resident for the thread's life.
+            drop(network);
+            let network = match uploaded {
                 Ok(network) => {
                     let _ = ready.send(Ok(()));
                     network

@@ -131,6 +131,31 @@ fn a_single_legal_move_is_played_at_once() {
 }
 
 #[test]
+fn search_forced_searches_a_forced_move_to_its_target_but_a_proven_win_still_stops() {
+    let spec = "smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,prune-floor=1.0,search-forced=true)";
+    let single = timemgr::MoveContext { legal_moves: 1, ..ctx(0, 0) };
+    let mut tm = time_manager_from_str(spec).unwrap();
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &single, &options(1.33));
+    // One legal move: the same target as any first move (6998.06), reached at 6999.
+    assert!(!chain.should_stop(&stats(10, 1, vec![1]), &mut Hints::default()));
+    assert!(!chain.should_stop(&stats(3000, 6998, vec![6997]), &mut Hints::default()));
+    assert!(chain.should_stop(&stats(3100, 6999, vec![6998]), &mut Hints::default()));
+    tm.end_of_move(&stats(3100, 6999, vec![6998]));
+    assert_eq!(tm.drain_trace()[0].stopped_by, Some(StopCause::Target));
+    // Two moves, one of them a proven loss (the search may not resign): decided for lc0, searched here.
+    let mut tm = time_manager_from_str(spec).unwrap();
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(1.33));
+    let forced = IterationStats { num_losing_edges: 1, may_resign: false, ..stats(100, 50, vec![40, 10]) };
+    assert!(!chain.should_stop(&forced, &mut Hints::default()));
+    let won = IterationStats { win_found: true, ..stats(100, 50, vec![40, 10]) };
+    assert!(chain.should_stop(&won, &mut Hints::default()));
+    // Without the key the same forced position stops at once, as lc0's smart pruning stops it.
+    let mut tm = time_manager_from_str("smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,prune-floor=1.0)").unwrap();
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(1.33));
+    assert!(chain.should_stop(&forced, &mut Hints::default()));
+}
+
+#[test]
 fn the_node_use_estimator_learns_the_share_of_the_target_that_pruned_moves_reach() {
     let spec = "smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,nodes-time-cap=10.0)";
     let mut tm = time_manager_from_str(spec).unwrap();

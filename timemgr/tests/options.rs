@@ -128,6 +128,27 @@ fn the_kairos_preset_is_the_configuration_whose_sprt_passed() {
 }
 
 #[test]
+fn the_even_preset_is_the_configuration_that_met_both_targets() {
+    // The `nodes` engine's TimeManager in experiments/2026-11-25-nodes-search-forced-m68-vs-legacy-10+0.1/run.sh,
+    // plus lc0's linear NPS update for the wall clock, as the kairos preset adds it.
+    let run = TimeManagerConfig::parse(
+        "smooth(limit=nodes,init-nps=1400,init-timeuse=0.9,init-tree-reuse=0.35,tree-reuse-update-rate=20.0,\
+         prune-floor=1.0,search-forced=true,max-move-budget=0.5,nps-update-period=20.0,\
+         mle-legacy(midpoint=68.0,steepness=20.0))",
+    )
+    .unwrap();
+    let preset = TimeManagerConfig::parse("smooth(preset=even)").unwrap();
+    for param in preset.manager.spec().all_params().filter(|p| p.name != "preset") {
+        assert_eq!(preset.manager.get(param.name), run.manager.get(param.name), "{}", param.name);
+    }
+    let (preset_curve, run_curve) = (preset.estimator.unwrap(), run.estimator.unwrap());
+    for key in ["midpoint", "steepness"] {
+        assert_eq!(preset_curve.get(key), run_curve.get(key), "{key}");
+    }
+    assert!(smooth(&preset.manager).search_forced);
+}
+
+#[test]
 fn canonical_strings_round_trip_for_every_manager() {
     for spec in [
         "legacy",

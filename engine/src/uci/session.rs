@@ -396,6 +396,7 @@ impl EndOfMove {
         for trace in &traces {
             let _ = self.out.send(&format!("info string {}", trace.summary()));
         }
+        crate::memory::release_freed_memory();
     }
 }
 

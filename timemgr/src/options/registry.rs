@@ -352,9 +352,10 @@ const SIMPLE: ComponentSpec = ComponentSpec {
 declare_keys! {
     /// The keys of `smooth(...)`.
     pub struct SmoothParams {
-        preset: &'static str = choice("preset", "pr1195", &["pr1195", "pr1195-merged", "lc0", "kairos"];
+        preset: &'static str = choice("preset", "pr1195", &["pr1195", "pr1195-merged", "lc0", "kairos", "even"];
             "default set: pr1195 (pre-merge table), pr1195-merged, lc0 (v0.28+ defaults, lc0-compat on), kairos \
-             (the node limit that passed the SPRT against legacy; Kairos's default manager)"),
+             (the node limit that passed the SPRT against legacy; Kairos's default manager), even (the node \
+             limit with even tree sizes that still spends the clock)"),
         init_tree_reuse: f32 = float("init-tree-reuse", 0.5, 0.0, 0.99, 0.02;
             "initial estimate of the fraction of the tree reused"),
         max_tree_reuse: f32 = float("max-tree-reuse", 0.7, 0.0, 0.99, 0.02; "cap on the tree-reuse estimate"),
@@ -403,6 +404,10 @@ declare_keys! {
         prune_floor: f32 = float("prune-floor", 0.0, 0.0, 1.0, 0.05;
             "limit=nodes: share of the move's new-node target to reach before smart pruning may stop it (even \
              tree sizes); 0 = as soon as no move can overtake the best; a proven result stops at once"),
+        search_forced: bool = boolean("search-forced", false;
+            "limit=nodes: search a forced move (one legal move, or one move that does not lose) to its node target \
+             like any other instead of playing it at once, so that the tree kept for the next move is as big as \
+             any other (even tree sizes); a proven win still stops at once"),
     }
 }
 
@@ -475,6 +480,24 @@ const SMOOTH: ComponentSpec = ComponentSpec {
             ],
             choices: &[("limit", "nodes")],
             estimator_values: &[],
+        },
+        Preset {
+            name: "even",
+            help: "kairos with every move searched to its node target (prune-floor 1, forced moves searched), a \
+                   flat moves-left curve to move 68 and half the clock as the hard cap: CV of the tree size 0.156 \
+                   over own moves 10-60 and 4.3 % of the clock left in long games at 10+0.1 (EXPERIMENTS.md)",
+            values: &[
+                ("init-nps", 1400.0),
+                ("nps-update-period", 20.0),
+                ("init-timeuse", 0.9),
+                ("init-tree-reuse", 0.35),
+                ("tree-reuse-update-rate", 20.0),
+                ("prune-floor", 1.0),
+                ("search-forced", 1.0),
+                ("max-move-budget", 0.5),
+            ],
+            choices: &[("limit", "nodes")],
+            estimator_values: &[("midpoint", 68.0), ("steepness", 20.0)],
         },
     ],
     default_estimator: Some("mle-legacy"),

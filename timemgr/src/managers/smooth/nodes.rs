@@ -48,6 +48,8 @@ pub(super) struct NodePlan {
     pub hard_deadline_ms: i64,
     /// Only one legal move: play it at once.
     single_move: bool,
+    /// Whether a forced move (one legal move, or one that does not lose) is searched like any other.
+    search_forced: bool,
     /// Whether to stop when no other move can overtake the best within the node budget.
     smart_pruning: bool,
     /// Effective nodes below which smart pruning waits (`prune-floor` of the new part of the target).
@@ -93,6 +95,7 @@ impl NodePlan {
             soft_cap_ms,
             hard_deadline_ms,
             single_move: ctx.legal_moves == 1,
+            search_forced: params.search_forced,
             smart_pruning: ctx.smart_pruning,
             prune_floor: base + f64::from(params.prune_floor) * (target - base),
         }
@@ -125,11 +128,11 @@ impl NodePlan {
             [best, second, ..] => u64::from(best - second),
             _ => 0,
         };
-        if self.single_move {
+        if self.single_move && !self.search_forced {
             Some(StopCause::SingleMove)
         } else if self.effective(stats) >= self.target {
             Some(StopCause::Target)
-        } else if self.smart_pruning && (self.prunable(stats, lead) || decided(stats)) {
+        } else if self.smart_pruning && (self.prunable(stats, lead) || self.decided(stats)) {
             Some(StopCause::SmartPruning)
         } else if now >= self.hard_deadline_ms {
             Some(StopCause::HardDeadline)
@@ -145,6 +148,13 @@ impl NodePlan {
         lead > self.remaining_visits(stats) && self.effective(stats) >= self.prune_floor
     }
 
+    /// Whether the root is decided whatever the budget: a proven win, or (unless forced moves are searched) at
+    /// most one move that does not lose, as lc0's smart pruning stops.
+    fn decided(&self, stats: &IterationStats) -> bool {
+        let forced = stats.edge_n.len() <= stats.num_losing_edges as usize + usize::from(!stats.may_resign);
+        stats.win_found || (forced && !self.search_forced)
+    }
+
     /// The node-use sample of a finished move: the share of the target's new nodes reached when smart pruning
     /// stopped it, 1 when it stopped for any other reason (a collapsed NPS is no reason to plan bigger trees).
     pub(super) fn node_use_sample(&self, stats: &IterationStats, cause: Option<StopCause>) -> f32 {
@@ -155,11 +165,6 @@ impl NodePlan {
     }
 }
 
-/// Whether the root is decided whatever the budget: a proven win, or at most one move that does not lose (as
-/// lc0's smart pruning stops).
-fn decided(stats: &IterationStats) -> bool {
-    stats.win_found || stats.edge_n.len() <= stats.num_losing_edges as usize + usize::from(!stats.may_resign)
-}
 
 /// The per-move stopper of `smooth(limit=nodes)`: it reports NPS samples to the manager on every poll,
 /// publishes the remaining node budget, and stops at the first limit reached. Its NPS is nodes per

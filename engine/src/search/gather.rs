@@ -533,7 +533,7 @@ fn finish_leaf(
                 .collect();
             edges.sort_by_key(|edge| std::cmp::Reverse(edge.prior));
             tree.edge_count += edges.len() as u64;
-            node.edges = edges.into_boxed_slice();
+            node.edges = edges.into_boxed_slice().into();
             node.set_network_wl(-evaluation.wl);
             if leaf.path.is_empty() {
                 progress.root_moves_left = Some(evaluation.m);

@@ -6,6 +6,7 @@ mod fastmath;
 mod gather;
 mod info;
 mod node;
+mod packed_slice;
 mod params;
 mod prefetch;
 mod run;

@@ -163,7 +163,7 @@ mod tests {
             ..Node::default()
         };
         let mut holder = Node {
-            edges: vec![Edge::new(&Chess::default().legal_moves()[0], 0.5)].into_boxed_slice(),
+            edges: vec![Edge::new(&Chess::default().legal_moves()[0], 0.5)].into_boxed_slice().into(),
             ..Node::default()
         };
         holder.set_child(

@@ -173,7 +173,7 @@ mod tests {
         d.make_terminal(0, 4.0, Terminal::TwoFold);
         let wrap = |child: Node, n: u32, wl: f64, dd: f32, m: f32| {
             let mut node = Node {
-                edges: vec![Edge::new(&mv, 1.0)].into_boxed_slice(),
+                edges: vec![Edge::new(&mv, 1.0)].into_boxed_slice().into(),
                 n,
                 wl,
                 d: dd,

@@ -411,6 +411,42 @@ declare_keys! {
     }
 }
 
+/// The node limit's learned-estimator starting points, shared by the `kairos` and `even` presets.
+const NODE_LIMIT_ESTIMATORS: [PresetValue; 5] = [
+    ("init-nps", 1400.0),
+    ("nps-update-period", 20.0),
+    ("init-timeuse", 0.9),
+    ("init-tree-reuse", 0.35),
+    ("tree-reuse-update-rate", 20.0),
+];
+
+/// `smooth(preset=kairos)`'s keys: the node limit's estimators and smart pruning from 0.9 of the target.
+const KAIROS_PRESET: [PresetValue; 6] = with_presets(NODE_LIMIT_ESTIMATORS, [("prune-floor", 0.9)]);
+
+/// `smooth(preset=even)`'s keys: every move, forced ones too, to its whole target, and half the clock as the cap.
+const EVEN_PRESET: [PresetValue; 8] =
+    with_presets(NODE_LIMIT_ESTIMATORS, [("prune-floor", 1.0), ("search-forced", 1.0), ("max-move-budget", 0.5)]);
+
+/// `base` followed by `extra`, at compile time (`L` must be their total length), so that presets share keys
+/// without writing a default twice.
+const fn with_presets<const B: usize, const E: usize, const L: usize>(
+    base: [PresetValue; B],
+    extra: [PresetValue; E],
+) -> [PresetValue; L] {
+    assert!(B + E == L, "L must be the two lengths together");
+    let mut out = [("", 0.0); L];
+    let mut i = 0;
+    while i < B {
+        out[i] = base[i];
+        i += 1;
+    }
+    while i < L {
+        out[i] = extra[i - B];
+        i += 1;
+    }
+    out
+}
+
 const SMOOTH: ComponentSpec = ComponentSpec {
     name: "smooth",
     kind: ComponentKind::Manager,
@@ -470,14 +506,7 @@ const SMOOTH: ComponentSpec = ComponentSpec {
             help: "pr1195 with the tree-size target as the stop: +28.1 ± 15.2 Elo against legacy at 10+0.1, SPRT \
                    passed after 1,081 games (EXPERIMENTS.md); lc0's moves-left curve; lc0's linear NPS update, so \
                    that the first move's measured NPS replaces init-nps on any hardware",
-            values: &[
-                ("init-nps", 1400.0),
-                ("nps-update-period", 20.0),
-                ("init-timeuse", 0.9),
-                ("init-tree-reuse", 0.35),
-                ("tree-reuse-update-rate", 20.0),
-                ("prune-floor", 0.9),
-            ],
+            values: &KAIROS_PRESET,
             choices: &[("limit", "nodes")],
             estimator_values: &[],
         },
@@ -485,17 +514,9 @@ const SMOOTH: ComponentSpec = ComponentSpec {
             name: "even",
             help: "kairos with every move searched to its node target (prune-floor 1, forced moves searched), a \
                    flat moves-left curve to move 68 and half the clock as the hard cap: CV of the tree size 0.156 \
-                   over own moves 10-60 and 4.3 % of the clock left in long games at 10+0.1 (EXPERIMENTS.md)",
-            values: &[
-                ("init-nps", 1400.0),
-                ("nps-update-period", 20.0),
-                ("init-timeuse", 0.9),
-                ("init-tree-reuse", 0.35),
-                ("tree-reuse-update-rate", 20.0),
-                ("prune-floor", 1.0),
-                ("search-forced", 1.0),
-                ("max-move-budget", 0.5),
-            ],
+                   over own moves 10-60 and 4.3 % of the clock left in long games at 10+0.1, but weaker than legacy there \
+                   (EXPERIMENTS.md)",
+            values: &EVEN_PRESET,
             choices: &[("limit", "nodes")],
             estimator_values: &[("midpoint", 68.0), ("steepness", 20.0)],
         },

@@ -513,9 +513,9 @@ const SMOOTH: ComponentSpec = ComponentSpec {
         Preset {
             name: "even",
             help: "kairos with every move searched to its node target (prune-floor 1, forced moves searched), a \
-                   flat moves-left curve to move 68 and half the clock as the hard cap: CV of the tree size 0.156 \
-                   over own moves 10-60 and 4.3 % of the clock left in long games at 10+0.1, but weaker than legacy there \
-                   (EXPERIMENTS.md)",
+                   flat moves-left curve to move 68 and half the clock as the hard cap: CV of the tree size 0.153 \
+                   over own moves 10-60 and 4.6 % of the clock left in long games at 10+0.1, but weaker than legacy \
+                   there (EXPERIMENTS.md)",
             values: &EVEN_PRESET,
             choices: &[("limit", "nodes")],
             estimator_values: &[("midpoint", 68.0), ("steepness", 20.0)],

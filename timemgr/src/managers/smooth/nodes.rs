@@ -46,7 +46,7 @@ pub(super) struct NodePlan {
     pub soft_cap_ms: i64,
     /// Time the move may never pass: the clock share `max-move-budget` and the clock minus the overhead.
     pub hard_deadline_ms: i64,
-    /// Only one legal move: play it at once.
+    /// Only one legal move: played at once unless forced moves are searched.
     single_move: bool,
     /// Whether a forced move (one legal move, or one that does not lose) is searched like any other.
     search_forced: bool,
@@ -164,7 +164,6 @@ impl NodePlan {
         ((self.effective(stats) - self.base) / (self.target - self.base)).clamp(0.0, 1.0) as f32
     }
 }
-
 
 /// The per-move stopper of `smooth(limit=nodes)`: it reports NPS samples to the manager on every poll,
 /// publishes the remaining node budget, and stops at the first limit reached. Its NPS is nodes per

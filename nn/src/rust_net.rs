@@ -4,28 +4,22 @@
 //! ([`crate::torch_backend::default_rust_batch_limit`]).
 //!
 //! Activations are held square-major (`[64 squares][channels]`), so every loop runs along channels and
-//! vectorises without reordering a sum. Each 3×3 convolution is Winograd F(2×2, 3×3) (Lavin and Gray, 2016):
-//! the 8×8 board is 16 tiles of 2×2 outputs read from 4×4 inputs, and the multiplications become 16 small
-//! matrix products, 2.25 times fewer than a direct convolution. lc0's blas backend uses F(4×4, 3×3), 4 times
-//! fewer, which was no faster here and rounds worse (2.2e-5 against under 1e-5 on this module's test
-//! convolution): lc0's verbose statistics at one node then differed from Kairos's in 45 last printed digits,
-//! where `tests/tests/lc0_uci_output.rs` allows 10.
+//! vectorises without reordering a sum. The 3×3 convolutions are Winograd's ([`winograd`]).
+
+mod winograd;
 
 use crate::encoder::{InputPlanes, PLANES};
 use crate::network::{Activation, Conv, Dense, Network, PolicyHead, ValueKind};
 use crate::policy_map::{conv_policy_map, POLICY_SIZE};
 use crate::torch_net::RawOutputs;
+use winograd::{Scratch, Winograd3x3};
 
-/// Positions computed together: each layer's weights are read once for all of them, and eight positions'
-/// Winograd tiles still fit the caches (Maia-1900 on the Xeon of BENCHMARKS.md: 2405 evaluations/s at batch 32
-/// eight at a time, 2112 twelve at a time).
-pub const POSITIONS_AT_ONCE: usize = 8;
+/// Positions computed together: each layer's weights are read once for all of them, and sixteen positions'
+/// F(4×4) tiles still fit the caches (Maia-1900 on the Xeon of BENCHMARKS.md, batch 32: 3147–3333
+/// evaluations/s sixteen at a time, 2825–3129 eight at a time).
+pub const POSITIONS_AT_ONCE: usize = 16;
 /// Squares of the board.
 const SQUARES: usize = 64;
-/// 2×2 output tiles of the board.
-const TILES: usize = 16;
-/// Values of a 4×4 Winograd tile.
-const TILE_VALUES: usize = 16;
 
 /// A convolutional network in the layouts of this module.
 pub struct RustNetwork {
@@ -74,15 +68,6 @@ impl Isa {
         }
         Self::Portable
     }
-}
-
-/// A 3×3 convolution with its weights transformed to the Winograd domain.
-struct Winograd3x3 {
-    inputs: usize,
-    outputs: usize,
-    /// `[16 tile values][inputs][outputs]`: G·g·Gᵀ of each filter.
-    transformed: Vec<f32>,
-    biases: Vec<f32>,
 }
 
 /// A fully connected layer with its weights transposed, so that a product runs along the outputs; a 1×1
@@ -173,7 +158,9 @@ impl RustNetwork {
             value: Vec::with_capacity(batch * self.value_outputs),
             moves_left: self.moves_left.as_ref().map(|_| Vec::with_capacity(batch)),
         };
-        for positions in positions.chunks(POSITIONS_AT_ONCE) {
+        // Chunks of equal size, so that no small remainder falls back to the slower small tiles.
+        let chunk = batch.div_ceil(batch.div_ceil(POSITIONS_AT_ONCE).max(1)).max(1);
+        for positions in positions.chunks(chunk) {
             self.forward_batch(positions, &mut outputs);
         }
         outputs
@@ -335,283 +322,6 @@ fn squeeze_excite<const FUSED: bool>(z: &mut [f32], fc1: &Linear, fc2: &Linear, 
     }
 }
 
-/// Buffers of the Winograd domain, kept across the convolutions of one position.
-#[derive(Default)]
-struct Scratch {
-    /// `[16 tiles][16 tile values][inputs]`.
-    tiles: Vec<f32>,
-    /// `[16 tiles][16 tile values][outputs]`.
-    products: Vec<f32>,
-}
-
-/// Tiles whose products share each row of weights loaded (the register block's height).
-const TILE_BLOCK: usize = 4;
-
-impl Winograd3x3 {
-    fn new(conv: &Conv) -> Option<Self> {
-        if conv.kernel != 3 {
-            return None;
-        }
-        let (inputs, outputs) = (conv.in_channels, conv.out_channels);
-        // G of F(2×2, 3×3), in f64 so the transformed weights are rounded once.
-        const G: [[f64; 3]; 4] = [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]];
-        let mut transformed = vec![0.0; TILE_VALUES * inputs * outputs];
-        for output in 0..outputs {
-            for input in 0..inputs {
-                let g = &conv.weights[(output * inputs + input) * 9..][..9];
-                for i in 0..4 {
-                    for j in 0..4 {
-                        let mut sum = 0.0;
-                        for k in 0..3 {
-                            for l in 0..3 {
-                                sum += G[i][k] * f64::from(g[k * 3 + l]) * G[j][l];
-                            }
-                        }
-                        transformed[((i * 4 + j) * inputs + input) * outputs + output] = sum as f32;
-                    }
-                }
-            }
-        }
-        Some(Self {
-            inputs,
-            outputs,
-            transformed,
-            biases: conv.biases.clone(),
-        })
-    }
-
-    /// The convolution of each position of `x` (`[positions][64][inputs]`, padding 1) as
-    /// `[positions][64][outputs]`; `WIDTH` outputs are computed at a time in registers.
-    #[inline(always)]
-    fn apply<const FUSED: bool, const WIDTH: usize>(&self, x: &[f32], scratch: &mut Scratch) -> Vec<f32> {
-        let (inputs, outputs) = (self.inputs, self.outputs);
-        let positions = x.len() / (SQUARES * inputs);
-        let tile_count = positions * TILES;
-        // Every value of both buffers is written before it is read, so a resize (not a clear) is enough.
-        let tiles = &mut scratch.tiles;
-        tiles.resize(tile_count * TILE_VALUES * inputs, 0.0);
-        for (x, tiles) in x.chunks_exact(SQUARES * inputs).zip(tiles.chunks_exact_mut(TILES * TILE_VALUES * inputs)) {
-            transform_input_tiles(x, inputs, tiles);
-        }
-        let products = &mut scratch.products;
-        products.resize(tile_count * TILE_VALUES * outputs, 0.0);
-        // One product per tile value ξ: [16 tiles per position][inputs] · [inputs][outputs], four tiles at a
-        // time while this ξ's weights are in the cache.
-        for value in 0..TILE_VALUES {
-            let weights = &self.transformed[value * inputs * outputs..][..inputs * outputs];
-            for first_tile in (0..tile_count).step_by(TILE_BLOCK) {
-                let rows: [&[f32]; TILE_BLOCK] = std::array::from_fn(|t| {
-                    &tiles[((first_tile + t) * TILE_VALUES + value) * inputs..][..inputs]
-                });
-                let mut first_output = 0;
-                while first_output + WIDTH <= outputs {
-                    let block = product_block::<FUSED, WIDTH>(weights, outputs, first_output, &rows);
-                    store_block(products, first_tile, value, outputs, first_output, &block);
-                    first_output += WIDTH;
-                }
-                // 80 policy planes are two blocks of 32 and one of 16.
-                if first_output + 16 <= outputs {
-                    let block = product_block::<FUSED, 16>(weights, outputs, first_output, &rows);
-                    store_block(products, first_tile, value, outputs, first_output, &block);
-                    first_output += 16;
-                }
-                for output in first_output..outputs {
-                    for (t, row) in rows.iter().enumerate() {
-                        let mut sum = 0.0;
-                        for (input, &v) in row.iter().enumerate() {
-                            sum = multiply_add::<FUSED>(sum, v, weights[input * outputs + output]);
-                        }
-                        products[((first_tile + t) * TILE_VALUES + value) * outputs + output] = sum;
-                    }
-                }
-            }
-        }
-        let mut out = vec![0.0; positions * SQUARES * outputs];
-        for (products, out) in products.chunks_exact(TILES * TILE_VALUES * outputs).zip(out.chunks_exact_mut(SQUARES * outputs)) {
-            transform_output_tiles(products, outputs, &self.biases, out);
-        }
-        out
-    }
-}
-
-/// Writes a block of [`product_block`] into the tiles' products.
-#[inline(always)]
-fn store_block<const WIDTH: usize>(
-    products: &mut [f32],
-    first_tile: usize,
-    value: usize,
-    outputs: usize,
-    first_output: usize,
-    block: &[[f32; WIDTH]; TILE_BLOCK],
-) {
-    for (t, block) in block.iter().enumerate() {
-        let at = ((first_tile + t) * TILE_VALUES + value) * outputs + first_output;
-        products[at..at + WIDTH].copy_from_slice(block);
-    }
-}
-
-/// `WIDTH` outputs (from `first_output`) of [`TILE_BLOCK`] tiles' products, accumulated in registers.
-#[inline(always)]
-fn product_block<const FUSED: bool, const WIDTH: usize>(
-    weights: &[f32],
-    outputs: usize,
-    first_output: usize,
-    rows: &[&[f32]; TILE_BLOCK],
-) -> [[f32; WIDTH]; TILE_BLOCK] {
-    let mut block = [[0.0f32; WIDTH]; TILE_BLOCK];
-    let [r0, r1, r2, r3] = rows;
-    let lines = weights.chunks_exact(outputs).zip(r0.iter().zip(*r1).zip(r2.iter().zip(*r3)));
-    for (line, ((&v0, &v1), (&v2, &v3))) in lines {
-        let Some(weights) = line.get(first_output..first_output + WIDTH) else {
-            break;
-        };
-        for (accumulators, v) in block.iter_mut().zip([v0, v1, v2, v3]) {
-            for (a, &w) in accumulators.iter_mut().zip(weights) {
-                *a = multiply_add::<FUSED>(*a, v, w);
-            }
-        }
-    }
-    block
-}
-
-/// Channels a tile transform handles at once (one AVX-512 register).
-const LANES: usize = 16;
-
-/// Bᵀ·d·B of every 4×4 input tile (rows and files 2t − 1 … 2t + 2, zero off the board), along the channels.
-#[inline(always)]
-fn transform_input_tiles(x: &[f32], channels: usize, tiles: &mut [f32]) {
-    let zeros = vec![0.0; channels];
-    let at = |rank: isize, file: isize| -> &[f32] {
-        if (0..8).contains(&rank) && (0..8).contains(&file) {
-            &x[(rank * 8 + file) as usize * channels..][..channels]
-        } else {
-            &zeros
-        }
-    };
-    for (tile, out) in tiles.chunks_exact_mut(TILE_VALUES * channels).enumerate() {
-        let (tile_rank, tile_file) = ((tile / 4) as isize * 2 - 1, (tile % 4) as isize * 2 - 1);
-        let d: [&[f32]; 16] = std::array::from_fn(|k| at(tile_rank + (k / 4) as isize, tile_file + (k % 4) as isize));
-        let mut c = 0;
-        while c + LANES <= channels {
-            input_transform_lanes::<LANES>(&d, c, out, channels);
-            c += LANES;
-        }
-        while c < channels {
-            input_transform_lanes::<1>(&d, c, out, channels);
-            c += 1;
-        }
-    }
-}
-
-/// Bᵀ·d of F(2×2, 3×3) along one line of four values (each `L` lanes).
-#[inline(always)]
-fn input_line<const L: usize>(d: [&[f32; L]; 4]) -> [[f32; L]; 4] {
-    let mut r = [[0.0f32; L]; 4];
-    for l in 0..L {
-        let (d0, d1, d2, d3) = (d[0][l], d[1][l], d[2][l], d[3][l]);
-        r[0][l] = d0 - d2;
-        r[1][l] = d1 + d2;
-        r[2][l] = d2 - d1;
-        r[3][l] = d1 - d3;
-    }
-    r
-}
-
-/// The input transform of channels `c .. c + L` of one tile; `out` is the tile's `[16][channels]`.
-#[inline(always)]
-fn input_transform_lanes<const L: usize>(d: &[&[f32]; 16], c: usize, out: &mut [f32], channels: usize) {
-    let mut e = [[0.0f32; L]; 16];
-    for (e, d) in e.iter_mut().zip(d) {
-        e.copy_from_slice(&d[c..c + L]);
-    }
-    // Bᵀ·d, column by column: t[i][j].
-    let mut t = [[0.0f32; L]; 16];
-    for j in 0..4 {
-        let column = input_line::<L>([&e[j], &e[4 + j], &e[8 + j], &e[12 + j]]);
-        for (i, value) in column.into_iter().enumerate() {
-            t[i * 4 + j] = value;
-        }
-    }
-    // (Bᵀ·d)·B, row by row.
-    for i in 0..4 {
-        let r = 4 * i;
-        let row = input_line::<L>([&t[r], &t[r + 1], &t[r + 2], &t[r + 3]]);
-        for (j, value) in row.iter().enumerate() {
-            let at = (r + j) * channels + c;
-            out[at..at + L].copy_from_slice(value);
-        }
-    }
-}
-
-/// Aᵀ·m·A of every tile's products, plus the bias, into the 2×2 squares of the tile.
-#[inline(always)]
-fn transform_output_tiles(products: &[f32], channels: usize, biases: &[f32], out: &mut [f32]) {
-    for (tile, m) in products.chunks_exact(TILE_VALUES * channels).enumerate() {
-        let (tile_rank, tile_file) = ((tile / 4) * 2, (tile % 4) * 2);
-        let squares: [usize; 4] =
-            std::array::from_fn(|k| ((tile_rank + k / 2) * 8 + tile_file + k % 2) * channels);
-        let mut c = 0;
-        while c + LANES <= channels {
-            output_transform_lanes::<LANES>(m, c, channels, biases, &squares, out);
-            c += LANES;
-        }
-        while c < channels {
-            output_transform_lanes::<1>(m, c, channels, biases, &squares, out);
-            c += 1;
-        }
-    }
-}
-
-/// Aᵀ·m of F(2×2, 3×3) along one line of four values (each `L` lanes).
-#[inline(always)]
-fn output_line<const L: usize>(m: [&[f32; L]; 4]) -> [[f32; L]; 2] {
-    let mut y = [[0.0f32; L]; 2];
-    for l in 0..L {
-        let (m0, m1, m2, m3) = (m[0][l], m[1][l], m[2][l], m[3][l]);
-        y[0][l] = m0 + m1 + m2;
-        y[1][l] = m1 - m2 - m3;
-    }
-    y
-}
-
-/// The output transform of channels `c .. c + L` of one tile (`m` is its `[16][channels]`), written at the
-/// tile's four `squares` (offsets into `out`).
-#[inline(always)]
-fn output_transform_lanes<const L: usize>(
-    m: &[f32],
-    c: usize,
-    channels: usize,
-    biases: &[f32],
-    squares: &[usize; 4],
-    out: &mut [f32],
-) {
-    let mut e = [[0.0f32; L]; 16];
-    for (k, e) in e.iter_mut().enumerate() {
-        e.copy_from_slice(&m[k * channels + c..k * channels + c + L]);
-    }
-    // Aᵀ·m, column by column: t[i][j] for i < 2.
-    let mut t = [[0.0f32; L]; 8];
-    for j in 0..4 {
-        let column = output_line::<L>([&e[j], &e[4 + j], &e[8 + j], &e[12 + j]]);
-        for (i, value) in column.into_iter().enumerate() {
-            t[i * 4 + j] = value;
-        }
-    }
-    let bias: &[f32; L] = biases[c..c + L].try_into().unwrap_or(&[0.0; L]);
-    // (Aᵀ·m)·A, row by row, plus the bias.
-    for i in 0..2 {
-        let r = 4 * i;
-        let row = output_line::<L>([&t[r], &t[r + 1], &t[r + 2], &t[r + 3]]);
-        for (j, mut value) in row.into_iter().enumerate() {
-            for (v, b) in value.iter_mut().zip(bias) {
-                *v += b;
-            }
-            let at = squares[i * 2 + j] + c;
-            out[at..at + L].copy_from_slice(&value);
-        }
-    }
-}
-
 impl Linear {
     fn new(dense: &Dense) -> Self {
         Self::transposed(dense.inputs, dense.outputs, &dense.weights, &dense.biases)
@@ -682,7 +392,7 @@ mod tests {
     use super::*;
 
     /// `[channels][64]` to `[64][channels]`.
-    fn square_major(values: &[f32], channels: usize) -> Vec<f32> {
+    pub(super) fn square_major(values: &[f32], channels: usize) -> Vec<f32> {
         let mut out = vec![0.0; channels * SQUARES];
         for (channel, plane) in values.chunks_exact(SQUARES).enumerate() {
             for (square, &v) in plane.iter().enumerate() {
@@ -692,32 +402,8 @@ mod tests {
         out
     }
 
-    /// A direct 3×3 convolution over `[channels][64]` planes, by the definition (cross-correlation, padding 1).
-    fn direct(conv: &Conv, x: &[f32]) -> Vec<f64> {
-        let mut out = vec![0.0; conv.out_channels * 64];
-        for o in 0..conv.out_channels {
-            for square in 0..64i32 {
-                let (rank, file) = (square / 8, square % 8);
-                let mut sum = f64::from(conv.biases[o]);
-                for i in 0..conv.in_channels {
-                    for kr in 0..3 {
-                        for kf in 0..3 {
-                            let (r, f) = (rank + kr - 1, file + kf - 1);
-                            if (0..8).contains(&r) && (0..8).contains(&f) {
-                                let w = conv.weights[((o * conv.in_channels + i) * 3 + kr as usize) * 3 + kf as usize];
-                                sum += f64::from(w) * f64::from(x[i * 64 + (r * 8 + f) as usize]);
-                            }
-                        }
-                    }
-                }
-                out[o * 64 + square as usize] = sum;
-            }
-        }
-        out
-    }
-
     /// Deterministic values in [−1, 1).
-    fn values(n: usize, seed: u32) -> Vec<f32> {
+    pub(super) fn values(n: usize, seed: u32) -> Vec<f32> {
         let mut state = seed.wrapping_mul(2_654_435_761).wrapping_add(1);
         (0..n)
             .map(|_| {
@@ -727,32 +413,6 @@ mod tests {
                 (state as f32 / u32::MAX as f32) * 2.0 - 1.0
             })
             .collect()
-    }
-
-    #[test]
-    fn winograd_equals_the_direct_convolution_on_every_square_and_channel() {
-        let conv = Conv {
-            out_channels: 5,
-            in_channels: 7,
-            kernel: 3,
-            weights: values(5 * 7 * 9, 1),
-            biases: values(5, 2),
-        };
-        let x = values(7 * 64, 3);
-        let expected = direct(&conv, &x);
-        let winograd = Winograd3x3::new(&conv).expect("a 3×3 convolution");
-        for fused in [false, true] {
-            let mut scratch = Scratch::default();
-            let out = if fused {
-                winograd.apply::<true, 4>(&square_major(&x, 7), &mut scratch)
-            } else {
-                winograd.apply::<false, 2>(&square_major(&x, 7), &mut scratch)
-            };
-            let out = channel_major(&out, 5);
-            for (index, (&got, &want)) in out.iter().zip(&expected).enumerate() {
-                assert!((f64::from(got) - want).abs() < 1e-5, "fused {fused}, value {index}: {got} against {want}");
-            }
-        }
     }
 
     fn conv(inputs: usize, outputs: usize, kernel: usize, seed: u32) -> Conv {
@@ -799,8 +459,9 @@ mod tests {
     #[test]
     fn avx512_and_avx2_give_the_same_bits_and_the_portable_loops_agree_within_rounding() {
         let mut network = RustNetwork::new(&random_network()).expect("a convolutional network");
-        // Ones on the squares where a random value is positive, three positions of 112 planes.
-        let random = values(3 * PLANES * SQUARES, 7);
+        // Ones on the squares where a random value is positive, five positions of 112 planes: one alone takes
+        // F(2×2), all five F(4×4).
+        let random = values(5 * PLANES * SQUARES, 7);
         let positions: Vec<InputPlanes> = random
             .chunks_exact(PLANES * SQUARES)
             .map(|position| {
@@ -817,13 +478,16 @@ mod tests {
         let mut outputs = Vec::new();
         for isa in [Isa::Avx512, Isa::Avx2, Isa::Portable] {
             network.isa = Isa::detect_up_to(isa);
-            outputs.push((network.isa, network.forward(&positions)));
+            let [alone, together] = [&positions[..1], &positions[..]].map(|positions| network.forward(positions));
+            outputs.push((network.isa, [alone.policy, alone.value, together.policy, together.value].concat()));
         }
         let (best, reference) = &outputs[0];
         for (isa, raw) in &outputs[1..] {
-            for (a, b) in raw.policy.iter().chain(&raw.value).zip(reference.policy.iter().chain(&reference.value)) {
+            for (a, b) in raw.iter().zip(reference) {
                 if *isa == Isa::Portable || *best == Isa::Portable {
-                    assert!((a - b).abs() <= 1e-5 * (1.0 + b.abs()), "{isa:?} against {best:?}: {a} vs {b}");
+                    // Separate and fused multiply-adds round apart by up to 4.4e-5 through this network's layers;
+                    // 1e-4 is the tolerance of the logits against lc0's (tests/maia_reference.rs).
+                    assert!((a - b).abs() <= 1e-4 * (1.0 + b.abs()), "{isa:?} against {best:?}: {a} vs {b}");
                 } else {
                     assert_eq!(a.to_bits(), b.to_bits(), "{isa:?} against {best:?}: {a} vs {b}");
                 }

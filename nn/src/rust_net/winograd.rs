@@ -14,8 +14,8 @@
 use super::{multiply_add, SQUARES};
 use crate::network::Conv;
 
-/// Positions from which a batch takes F(4×4): four positions give each of its weight rows 16 tiles, as one
-/// position gives F(2×2)'s.
+/// Positions from which a batch takes F(4×4) (the caller's choice, [`Winograd3x3::apply`]): four positions
+/// give each of its weight rows 16 tiles, as one position gives F(2×2)'s.
 pub const LARGE_TILES_FROM: usize = 4;
 
 /// A 3×3 convolution with its weights transformed to the Winograd domain of both tile sizes.
@@ -51,11 +51,15 @@ impl Winograd3x3 {
     }
 
     /// The convolution of each position of `x` (`[positions][64][inputs]`, padding 1) as
-    /// `[positions][64][outputs]`; `WIDTH` outputs are computed at a time in registers.
+    /// `[positions][64][outputs]`, with F(4×4) tiles when `LARGE` (for [`LARGE_TILES_FROM`] positions or more)
+    /// and F(2×2) tiles otherwise; `WIDTH` outputs are computed at a time in registers.
     #[inline(always)]
-    pub fn apply<const FUSED: bool, const WIDTH: usize>(&self, x: &[f32], scratch: &mut Scratch) -> Vec<f32> {
-        let positions = x.len() / (SQUARES * self.inputs);
-        if positions >= LARGE_TILES_FROM {
+    pub fn apply<const FUSED: bool, const WIDTH: usize, const LARGE: bool>(
+        &self,
+        x: &[f32],
+        scratch: &mut Scratch,
+    ) -> Vec<f32> {
+        if LARGE {
             f4x4::apply::<FUSED, WIDTH>(self, &self.large, x, scratch)
         } else {
             f2x2::apply::<FUSED, WIDTH>(self, &self.small, x, scratch)
@@ -269,7 +273,7 @@ macro_rules! tile_size {
                 // Bᵀ·d, column by column: t[i][j].
                 let mut t = [[0.0f32; L]; TILE_VALUES];
                 for j in 0..INPUT_SIDE {
-                    let column = input_line::<L>(std::array::from_fn(|i| &e[i * INPUT_SIDE + j]));
+                    let column = input_line::<L>(&e, j, INPUT_SIDE);
                     for (i, value) in column.into_iter().enumerate() {
                         t[i * INPUT_SIDE + j] = value;
                     }
@@ -277,7 +281,7 @@ macro_rules! tile_size {
                 // (Bᵀ·d)·B, row by row.
                 for i in 0..INPUT_SIDE {
                     let r = INPUT_SIDE * i;
-                    let row = input_line::<L>(std::array::from_fn(|j| &t[r + j]));
+                    let row = input_line::<L>(&t, r, 1);
                     for (j, value) in row.iter().enumerate() {
                         let at = (r + j) * channels + c;
                         out[at..at + L].copy_from_slice(value);
@@ -325,7 +329,7 @@ macro_rules! tile_size {
                 // Aᵀ·m, column by column: t[i][j] for i < TILE_SIDE.
                 let mut t = [[0.0f32; L]; TILE_SIDE * INPUT_SIDE];
                 for j in 0..INPUT_SIDE {
-                    let column = output_line::<L>(std::array::from_fn(|i| &e[i * INPUT_SIDE + j]));
+                    let column = output_line::<L>(&e, j, INPUT_SIDE);
                     for (i, value) in column.into_iter().enumerate() {
                         t[i * INPUT_SIDE + j] = value;
                     }
@@ -334,7 +338,7 @@ macro_rules! tile_size {
                 // (Aᵀ·m)·A, row by row, plus the bias.
                 for i in 0..TILE_SIDE {
                     let r = INPUT_SIDE * i;
-                    let row = output_line::<L>(std::array::from_fn(|j| &t[r + j]));
+                    let row = output_line::<L>(&t, r, 1);
                     for (j, mut value) in row.into_iter().enumerate() {
                         for (v, b) in value.iter_mut().zip(bias) {
                             *v += b;
@@ -352,12 +356,13 @@ tile_size!(
     f2x2,
     2,
     [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]],
-    /// Bᵀ·d of F(2×2, 3×3) along one line of four values (each `L` lanes).
+    /// Bᵀ·d of F(2×2, 3×3) along one line of four values, `line[first + k·stride]` (each `L` lanes).
     #[inline(always)]
-    fn input_line<const L: usize>(d: [&[f32; L]; 4]) -> [[f32; L]; 4] {
+    fn input_line<const L: usize>(line: &[[f32; L]], first: usize, stride: usize) -> [[f32; L]; 4] {
+        let d = (&line[first], &line[first + stride], &line[first + 2 * stride], &line[first + 3 * stride]);
         let mut r = [[0.0f32; L]; 4];
         for l in 0..L {
-            let (d0, d1, d2, d3) = (d[0][l], d[1][l], d[2][l], d[3][l]);
+            let (d0, d1, d2, d3) = (d.0[l], d.1[l], d.2[l], d.3[l]);
             r[0][l] = d0 - d2;
             r[1][l] = d1 + d2;
             r[2][l] = d2 - d1;
@@ -365,12 +370,13 @@ tile_size!(
         }
         r
     },
-    /// Aᵀ·m of F(2×2, 3×3) along one line of four values (each `L` lanes).
+    /// Aᵀ·m of F(2×2, 3×3) along one line of four values, `line[first + k·stride]` (each `L` lanes).
     #[inline(always)]
-    fn output_line<const L: usize>(m: [&[f32; L]; 4]) -> [[f32; L]; 2] {
+    fn output_line<const L: usize>(line: &[[f32; L]], first: usize, stride: usize) -> [[f32; L]; 2] {
+        let m = (&line[first], &line[first + stride], &line[first + 2 * stride], &line[first + 3 * stride]);
         let mut y = [[0.0f32; L]; 2];
         for l in 0..L {
-            let (m0, m1, m2, m3) = (m[0][l], m[1][l], m[2][l], m[3][l]);
+            let (m0, m1, m2, m3) = (m.0[l], m.1[l], m.2[l], m.3[l]);
             y[0][l] = m0 + m1 + m2;
             y[1][l] = m1 - m2 - m3;
         }
@@ -389,12 +395,14 @@ tile_size!(
         [1.0 / 24.0, -1.0 / 12.0, 1.0 / 6.0],
         [0.0, 0.0, 1.0],
     ],
-    /// Bᵀ·d of F(4×4, 3×3) along one line of six values (each `L` lanes).
+    /// Bᵀ·d of F(4×4, 3×3) along one line of six values, `line[first + k·stride]` (each `L` lanes).
     #[inline(always)]
-    fn input_line<const L: usize>(d: [&[f32; L]; 6]) -> [[f32; L]; 6] {
+    fn input_line<const L: usize>(line: &[[f32; L]], first: usize, stride: usize) -> [[f32; L]; 6] {
+        let at = |k: usize| &line[first + k * stride];
+        let d = (at(0), at(1), at(2), at(3), at(4), at(5));
         let mut r = [[0.0f32; L]; 6];
         for l in 0..L {
-            let (d0, d1, d2, d3, d4, d5) = (d[0][l], d[1][l], d[2][l], d[3][l], d[4][l], d[5][l]);
+            let (d0, d1, d2, d3, d4, d5) = (d.0[l], d.1[l], d.2[l], d.3[l], d.4[l], d.5[l]);
             r[0][l] = 4.0 * d0 - 5.0 * d2 + d4;
             r[1][l] = (d3 + d4) - 4.0 * (d1 + d2);
             r[2][l] = (d4 - d3) + 4.0 * (d1 - d2);
@@ -404,12 +412,14 @@ tile_size!(
         }
         r
     },
-    /// Aᵀ·m of F(4×4, 3×3) along one line of six values (each `L` lanes).
+    /// Aᵀ·m of F(4×4, 3×3) along one line of six values, `line[first + k·stride]` (each `L` lanes).
     #[inline(always)]
-    fn output_line<const L: usize>(m: [&[f32; L]; 6]) -> [[f32; L]; 4] {
+    fn output_line<const L: usize>(line: &[[f32; L]], first: usize, stride: usize) -> [[f32; L]; 4] {
+        let at = |k: usize| &line[first + k * stride];
+        let m = (at(0), at(1), at(2), at(3), at(4), at(5));
         let mut y = [[0.0f32; L]; 4];
         for l in 0..L {
-            let (m0, m1, m2, m3, m4, m5) = (m[0][l], m[1][l], m[2][l], m[3][l], m[4][l], m[5][l]);
+            let (m0, m1, m2, m3, m4, m5) = (m.0[l], m.1[l], m.2[l], m.3[l], m.4[l], m.5[l]);
             let (sum12, difference12) = (m1 + m2, m1 - m2);
             let (sum34, difference34) = (m3 + m4, m3 - m4);
             y[0][l] = m0 + sum12 + sum34;
@@ -473,10 +483,12 @@ mod tests {
             let square_major_x: Vec<f32> = x.chunks_exact(7 * 64).flat_map(|x| square_major(x, 7)).collect();
             for fused in [false, true] {
                 let mut scratch = Scratch::default();
-                let out = if fused {
-                    winograd.apply::<true, 4>(&square_major_x, &mut scratch)
-                } else {
-                    winograd.apply::<false, 2>(&square_major_x, &mut scratch)
+                let large = positions >= LARGE_TILES_FROM;
+                let out = match (fused, large) {
+                    (true, true) => winograd.apply::<true, 4, true>(&square_major_x, &mut scratch),
+                    (true, false) => winograd.apply::<true, 4, false>(&square_major_x, &mut scratch),
+                    (false, true) => winograd.apply::<false, 2, true>(&square_major_x, &mut scratch),
+                    (false, false) => winograd.apply::<false, 2, false>(&square_major_x, &mut scratch),
                 };
                 for (position, (x, out)) in x.chunks_exact(7 * 64).zip(out.chunks_exact(5 * 64)).enumerate() {
                     let expected = direct(&conv, x);

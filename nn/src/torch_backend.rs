@@ -160,15 +160,16 @@ impl TorchBackend {
 
 /// The largest CPU batch the network in plain Rust computes by default for precision `kind` (the engine's
 /// `RustBatchLimit=-1`); larger ones go to libtorch. Measured with Maia-1900 on an Intel Xeon (BENCHMARKS.md,
-/// "The network in plain Rust"): in fp32 the Rust network on one core is faster than libtorch on one core at
-/// every batch size, with AVX-512 (1931 against 677 evaluations/s at batch 1, 2404 against 1889 at 32) and with
-/// AVX2 alone (1492 against 639, 1811 against 1308); against libtorch's native bf16 (AMX) it is faster up to
-/// batch 8 (2518 against 2304) and slower from 16 on (2432 against 2971; at 32, 2404 against 3729).
+/// "The network in plain Rust" and "Winograd F(4×4, 3×3)"): in fp32 the Rust network on one core is faster than
+/// libtorch on one core at every batch size, with AVX-512 and with AVX2 alone; against libtorch's native bf16
+/// (AMX) it is faster up to batch 16 since F(4×4) (3210 against 3056 evaluations/s at 16) and slower from 32 on
+/// (3103 against 4075). Searches of the 10 bench positions, 3 s each: 4656 and 4511 nps with 16, 4431 and 4308
+/// with 8, 3932 and 3712 with 32.
 pub fn default_rust_batch_limit(kind: Kind) -> usize {
     if kind == Kind::Float {
         MAX_BATCH
     } else {
-        8
+        16
     }
 }
 

@@ -20,7 +20,9 @@ pub const LARGE_TILES_FROM: usize = 4;
 
 /// A 3×3 convolution with its weights transformed to the Winograd domain of both tile sizes.
 pub struct Winograd3x3 {
+    /// Input channels.
     pub inputs: usize,
+    /// Output channels (filters).
     pub outputs: usize,
     /// `[16 tile values][inputs][outputs]`: F(2×2)'s G·g·Gᵀ of each filter.
     small: Vec<f32>,

@@ -168,8 +168,10 @@ macro_rules! tile_size {
             const TILE_SIDE: usize = $side;
             /// Squares along a side of the input tile it is computed from.
             const INPUT_SIDE: usize = TILE_SIDE + 2;
+            /// Output tiles along a side of the board.
+            const TILES_PER_SIDE: usize = 8 / TILE_SIDE;
             /// Output tiles of the board.
-            const TILES: usize = (8 / TILE_SIDE) * (8 / TILE_SIDE);
+            const TILES: usize = TILES_PER_SIDE * TILES_PER_SIDE;
             /// Values of a Winograd tile.
             const TILE_VALUES: usize = INPUT_SIDE * INPUT_SIDE;
             const G: [[f64; 3]; INPUT_SIDE] = $g;
@@ -238,10 +240,9 @@ macro_rules! tile_size {
                         &zeros
                     }
                 };
-                let tiles_per_side = 8 / TILE_SIDE;
                 for (tile, out) in tiles.chunks_exact_mut(TILE_VALUES * channels).enumerate() {
-                    let rank = (tile / tiles_per_side * TILE_SIDE) as isize - 1;
-                    let file = (tile % tiles_per_side * TILE_SIDE) as isize - 1;
+                    let rank = (tile / TILES_PER_SIDE * TILE_SIDE) as isize - 1;
+                    let file = (tile % TILES_PER_SIDE * TILE_SIDE) as isize - 1;
                     let d: [&[f32]; TILE_VALUES] = std::array::from_fn(|k| {
                         at(rank + (k / INPUT_SIDE) as isize, file + (k % INPUT_SIDE) as isize)
                     });
@@ -294,9 +295,8 @@ macro_rules! tile_size {
             /// Aᵀ·m·A of every tile's products, plus the bias, into the squares of the tile.
             #[inline(always)]
             fn transform_output_tiles(products: &[f32], channels: usize, biases: &[f32], out: &mut [f32]) {
-                let tiles_per_side = 8 / TILE_SIDE;
                 for (tile, m) in products.chunks_exact(TILE_VALUES * channels).enumerate() {
-                    let (rank, file) = (tile / tiles_per_side * TILE_SIDE, tile % tiles_per_side * TILE_SIDE);
+                    let (rank, file) = (tile / TILES_PER_SIDE * TILE_SIDE, tile % TILES_PER_SIDE * TILE_SIDE);
                     let squares: [usize; TILE_SIDE * TILE_SIDE] =
                         std::array::from_fn(|k| ((rank + k / TILE_SIDE) * 8 + file + k % TILE_SIDE) * channels);
                     let mut c = 0;

@@ -92,6 +92,61 @@ fn stockfish_searches_the_time_the_manager_plans_and_never_sees_the_clock() {
 }
 
 #[test]
+fn with_limit_as_clock_stockfish_gets_a_clock_scaled_by_the_share_it_spends() {
+    let dir = scratch("clock");
+    let log = dir.join("stockfish-input.log");
+    let mut proxy = proxied_stockfish(&["--time-manager=simple", "--move-overhead=200", "--limit-as=clock"], &log);
+    proxy.send("uci");
+    let handshake = proxy.read_until("uciok", ANSWER);
+    assert!(
+        handshake.contains(&"option name LimitAs type combo default clock var movetime var clock".to_owned()),
+        "{handshake:?}"
+    );
+    proxy.send("setoption name Threads value 1");
+    let mut used_ms = Vec::new();
+    for _ in 0..2 {
+        proxy.send("ucinewgame");
+        proxy.send("position startpos");
+        proxy.send("go wtime 10000 btime 10000 winc 100 binc 100");
+        proxy.read_until("bestmove", ANSWER);
+        let trace = proxy.read_until("info string tm simple", ANSWER);
+        let line = trace.last().expect("the manager's trace");
+        let used = line.split(" used ").nth(1).and_then(|rest| rest.split_whitespace().next()).expect("used ms");
+        used_ms.push(used.parse::<f64>().expect("a number"));
+    }
+    proxy.send("setoption name LimitAs value movetime");
+    proxy.send("ucinewgame");
+    proxy.send("position startpos");
+    proxy.send("go wtime 10000 btime 10000 winc 100 binc 100");
+    proxy.read_until("bestmove", ANSWER);
+    proxy.send("setoption name LimitAs value sometimes");
+    let error = proxy.read_until("info string error", ANSWER);
+    assert!(error.last().is_some_and(|line| line.contains("LimitAs 'sometimes'")), "{error:?}");
+    proxy.send("isready");
+    proxy.read_until("readyok", ANSWER);
+
+    let sent = lines_sent_to_the_engine(&log);
+    let gos: Vec<String> = sent.iter().filter(|line| line.starts_with("go")).cloned().collect();
+    // simple plans 284 ms for this clock (the test above). The first clock assumes Stockfish spends 3 % of it:
+    // 284 / 0.03 = 9466.7, so white gets 9467 ms, black keeps 10000 and nobody has an increment. The second
+    // divides by the share after one move that took u ms: 0.03 × (u / 9467 / 0.03)^0.2.
+    let share = 0.03 * (used_ms[0] / 9467.0 / 0.03).powf(0.2);
+    let second = (284.0 / share).round();
+    assert_eq!(
+        gos,
+        vec![
+            "go wtime 9467 btime 10000".to_owned(),
+            format!("go wtime {second} btime 10000"),
+            "go movetime 284".to_owned()
+        ],
+        "used {used_ms:?}: {sent:?}"
+    );
+    assert!(!sent.iter().any(|line| line.contains("LimitAs")), "the proxy's own option stays with it: {sent:?}");
+    drop(proxy);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn malformed_input_is_answered_and_the_proxy_keeps_serving() {
     let dir = scratch("malformed");
     let log = dir.join("stockfish-input.log");

@@ -4,7 +4,7 @@ use anyhow::Result;
 use clap::Parser;
 
 use engine::options::EngineOptions;
-use engine::tm_proxy::{run_tm_proxy, ProxyConfig};
+use engine::tm_proxy::{run_tm_proxy, LimitAs, ProxyConfig};
 
 use super::parse_mode_args;
 
@@ -22,6 +22,11 @@ struct TmProxyArgs {
     /// sends stop when the engine overruns the planned time by half of it.
     #[arg(long = "move-overhead", default_value_t = EngineOptions::default().move_overhead_ms)]
     move_overhead: i64,
+    /// How the engine gets the plan (also the UCI option LimitAs): `movetime` keeps its own time management
+    /// out; `clock` gives it a clock scaled so that its own time management spends the planned time on
+    /// average, keeping its own stop rules within the move.
+    #[arg(long = "limit-as", default_value = "movetime", value_parser = clap::builder::PossibleValuesParser::new(LimitAs::NAMES))]
+    limit_as: String,
     /// The wrapped engine and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "ENGINE [ARGS]")]
     engine: Vec<String>,
@@ -36,6 +41,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let config = ProxyConfig {
         time_manager: args.time_manager,
         move_overhead_ms: args.move_overhead,
+        limit_as: LimitAs::from_name(&args.limit_as).unwrap_or_default(),
         engine: engine.clone(),
         engine_args: engine_args.to_vec(),
     };

@@ -10,7 +10,9 @@
 //!   reach it, so its own time management stays out;
 //! * when `bestmove` arrives, the manager learns from the move: the time the proxy measured from `go`, and
 //!   the nodes (or NPS × time) of the engine's last `info` lines;
-//! * if no `bestmove` has come half the move overhead after T, the proxy sends `stop` itself.
+//! * if no `bestmove` has come half the move overhead after T, the proxy sends `stop` itself;
+//! * with `--limit-as=clock` (the UCI option `LimitAs`), the engine gets a scaled clock instead, so that its
+//!   own time management spends T on average and its own stop rules stay in play ([`clock_scale`]).
 //!
 //! `go infinite`, `depth`, `nodes`, `movetime` and `mate` without a clock pass through unchanged. `go ponder`
 //! with a clock becomes `go ponder` without one; at `ponderhit` the manager plans the move and the proxy
@@ -21,6 +23,7 @@
 //! the wrapped engine exits, the proxy says so on `info string error` and ends with an error: no `bestmove`
 //! can follow a pending `go`, and a GUI sees an engine crash.
 
+mod clock_scale;
 mod fallback;
 mod info;
 mod limit;
@@ -32,6 +35,7 @@ use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::time::Instant;
 
 use crate::uci::{Flow, UciOutput};
+pub use clock_scale::LimitAs;
 use session::ProxySession;
 use wrapped::WrappedEngine;
 
@@ -42,6 +46,8 @@ pub struct ProxyConfig {
     pub time_manager: String,
     /// The move overhead in ms (the `MoveOverheadMs` option's default).
     pub move_overhead_ms: i64,
+    /// How the engine gets the plan (the `LimitAs` option's default).
+    pub limit_as: LimitAs,
     /// The wrapped engine's executable.
     pub engine: String,
     /// The wrapped engine's arguments.

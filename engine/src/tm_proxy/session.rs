@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use shakmaty::Position;
 use timemgr::{time_manager_from_str, GoParams, MoveContext, TimeManager, TimeManagerConfig};
 
+use super::clock_scale::{hard_stop_ms, ClockScale, LimitAs};
 use super::fallback::missing_inputs;
 use super::info::SearchCounts;
 use super::limit::{final_stats, limited_go, ManagedMove};
@@ -18,6 +19,8 @@ use crate::uci::{parse_command, CommandError, Flow, GoCommand, UciCommand, UciOu
 const TIME_MANAGER_OPTION: &str = "TimeManager";
 /// The proxy's option for the move overhead; hides a wrapped engine's option of that name.
 const MOVE_OVERHEAD_OPTION: &str = "MoveOverheadMs";
+/// The proxy's option that selects how the engine gets the plan.
+const LIMIT_AS_OPTION: &str = "LimitAs";
 /// The largest `MoveOverheadMs`, as the engine's own.
 const MAX_MOVE_OVERHEAD_MS: i64 = 100_000_000;
 /// How long to wait for the exit status of an engine whose output has ended.
@@ -43,8 +46,11 @@ struct ManagedSearch {
     counts: Option<SearchCounts>,
     /// When the proxy sends `stop`.
     stop_at: Instant,
-    /// Whether the engine got the limit (else, after `ponderhit`, the proxy's `stop` is the limit).
+    /// Whether the engine got the limit (else, after `ponderhit` or on a scaled clock, the proxy's `stop` is
+    /// the limit).
     engine_has_limit: bool,
+    /// The scaled clock the engine searched on (`--limit-as=clock`), to learn its share from.
+    given_clock_ms: Option<u64>,
     stop_sent: bool,
 }
 
@@ -55,6 +61,8 @@ pub struct ProxySession {
     manager_spec: String,
     manager: Box<dyn TimeManager>,
     move_overhead_ms: i64,
+    limit_as: LimitAs,
+    clock_scale: ClockScale,
     game: GameState,
     /// The game ply of the game's first planned move: where the GUI's book ended.
     book_exit_ply: Option<u32>,
@@ -73,6 +81,8 @@ impl ProxySession {
             manager_spec: config.time_manager.clone(),
             manager,
             move_overhead_ms: config.move_overhead_ms.clamp(0, MAX_MOVE_OVERHEAD_MS),
+            limit_as: config.limit_as,
+            clock_scale: ClockScale::default(),
             game: GameState::default(),
             book_exit_ply: None,
             search: None,
@@ -193,12 +203,17 @@ impl ProxySession {
         }
     }
 
-    fn own_option_lines(&self) -> [String; 2] {
+    fn own_option_lines(&self) -> [String; 3] {
         [
             format!("option name {TIME_MANAGER_OPTION} type string default {}", self.manager_spec),
             format!(
                 "option name {MOVE_OVERHEAD_OPTION} type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
                 self.move_overhead_ms
+            ),
+            format!(
+                "option name {LIMIT_AS_OPTION} type combo default {} {}",
+                self.limit_as.name(),
+                LimitAs::NAMES.map(|name| format!("var {name}")).join(" ")
             ),
         ]
     }
@@ -213,6 +228,14 @@ impl ProxySession {
                     self.manager_spec = value.to_owned();
                 }
                 Err(error) => self.out.error(&format!("TimeManager '{value}': {error}; the previous one is kept"))?,
+            }
+        } else if name.eq_ignore_ascii_case(LIMIT_AS_OPTION) {
+            match LimitAs::from_name(value) {
+                Some(limit_as) => self.limit_as = limit_as,
+                None => self.out.error(&format!(
+                    "LimitAs '{value}' is none of {}; the previous value is kept",
+                    LimitAs::NAMES.join(", ")
+                ))?,
             }
         } else {
             match value.trim().parse::<i64>() {
@@ -271,12 +294,21 @@ impl ProxySession {
             self.search = Some(Search::PassedThrough);
             return self.send_to_engine(line);
         };
-        self.send_to_engine(&limited_go(&go, Some(planned.limit)))?;
-        // Half the overhead for the engine's overrun; the other half covers its answer to stop and the pipes.
-        let margin_ms = (self.move_overhead_ms / 2) as u64;
-        let stop_at = started + Duration::from_millis(planned.limit.time_ms().saturating_add(margin_ms));
+        let (line, given_clock_ms) = match self.limit_as {
+            LimitAs::MoveTime => (limited_go(&go, Some(planned.limit)), None),
+            LimitAs::Clock => self.clock_scale.clocked_go(&go, planned.limit, white),
+        };
+        self.send_to_engine(&line)?;
+        let stop_after_ms = match given_clock_ms {
+            Some(_) => hard_stop_ms(planned.limit.time_ms(), movers_clock.unwrap_or(0), self.move_overhead_ms),
+            // Half the overhead for the engine's overrun; the other half covers its answer to stop and the pipes.
+            None => planned.limit.time_ms().saturating_add((self.move_overhead_ms / 2) as u64),
+        };
+        let stop_at = started + Duration::from_millis(stop_after_ms);
         let counts = Some(SearchCounts::default());
-        let search = ManagedSearch { planned, started, counts, stop_at, engine_has_limit: true, stop_sent: false };
+        let engine_has_limit = given_clock_ms.is_none();
+        let search =
+            ManagedSearch { planned, started, counts, stop_at, engine_has_limit, given_clock_ms, stop_sent: false };
         self.search = Some(Search::Managed(search));
         Ok(())
     }
@@ -295,8 +327,15 @@ impl ProxySession {
         match self.plan(&go.params)? {
             Some(planned) => {
                 let stop_at = started + Duration::from_millis(planned.limit.time_ms());
-                let search =
-                    ManagedSearch { planned, started, counts: None, stop_at, engine_has_limit: false, stop_sent: false };
+                let search = ManagedSearch {
+                    planned,
+                    started,
+                    counts: None,
+                    stop_at,
+                    engine_has_limit: false,
+                    given_clock_ms: None,
+                    stop_sent: false,
+                };
                 self.search = Some(Search::Managed(search));
             }
             None => {
@@ -355,6 +394,9 @@ impl ProxySession {
                  speed keep their first estimate",
             )?;
         }
+        if let Some(clock_ms) = search.given_clock_ms {
+            self.clock_scale.learn(clock_ms, elapsed_ms);
+        }
         let stats = final_stats(elapsed_ms, nodes);
         for trace in search.planned.finish(self.manager.as_mut(), &stats, nodes.is_some()) {
             self.out.send(&format!("info string {}", trace.summary()))?;
@@ -365,7 +407,7 @@ impl ProxySession {
 
 /// Whether a UCI option name is one of the proxy's own (UCI names are case-insensitive).
 fn is_own_option(name: &str) -> bool {
-    name.eq_ignore_ascii_case(TIME_MANAGER_OPTION) || name.eq_ignore_ascii_case(MOVE_OVERHEAD_OPTION)
+    [TIME_MANAGER_OPTION, MOVE_OVERHEAD_OPTION, LIMIT_AS_OPTION].iter().any(|own| name.eq_ignore_ascii_case(own))
 }
 
 /// The name in an engine's `option name <name> type …` line.
@@ -386,5 +428,6 @@ mod tests {
         assert_eq!(option_name("option name TimeManager type string default legacy").as_deref(), Some("TimeManager"));
         assert_eq!(option_name("option type check"), None);
         assert!(is_own_option("timemanager") && is_own_option("MoveOverheadMs") && !is_own_option("Move Overhead"));
+        assert!(is_own_option("limitas"));
     }
 }

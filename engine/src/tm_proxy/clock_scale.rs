@@ -2,8 +2,11 @@
 //! engine's own time management spends the planned time on average. The manager decides how much a move is
 //! worth; the engine's own stop rules (best-move stability, a falling score) still end a move early or late.
 //!
-//! The scale is learned: after each move the proxy takes the share of the given clock that the engine spent,
-//! and keeps a running geometric mean of it over the session (games included, as the engine stays the same).
+//! The scale is learned: the share of the given clock that the engine spends is the ratio of two running means
+//! over the session's moves (games included, as the engine stays the same), of the time spent and of the clock
+//! given, so that the mean time spent, not a typical move's, is the plan's. (A geometric mean of the shares
+//! lets the few long moves of an engine's own stop rules through: at 10+0 Stockfish spent twice the plan over
+//! the first 20 moves that way.)
 //! The engine gets `go wtime W btime B` for the planned time τ with the mover's W = τ ÷ that share: no
 //! increment and no `movestogo`, which the manager has already counted, so the engine's spending follows W
 //! alone. W may exceed the real clock: the proxy sends `stop` when the move has taken [`STRETCH`] × τ or half
@@ -51,7 +54,7 @@ pub const STRETCH: u64 = 3;
 /// The share of its clock the engine is first assumed to spend on a move: Stockfish's own optimum for the
 /// middlegame without increment is 2.5–4 % of the clock (its `timeman.cpp`), and the learning corrects the rest.
 const FIRST_SHARE: f64 = 0.03;
-/// The weight of the newest move in the running geometric mean of the shares.
+/// The weight of the newest move in the running means of the time spent and the clock given.
 const LEARNING_RATE: f64 = 0.2;
 /// The clock the engine gets is at least this many ms, so that a short plan is no zero clock.
 const MIN_CLOCK_MS: u64 = 10;
@@ -59,19 +62,25 @@ const MIN_CLOCK_MS: u64 = 10;
 /// The learned share of the given clock that the wrapped engine spends on a move.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClockScale {
-    log_share: f64,
+    /// The running mean of the time spent, in ms (None before the first move).
+    mean_used_ms: Option<f64>,
+    /// The running mean of the clock given, in ms.
+    mean_clock_ms: f64,
 }
 
 impl Default for ClockScale {
     fn default() -> Self {
-        Self { log_share: FIRST_SHARE.ln() }
+        Self { mean_used_ms: None, mean_clock_ms: 0.0 }
     }
 }
 
 impl ClockScale {
     /// The share of the given clock the engine is expected to spend on its next move.
     pub fn share(&self) -> f64 {
-        self.log_share.exp()
+        match self.mean_used_ms {
+            Some(used) => used / self.mean_clock_ms,
+            None => FIRST_SHARE,
+        }
     }
 
     /// The clock in ms that makes the engine spend `planned_ms` at the learned share.
@@ -81,8 +90,14 @@ impl ClockScale {
 
     /// Learns from a move that took `used_ms` on a clock of `clock_ms`.
     pub fn learn(&mut self, clock_ms: u64, used_ms: u64) {
-        let share = used_ms.max(1) as f64 / clock_ms.max(1) as f64;
-        self.log_share += LEARNING_RATE * (share.ln() - self.log_share);
+        let (used, clock) = (used_ms.max(1) as f64, clock_ms.max(1) as f64);
+        match self.mean_used_ms.as_mut() {
+            Some(mean_used) => {
+                *mean_used += LEARNING_RATE * (used - *mean_used);
+                self.mean_clock_ms += LEARNING_RATE * (clock - self.mean_clock_ms);
+            }
+            None => (self.mean_used_ms, self.mean_clock_ms) = (Some(used), clock),
+        }
     }
 
     /// The engine's `go` for a planned move: the GUI's `go` with the mover's clock replaced by the scaled one,
@@ -140,14 +155,17 @@ mod tests {
     }
 
     #[test]
-    fn the_share_is_a_running_geometric_mean() {
+    fn the_share_is_the_ratio_of_the_running_means_of_time_spent_and_clock_given() {
         let mut scale = ClockScale::default();
-        // A move that took 6 % of its clock: ln share moves a fifth of the way from ln 0.03 to ln 0.06,
-        // so the share is 0.03 × 2^0.2 = 0.034461.
+        // The first move sets both means: 600 of 10000 ms is 6 %.
         scale.learn(10_000, 600);
-        assert!((scale.share() - 0.034_461).abs() < 1e-6, "{}", scale.share());
+        assert!((scale.share() - 0.06).abs() < 1e-12, "{}", scale.share());
+        // A short move on a larger clock: means 600 + 0.2 × (100 − 600) = 500 and 10000 + 0.2 × 10000 = 12000.
+        scale.learn(20_000, 100);
+        assert!((scale.share() - 500.0 / 12_000.0).abs() < 1e-12, "{}", scale.share());
+        // A geometric mean would give 0.06^0.8 × 0.005^0.2 = 0.0365; the long move keeps its weight here.
         // Many moves at 5 % bring the share to 5 %.
-        for _ in 0..100 {
+        for _ in 0..200 {
             scale.learn(20_000, 1000);
         }
         assert!((scale.share() - 0.05).abs() < 1e-9, "{}", scale.share());

@@ -1,8 +1,9 @@
 //! `kairos tm-proxy`: a UCI engine that wraps another UCI engine and gives it a Kairos time manager.
 //!
 //! Everything passes through in both directions (`uci` with the wrapped engine's options plus the proxy's
-//! `TimeManager` and `MoveOverheadMs`, `isready`, `setoption`, `position`, `ucinewgame`, `stop`, `ponderhit`,
-//! `quit`, `info` lines, `bestmove`, and commands the proxy does not know), except a `go` with a clock:
+//! `TimeManager`, `MoveOverheadMs` and `LimitAs`, `isready`, `setoption`, `position`, `ucinewgame`, `stop`,
+//! `ponderhit`, `quit`, `info` lines, `bestmove`, and commands the proxy does not know), except a `go` with a
+//! clock:
 //!
 //! * the manager plans the move from the clock, the position and what it learned in the game
 //!   ([`limit::ManagedMove::plan`]), and the engine gets `go movetime T`, or `go nodes N movetime T` when

@@ -359,6 +359,8 @@ tile_size!(
     2,
     [[1.0, 0.0, 0.0], [0.5, 0.5, 0.5], [0.5, -0.5, 0.5], [0.0, 0.0, 1.0]],
     /// Bᵀ·d of F(2×2, 3×3) along one line of four values, `line[first + k·stride]` (each `L` lanes).
+    // Lane l of every line at once: iterating over one array would leave the others indexed.
+    #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     fn input_line<const L: usize>(line: &[[f32; L]], first: usize, stride: usize) -> [[f32; L]; 4] {
         let d = (&line[first], &line[first + stride], &line[first + 2 * stride], &line[first + 3 * stride]);
@@ -373,6 +375,8 @@ tile_size!(
         r
     },
     /// Aᵀ·m of F(2×2, 3×3) along one line of four values, `line[first + k·stride]` (each `L` lanes).
+    // Lane l of every line at once: iterating over one array would leave the others indexed.
+    #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     fn output_line<const L: usize>(line: &[[f32; L]], first: usize, stride: usize) -> [[f32; L]; 2] {
         let m = (&line[first], &line[first + stride], &line[first + 2 * stride], &line[first + 3 * stride]);
@@ -398,6 +402,8 @@ tile_size!(
         [0.0, 0.0, 1.0],
     ],
     /// Bᵀ·d of F(4×4, 3×3) along one line of six values, `line[first + k·stride]` (each `L` lanes).
+    // Lane l of every line at once: iterating over one array would leave the others indexed.
+    #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     fn input_line<const L: usize>(line: &[[f32; L]], first: usize, stride: usize) -> [[f32; L]; 6] {
         let at = |k: usize| &line[first + k * stride];
@@ -415,6 +421,8 @@ tile_size!(
         r
     },
     /// Aᵀ·m of F(4×4, 3×3) along one line of six values, `line[first + k·stride]` (each `L` lanes).
+    // Lane l of every line at once: iterating over one array would leave the others indexed.
+    #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     fn output_line<const L: usize>(line: &[[f32; L]], first: usize, stride: usize) -> [[f32; L]; 4] {
         let at = |k: usize| &line[first + k * stride];

@@ -103,17 +103,24 @@ fn with_limit_as_clock_stockfish_gets_a_clock_scaled_by_the_share_it_spends() {
         "{handshake:?}"
     );
     proxy.send("setoption name Threads value 1");
-    let mut used_ms = Vec::new();
-    for _ in 0..2 {
-        proxy.send("ucinewgame");
-        proxy.send("position startpos");
-        proxy.send("go wtime 10000 btime 10000 winc 100 binc 100");
+    // Two moves of one game, then the first move of another.
+    let moves = [
+        ("ucinewgame\nposition startpos", "go wtime 10000 btime 10000 winc 100 binc 100"),
+        ("position startpos moves e2e4 e7e5", "go wtime 9800 btime 9900 winc 100 binc 100"),
+        ("ucinewgame\nposition startpos", "go wtime 10000 btime 10000 winc 100 binc 100"),
+    ];
+    let mut traces = Vec::new();
+    for (position, go) in moves {
+        position.lines().for_each(|line| proxy.send(line));
+        proxy.send(go);
         proxy.read_until("bestmove", ANSWER);
         let trace = proxy.read_until("info string tm simple", ANSWER);
-        let line = trace.last().expect("the manager's trace");
-        let used = line.split(" used ").nth(1).and_then(|rest| rest.split_whitespace().next()).expect("used ms");
-        used_ms.push(used.parse::<f64>().expect("a number"));
+        traces.push(trace.last().expect("the manager's trace").clone());
     }
+    let field = |trace: &str, name: &str| -> f64 {
+        let value = trace.split(&format!(" {name} ")).nth(1).and_then(|rest| rest.split_whitespace().next());
+        value.and_then(|value| value.parse().ok()).unwrap_or_else(|| panic!("{name} in {trace}"))
+    };
     proxy.send("setoption name LimitAs value movetime");
     proxy.send("ucinewgame");
     proxy.send("position startpos");
@@ -127,23 +134,47 @@ fn with_limit_as_clock_stockfish_gets_a_clock_scaled_by_the_share_it_spends() {
 
     let sent = lines_sent_to_the_engine(&log);
     let gos: Vec<String> = sent.iter().filter(|line| line.starts_with("go")).cloned().collect();
-    // simple plans 284 ms for this clock (the test above). The first clock assumes Stockfish spends 3 % of it:
-    // 284 / 0.03 = 9466.7, so white gets 9467 ms, black keeps 10000 and nobody has an increment. The second
-    // divides by the share that move showed: u ms of 9467.
-    let share = used_ms[0] / 9467.0;
-    let second = (284.0 / share).round();
+    // simple plans 284 ms for the first clock (the test above). Until a move is learned from, Stockfish is
+    // assumed to spend 3 % of its clock: 284 / 0.03 = 9466.7, so white gets 9467 ms, black keeps its clock and
+    // nobody has an increment. A game's first move is not learned from, so the second move's plan (its trace's
+    // deadline) is divided by 3 % too; the next game's first move by the share the second move showed.
+    let second_plan = field(&traces[1], "deadline");
+    let second_clock = (second_plan / 0.03).round();
+    let share = field(&traces[1], "used") / second_clock;
     assert_eq!(
         gos,
         vec![
             "go wtime 9467 btime 10000".to_owned(),
-            format!("go wtime {second} btime 10000"),
+            format!("go wtime {second_clock} btime 9900"),
+            format!("go wtime {} btime 10000", (284.0 / share).round()),
             "go movetime 284".to_owned()
         ],
-        "used {used_ms:?}: {sent:?}"
+        "{traces:?}: {sent:?}"
     );
     assert!(!sent.iter().any(|line| line.contains("LimitAs")), "the proxy's own option stays with it: {sent:?}");
     drop(proxy);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn on_a_scaled_clock_an_engine_that_never_stops_is_stopped_at_three_plans() {
+    // A scripted engine that searches until it is told to stop.
+    let script = "while read -r line; do case \"$line\" in \
+                  uci) echo 'id name Endless'; echo uciok;; isready) echo readyok;; stop) echo 'bestmove e2e4';; esac; done";
+    let mut proxy = UciSession::start(&[
+        "tm-proxy", "--time-manager=simple", "--move-overhead=200", "--limit-as=clock", "--", "/bin/sh", "-c", script,
+    ]);
+    proxy.send("uci");
+    proxy.read_until("uciok", ANSWER);
+    proxy.send("position startpos");
+    let asked = std::time::Instant::now();
+    proxy.send("go wtime 10000 btime 10000 winc 100 binc 100");
+    let search = proxy.read_until("bestmove", ANSWER);
+    let waited = asked.elapsed();
+    assert_eq!(search.last().map(String::as_str), Some("bestmove e2e4"), "{search:?}");
+    // simple plans 284 ms; the proxy lets the engine run to 3 × 284 = 852 ms, within half of (10000 − 200).
+    assert!(waited >= Duration::from_millis(852), "stopped after {waited:?}, before three plans");
+    assert!(!search.iter().any(|line| line.contains("no bestmove")), "a planned stop is no overrun: {search:?}");
 }
 
 #[test]

@@ -6,7 +6,8 @@
 //! over the session's moves (games included, as the engine stays the same), of the time spent and of the clock
 //! given, so that the mean time spent, not a typical move's, is the plan's. (A geometric mean of the shares
 //! lets the few long moves of an engine's own stop rules through: at 10+0 Stockfish spent twice the plan over
-//! the first 20 moves that way.)
+//! the first 20 moves that way.) A game's first managed move is not learned from: Stockfish's first search of
+//! a game runs 2–4 times its usual share, which then shrank the next few moves' clocks.
 //! The engine gets `go wtime W btime B` for the planned time τ with the mover's W = τ ÷ that share: no
 //! increment and no `movestogo`, which the manager has already counted, so the engine's spending follows W
 //! alone. W may exceed the real clock: the proxy sends `stop` when the move has taken [`STRETCH`] × τ or half

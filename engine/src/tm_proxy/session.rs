@@ -9,7 +9,7 @@ use timemgr::{time_manager_from_str, GoParams, MoveContext, TimeManager, TimeMan
 use super::clock_scale::{hard_stop_ms, ClockScale, LimitAs};
 use super::fallback::missing_inputs;
 use super::info::SearchCounts;
-use super::limit::{final_stats, limited_go, ManagedMove};
+use super::limit::{final_stats, limited_go, ManagedMove, MoveLimit};
 use super::wrapped::WrappedEngine;
 use super::{ProxyConfig, ProxyError};
 use crate::position::GameState;
@@ -49,7 +49,8 @@ struct ManagedSearch {
     /// Whether the engine got the limit (else, after `ponderhit` or on a scaled clock, the proxy's `stop` is
     /// the limit).
     engine_has_limit: bool,
-    /// The scaled clock the engine searched on (`--limit-as=clock`), to learn its share from.
+    /// The scaled clock the engine searched on (`--limit-as=clock`), to learn its share from; None for a
+    /// game's first move, which is not learned from.
     given_clock_ms: Option<u64>,
     stop_sent: bool,
 }
@@ -70,6 +71,7 @@ pub struct ProxySession {
     /// The manager whose missing inputs were last explained.
     explained_spec: Option<String>,
     told_no_counts: bool,
+    told_nodes_as_time: bool,
 }
 
 impl ProxySession {
@@ -88,6 +90,7 @@ impl ProxySession {
             search: None,
             explained_spec: None,
             told_no_counts: false,
+            told_nodes_as_time: false,
         }
     }
 
@@ -290,13 +293,22 @@ impl ProxySession {
             return Ok(());
         }
         let started = Instant::now();
+        let first_of_game = self.book_exit_ply.is_none();
         let Some(planned) = self.plan(&go.params)? else {
             self.search = Some(Search::PassedThrough);
             return self.send_to_engine(line);
         };
         let (line, given_clock_ms) = match self.limit_as {
             LimitAs::MoveTime => (limited_go(&go, Some(planned.limit)), None),
-            LimitAs::Clock => self.clock_scale.clocked_go(&go, planned.limit, white),
+            LimitAs::Clock => {
+                if matches!(planned.limit, MoveLimit::Nodes { .. }) && !self.told_nodes_as_time {
+                    self.told_nodes_as_time = true;
+                    self.out.send(
+                        "info string tm-proxy: LimitAs clock passes only the plan's time; the node target is not sent",
+                    )?;
+                }
+                self.clock_scale.clocked_go(&go, planned.limit, white)
+            }
         };
         self.send_to_engine(&line)?;
         let stop_after_ms = match given_clock_ms {
@@ -307,6 +319,9 @@ impl ProxySession {
         let stop_at = started + Duration::from_millis(stop_after_ms);
         let counts = Some(SearchCounts::default());
         let engine_has_limit = given_clock_ms.is_none();
+        // An engine's first search of a game runs long (nothing earlier to judge its stability by); learning
+        // from it would shrink the clocks of the moves after it.
+        let given_clock_ms = given_clock_ms.filter(|_| !first_of_game);
         let search =
             ManagedSearch { planned, started, counts, stop_at, engine_has_limit, given_clock_ms, stop_sent: false };
         self.search = Some(Search::Managed(search));

@@ -103,24 +103,17 @@ fn with_limit_as_clock_stockfish_gets_a_clock_scaled_by_the_share_it_spends() {
         "{handshake:?}"
     );
     proxy.send("setoption name Threads value 1");
-    // Two moves of one game, then the first move of another.
-    let moves = [
-        ("ucinewgame\nposition startpos", "go wtime 10000 btime 10000 winc 100 binc 100"),
-        ("position startpos moves e2e4 e7e5", "go wtime 9800 btime 9900 winc 100 binc 100"),
-        ("ucinewgame\nposition startpos", "go wtime 10000 btime 10000 winc 100 binc 100"),
-    ];
-    let mut traces = Vec::new();
-    for (position, go) in moves {
-        position.lines().for_each(|line| proxy.send(line));
-        proxy.send(go);
+    let mut used_ms = Vec::new();
+    for _ in 0..2 {
+        proxy.send("ucinewgame");
+        proxy.send("position startpos");
+        proxy.send("go wtime 10000 btime 10000 winc 100 binc 100");
         proxy.read_until("bestmove", ANSWER);
         let trace = proxy.read_until("info string tm simple", ANSWER);
-        traces.push(trace.last().expect("the manager's trace").clone());
+        let line = trace.last().expect("the manager's trace");
+        let used = line.split(" used ").nth(1).and_then(|rest| rest.split_whitespace().next()).expect("used ms");
+        used_ms.push(used.parse::<f64>().expect("a number"));
     }
-    let field = |trace: &str, name: &str| -> f64 {
-        let value = trace.split(&format!(" {name} ")).nth(1).and_then(|rest| rest.split_whitespace().next());
-        value.and_then(|value| value.parse().ok()).unwrap_or_else(|| panic!("{name} in {trace}"))
-    };
     proxy.send("setoption name LimitAs value movetime");
     proxy.send("ucinewgame");
     proxy.send("position startpos");
@@ -134,22 +127,19 @@ fn with_limit_as_clock_stockfish_gets_a_clock_scaled_by_the_share_it_spends() {
 
     let sent = lines_sent_to_the_engine(&log);
     let gos: Vec<String> = sent.iter().filter(|line| line.starts_with("go")).cloned().collect();
-    // simple plans 284 ms for the first clock (the test above). Until a move is learned from, Stockfish is
-    // assumed to spend 3 % of its clock: 284 / 0.03 = 9466.7, so white gets 9467 ms, black keeps its clock and
-    // nobody has an increment. A game's first move is not learned from, so the second move's plan (its trace's
-    // deadline) is divided by 3 % too; the next game's first move by the share the second move showed.
-    let second_plan = field(&traces[1], "deadline");
-    let second_clock = (second_plan / 0.03).round();
-    let share = field(&traces[1], "used") / second_clock;
+    // simple plans 284 ms for this clock (the test above). The first clock assumes Stockfish spends 3 % of it:
+    // 284 / 0.03 = 9466.7, so white gets 9467 ms, black keeps 10000 and nobody has an increment. The second
+    // divides by the share that move showed: u ms of 9467.
+    let share = used_ms[0] / 9467.0;
+    let second = (284.0 / share).round();
     assert_eq!(
         gos,
         vec![
             "go wtime 9467 btime 10000".to_owned(),
-            format!("go wtime {second_clock} btime 9900"),
-            format!("go wtime {} btime 10000", (284.0 / share).round()),
+            format!("go wtime {second} btime 10000"),
             "go movetime 284".to_owned()
         ],
-        "{traces:?}: {sent:?}"
+        "used {used_ms:?}: {sent:?}"
     );
     assert!(!sent.iter().any(|line| line.contains("LimitAs")), "the proxy's own option stays with it: {sent:?}");
     drop(proxy);

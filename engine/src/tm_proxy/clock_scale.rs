@@ -6,8 +6,9 @@
 //! over the session's moves (games included, as the engine stays the same), of the time spent and of the clock
 //! given, so that the mean time spent, not a typical move's, is the plan's. (A geometric mean of the shares
 //! lets the few long moves of an engine's own stop rules through: at 10+0 Stockfish spent twice the plan over
-//! the first 20 moves that way.) A game's first managed move is not learned from: Stockfish's first search of
-//! a game runs 2–4 times its usual share, which then shrank the next few moves' clocks.
+//! the first 20 moves that way.) Every move is learned from, a game's first too: Stockfish's first search of a
+//! game runs 2–4 times its usual share and shrinks the next few moves' clocks, but leaving it out only moved
+//! the time to that first move, up to the 3 T stop, and was no stronger (EXPERIMENTS.md, 2026-11-26).
 //! The engine gets `go wtime W btime B` for the planned time τ with the mover's W = τ ÷ that share: no
 //! increment and no `movestogo`, which the manager has already counted, so the engine's spending follows W
 //! alone. W may exceed the real clock: the proxy sends `stop` when the move has taken [`STRETCH`] × τ or half
@@ -132,14 +133,7 @@ pub fn hard_stop_ms(planned_ms: u64, movers_clock_ms: i64, move_overhead_ms: i64
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::uci::{parse_command, UciCommand};
-
-    fn go(line: &str) -> GoCommand {
-        match parse_command(line) {
-            Ok(Some(UciCommand::Go(go))) => go,
-            other => panic!("{line}: {other:?}"),
-        }
-    }
+    use crate::tm_proxy::limit::parse_go as go;
 
     #[test]
     fn the_mover_gets_the_plan_divided_by_the_share_and_nothing_of_the_increment() {

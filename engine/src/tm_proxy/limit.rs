@@ -162,17 +162,19 @@ pub fn go_line(params: &GoParams, searchmoves: &[String]) -> String {
     line
 }
 
+/// A `go` line as the GUI's parser reads it, for the tests of the proxy's modules.
+#[cfg(test)]
+pub(super) fn parse_go(line: &str) -> GoCommand {
+    match crate::uci::parse_command(line) {
+        Ok(Some(crate::uci::UciCommand::Go(go))) => go,
+        other => panic!("{line}: {other:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::uci::{parse_command, UciCommand};
-
-    fn go(line: &str) -> GoCommand {
-        match parse_command(line) {
-            Ok(Some(UciCommand::Go(go))) => go,
-            other => panic!("{line}: {other:?}"),
-        }
-    }
+    use super::parse_go as go;
 
     #[test]
     fn the_clock_gives_way_to_the_limit_and_the_guis_own_limits_stay() {

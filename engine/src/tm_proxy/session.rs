@@ -49,8 +49,7 @@ struct ManagedSearch {
     /// Whether the engine got the limit (else, after `ponderhit` or on a scaled clock, the proxy's `stop` is
     /// the limit).
     engine_has_limit: bool,
-    /// The scaled clock the engine searched on (`--limit-as=clock`), to learn its share from; None for a
-    /// game's first move, which is not learned from.
+    /// The scaled clock the engine searched on (`--limit-as=clock`), to learn its share from.
     given_clock_ms: Option<u64>,
     stop_sent: bool,
 }
@@ -293,7 +292,6 @@ impl ProxySession {
             return Ok(());
         }
         let started = Instant::now();
-        let first_of_game = self.book_exit_ply.is_none();
         let Some(planned) = self.plan(&go.params)? else {
             self.search = Some(Search::PassedThrough);
             return self.send_to_engine(line);
@@ -319,9 +317,6 @@ impl ProxySession {
         let stop_at = started + Duration::from_millis(stop_after_ms);
         let counts = Some(SearchCounts::default());
         let engine_has_limit = given_clock_ms.is_none();
-        // An engine's first search of a game runs long (nothing earlier to judge its stability by); learning
-        // from it would shrink the clocks of the moves after it.
-        let given_clock_ms = given_clock_ms.filter(|_| !first_of_game);
         let search =
             ManagedSearch { planned, started, counts, stop_at, engine_has_limit, given_clock_ms, stop_sent: false };
         self.search = Some(Search::Managed(search));

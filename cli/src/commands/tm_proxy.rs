@@ -25,8 +25,8 @@ struct TmProxyArgs {
     /// How the engine gets the plan (also the UCI option LimitAs): `movetime` keeps its own time management
     /// out; `clock` gives it a clock scaled so that its own time management spends the planned time on
     /// average, keeping its own stop rules within the move.
-    #[arg(long = "limit-as", default_value = "movetime", value_parser = clap::builder::PossibleValuesParser::new(LimitAs::NAMES))]
-    limit_as: String,
+    #[arg(long = "limit-as", default_value = "movetime", value_parser = parse_limit_as)]
+    limit_as: LimitAs,
     /// The wrapped engine and its arguments, after `--`.
     #[arg(last = true, required = true, value_name = "ENGINE [ARGS]")]
     engine: Vec<String>,
@@ -41,10 +41,15 @@ pub fn run(args: &[String]) -> Result<()> {
     let config = ProxyConfig {
         time_manager: args.time_manager,
         move_overhead_ms: args.move_overhead,
-        limit_as: LimitAs::from_name(&args.limit_as).unwrap_or_default(),
+        limit_as: args.limit_as,
         engine: engine.clone(),
         engine_args: engine_args.to_vec(),
     };
     run_tm_proxy(config, std::io::BufReader::new(std::io::stdin()), std::io::stdout())?;
     Ok(())
+}
+
+/// `--limit-as`'s value, or which names it takes.
+fn parse_limit_as(name: &str) -> Result<LimitAs, String> {
+    LimitAs::from_name(name).ok_or_else(|| format!("expected one of {}", LimitAs::NAMES.join(", ")))
 }

@@ -64,6 +64,15 @@ fn a_bad_option_string_names_the_key_and_the_closest_valid_one() {
 }
 
 #[test]
+fn a_bad_flag_value_is_one_error_line_that_names_the_flag() {
+    let output = run_kairos(&["tm-plan", "--plies", "many"], &workspace_root(), Duration::from_secs(30));
+    assert_eq!(output.code, Some(1));
+    let first_line = output.stderr.lines().next().unwrap_or_default();
+    assert!(first_line.starts_with("error: invalid value 'many' for '--plies <PLIES>'"), "{}", output.stderr);
+    assert_eq!(output.stderr.matches("error:").count(), 1, "{}", output.stderr);
+}
+
+#[test]
 fn ctm_plans_with_a_trained_model_and_refuses_a_missing_one() {
     let model = workspace_root().join("experiments/2026-11-24-ctm-data/ctm-2.1.safetensors");
     for window in ["", ",start-move=5,end-move=30,fallback=alphazero"] {

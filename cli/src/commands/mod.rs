@@ -24,7 +24,7 @@ const MODES: &[Mode] = &[
     Mode { name: "backendbench", summary: "network evaluations per second by batch size", run: backendbench::run },
     Mode { name: "tm-help", summary: "list time managers, estimators and their parameters", run: time_manager::help },
     Mode { name: "tm-plan", summary: "plan a synthetic game with a time manager", run: time_manager::plan },
-    Mode { name: "tm-proxy", summary: "wrap a UCI engine; a Kairos time manager turns its clock into go movetime", run: tm_proxy::run },
+    Mode { name: "tm-proxy", summary: "wrap a UCI engine; a Kairos time manager sets its limit (go movetime or a scaled clock)", run: tm_proxy::run },
     Mode { name: "match", summary: "play games between UCI engines with statistics and SPRT", run: run_match },
     Mode { name: "match-report", summary: "time-usage report and plots of a match's results", run: run_match_report },
     Mode { name: "tune", summary: "tune a time manager's parameters by SPSA through self-play", run: run_tune },
@@ -92,7 +92,9 @@ fn parse_mode_args<T: Parser>(mode: &str, args: &[String]) -> Result<T> {
         if matches!(error.kind(), clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion) {
             error.exit();
         }
-        anyhow::anyhow!("{error}")
+        // main prints "error: " before every failure; clap's own rendering starts with it too.
+        let text = error.to_string();
+        anyhow::anyhow!("{}", text.strip_prefix("error: ").unwrap_or(&text).trim_end().to_owned())
     })
 }
 

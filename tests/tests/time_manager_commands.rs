@@ -73,6 +73,21 @@ fn a_bad_flag_value_is_one_error_line_that_names_the_flag() {
 }
 
 #[test]
+fn version_flags_print_the_workspace_version_and_start_no_engine() {
+    let manifest = std::fs::read_to_string(workspace_root().join("Cargo.toml")).expect("the workspace manifest");
+    let version = manifest
+        .lines()
+        .find_map(|line| line.strip_prefix("version = \""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .expect("a version line in Cargo.toml");
+    for flag in ["--version", "-V"] {
+        let output = run_kairos(&[flag], &workspace_root(), Duration::from_secs(30));
+        assert_eq!(output.code, Some(0), "{flag}: {}", output.stderr);
+        assert_eq!(output.stdout, format!("kairos {version}\n"), "{flag}");
+    }
+}
+
+#[test]
 fn ctm_plans_with_a_trained_model_and_refuses_a_missing_one() {
     let model = workspace_root().join("experiments/2026-11-24-ctm-data/ctm-2.1.safetensors");
     for window in ["", ",start-move=5,end-move=30,fallback=alphazero"] {

@@ -40,6 +40,10 @@ pub fn run(args: &[String]) -> Result<()> {
     match args.first().and_then(|first| MODES.iter().find(|mode| mode.name == first.as_str())) {
         Some(mode) => (mode.run)(&args[1..]),
         None if matches!(args.first().map(String::as_str), Some("-h")) => print_modes(&[]),
+        None if matches!(args.first().map(String::as_str), Some("--version" | "-V")) => {
+            println!("kairos {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
         None => run_uci(args),
     }
 }
@@ -50,7 +54,8 @@ fn print_modes(_: &[String]) -> Result<()> {
     for mode in MODES {
         println!("  {:<14} {}", mode.name, mode.summary);
     }
-    println!("\n'kairos MODE --help' describes a mode; 'kairos --help' in UCI mode lists the engine options.");
+    println!("\n'kairos MODE --help' describes a mode; 'kairos --help' in UCI mode lists the engine options;");
+    println!("'kairos --version' prints the version.");
     Ok(())
 }
 
@@ -94,7 +99,7 @@ fn parse_mode_args<T: Parser>(mode: &str, args: &[String]) -> Result<T> {
         }
         // main prints "error: " before every failure; clap's own rendering starts with it too.
         let text = error.to_string();
-        anyhow::anyhow!("{}", text.strip_prefix("error: ").unwrap_or(&text).trim_end().to_owned())
+        anyhow::anyhow!("{}", text.strip_prefix("error: ").unwrap_or(&text).trim_end())
     })
 }
 

@@ -293,7 +293,7 @@ declare_options! {
          0 = one per core (fastest for a single engine).";
     rust_batch_limit: i64 = -1, OptionKind::Spin { min: -1, max: 1024 }, "RustBatchLimit", "rust-batch-limit",
         "Largest CPU batch evaluated by the network in plain Rust on the search thread, larger ones by \
-         libtorch; -1 = by precision (every batch in fp32, up to 16 in bf16), 0 = libtorch only.";
+         libtorch; -1 = by precision (every batch in fp32, up to 7 in bf16), 0 = libtorch only.";
     show_wdl: bool = false, OptionKind::Check, "UCI_ShowWDL", "show-wdl",
         "Adds win/draw/loss permille to info lines.";
     show_moves_left: bool = false, OptionKind::Check, "UCI_ShowMovesLeft", "show-movesleft",

@@ -291,7 +291,7 @@ fn activate(activation: Activation, values: &mut [f32]) {
 }
 
 /// The positions' input planes as `[positions][64 squares][112 planes]`, straight from their bit masks.
-fn square_major_input(positions: &[InputPlanes]) -> Vec<f32> {
+pub(crate) fn square_major_input(positions: &[InputPlanes]) -> Vec<f32> {
     let mut x = vec![0.0; positions.len() * SQUARES * PLANES];
     for (planes, x) in positions.iter().zip(x.chunks_exact_mut(SQUARES * PLANES)) {
         for (square, row) in x.chunks_exact_mut(PLANES).enumerate() {

@@ -159,17 +159,17 @@ impl TorchBackend {
 }
 
 /// The largest CPU batch the network in plain Rust computes by default for precision `kind` (the engine's
-/// `RustBatchLimit=-1`); larger ones go to libtorch. Measured with Maia-1900 on an Intel Xeon (BENCHMARKS.md,
-/// "The network in plain Rust" and "Winograd F(4×4, 3×3)"): in fp32 the Rust network on one core is faster than
-/// libtorch on one core at every batch size, with AVX-512 and with AVX2 alone; against libtorch's native bf16
-/// (AMX) it is faster up to batch 16 since F(4×4) (3210 against 3056 evaluations/s at 16) and slower from 32 on
-/// (3103 against 4075). Searches of the 10 bench positions, 3 s each: 4656 and 4511 nps with 16, 4431 and 4308
-/// with 8, 3932 and 3712 with 32.
+/// `RustBatchLimit=-1`); larger ones go to libtorch. Measured with Maia-1900 on an Intel Xeon with AMX-BF16
+/// (BENCHMARKS.md, "The network in plain Rust", "Winograd F(4×4, 3×3)" and "libtorch in channels-last"): in fp32
+/// the Rust network on one core is faster than libtorch on one core at every batch size, with AVX-512 and with
+/// AVX2 alone; against libtorch's native bf16 in channels-last it is faster up to batch 6 (2539–2667 against
+/// 2356–2491 evaluations/s) and level at 8, where libtorch pads 7 anyway. Searches of the 10 bench positions,
+/// 3 s each: 6434 and 6046 nps with 7, 5907 and 5869 with 16.
 pub fn default_rust_batch_limit(kind: Kind) -> usize {
     if kind == Kind::Float {
         MAX_BATCH
     } else {
-        16
+        7
     }
 }
 

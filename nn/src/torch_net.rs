@@ -6,6 +6,7 @@ use tch::{Device, Kind, Tensor};
 use crate::encoder::{InputPlanes, PLANES};
 use crate::network::{Activation, Conv, Dense, Network, PolicyHead, ValueKind};
 use crate::policy_map::{attention_policy_map, conv_policy_map, POLICY_SIZE};
+use crate::rust_net::square_major_input;
 
 /// Raw outputs of one batch, on the host.
 #[derive(Clone, Debug, PartialEq)]
@@ -98,6 +99,11 @@ struct HeadT {
 pub struct TorchNetwork {
     device: Device,
     kind: Kind,
+    /// Convolutions run on channels-last tensors (on the CPU): oneDNN computes in that layout, and NCHW
+    /// tensors cost it a reorder in and out of every convolution. Maia-1900 in bf16 at batch 32 on an Intel
+    /// Xeon with AMX: 3054–3221 → 4016–4057 evaluations/s; fp32 +5–7 % (BENCHMARKS.md, session 20). Unmeasured
+    /// on CUDA, which keeps NCHW.
+    in_channels_last: bool,
     activation: Activation,
     filters: i64,
     input: ConvT,
@@ -124,6 +130,11 @@ fn tensor(
         .f_to_kind(kind)
 }
 
+/// The same NCHW tensor with its channels innermost in memory (PyTorch's channels-last format).
+fn channels_last(t: &Tensor) -> Result<Tensor, tch::TchError> {
+    t.f_permute([0, 2, 3, 1])?.f_contiguous()?.f_permute([0, 3, 1, 2])
+}
+
 /// For each policy index, the slot of `map` that holds it.
 fn gather_index(map: &[i16], device: Device) -> Result<Tensor, tch::TchError> {
     let mut slots = vec![0i64; POLICY_SIZE];
@@ -138,6 +149,7 @@ fn gather_index(map: &[i16], device: Device) -> Result<Tensor, tch::TchError> {
 impl TorchNetwork {
     /// Uploads the network's weights to `device` in precision `kind` (Float, Half or BFloat16).
     pub fn new(network: &Network, device: Device, kind: Kind) -> Result<Self, tch::TchError> {
+        let in_channels_last = device == Device::Cpu;
         let conv = |c: &Conv| -> Result<ConvT, tch::TchError> {
             let shape = [
                 c.out_channels as i64,
@@ -145,8 +157,10 @@ impl TorchNetwork {
                 c.kernel as i64,
                 c.kernel as i64,
             ];
+            let weights = tensor(&c.weights, &shape, device, kind)?;
+            let weights = if in_channels_last { channels_last(&weights)? } else { weights };
             Ok(ConvT {
-                weights: tensor(&c.weights, &shape, device, kind)?,
+                weights,
                 biases: tensor(&c.biases, &[c.out_channels as i64], device, kind)?,
                 padding: (c.kernel / 2) as i64,
             })
@@ -223,6 +237,7 @@ impl TorchNetwork {
         Ok(Self {
             device,
             kind,
+            in_channels_last,
             activation: network.activation,
             filters: network.filters() as i64,
             input: conv(&network.input)?,
@@ -243,11 +258,36 @@ impl TorchNetwork {
     }
 
     /// Runs a batch of encoded positions, padded with empty ones to `padded_batch_size` (their outputs are
-    /// dropped). The planes travel to the device as 112 bit masks and values a position (1.3 KB instead of
-    /// 28 KB of dense floats, which took 0.55 ms a batch of 256 to reach an H100) and are expanded there.
+    /// dropped).
     pub fn forward(&self, positions: &[InputPlanes]) -> Result<RawOutputs, tch::TchError> {
         let batch = positions.len();
         let padded = padded_batch_size(batch);
+        let mut outputs = tch::no_grad(|| {
+            let input = if self.in_channels_last {
+                self.channels_last_input(positions, padded)?
+            } else {
+                self.expanded_on_device(positions, padded)?
+            };
+            self.forward_input(&input, padded as i64)
+        })?;
+        outputs.keep_first(batch, padded);
+        Ok(outputs)
+    }
+
+    /// The input planes written square by square on the host, which is the channels-last layout itself: one
+    /// copy into libtorch instead of the expansion's six operators and a reorder.
+    fn channels_last_input(&self, positions: &[InputPlanes], padded: usize) -> Result<Tensor, tch::TchError> {
+        let mut dense = square_major_input(positions);
+        dense.resize(padded * 64 * PLANES, 0.0);
+        Tensor::f_from_slice(&dense)?
+            .f_reshape([padded as i64, 8, 8, PLANES as i64])?
+            .f_permute([0, 3, 1, 2])?
+            .f_to_kind(self.kind)
+    }
+
+    /// The input planes as 112 bit masks and values a position (1.3 KB instead of 28 KB of dense floats, which
+    /// took 0.55 ms a batch of 256 to reach an H100), expanded on the device.
+    fn expanded_on_device(&self, positions: &[InputPlanes], padded: usize) -> Result<Tensor, tch::TchError> {
         let mut masks = Vec::with_capacity(padded * PLANES);
         let mut values = Vec::with_capacity(padded * PLANES);
         for plane in positions.iter().flatten() {
@@ -256,21 +296,16 @@ impl TorchNetwork {
         }
         masks.resize(padded * PLANES, 0);
         values.resize(padded * PLANES, 0.0);
-        let mut outputs = tch::no_grad(|| {
-            let shape = [padded as i64, PLANES as i64, 1];
-            let masks = Tensor::f_from_slice(&masks)?.f_reshape(shape)?.f_to_device(self.device)?;
-            let values = Tensor::f_from_slice(&values)?.f_reshape(shape)?.f_to_device(self.device)?;
-            let input = masks
-                .f_bitwise_and_tensor(&self.square_bits)?
-                .f_ne(0)?
-                .f_to_kind(Kind::Float)?
-                .f_mul(&values)?
-                .f_reshape([padded as i64, PLANES as i64, 8, 8])?
-                .f_to_kind(self.kind)?;
-            self.forward_input(&input, padded as i64)
-        })?;
-        outputs.keep_first(batch, padded);
-        Ok(outputs)
+        let shape = [padded as i64, PLANES as i64, 1];
+        let masks = Tensor::f_from_slice(&masks)?.f_reshape(shape)?.f_to_device(self.device)?;
+        let values = Tensor::f_from_slice(&values)?.f_reshape(shape)?.f_to_device(self.device)?;
+        masks
+            .f_bitwise_and_tensor(&self.square_bits)?
+            .f_ne(0)?
+            .f_to_kind(Kind::Float)?
+            .f_mul(&values)?
+            .f_reshape([padded as i64, PLANES as i64, 8, 8])?
+            .f_to_kind(self.kind)
     }
 
     fn act(&self, x: &Tensor) -> Result<Tensor, tch::TchError> {
@@ -278,6 +313,14 @@ impl TorchNetwork {
             Activation::Relu => x.f_relu(),
             Activation::Mish => x.f_mish(),
         }
+    }
+
+    fn act_in_place(&self, x: &mut Tensor) -> Result<(), tch::TchError> {
+        match self.activation {
+            Activation::Relu => x.f_relu_(),
+            Activation::Mish => x.f_mish_(),
+        }
+        .map(drop)
     }
 
     fn conv(x: &Tensor, c: &ConvT) -> Result<Tensor, tch::TchError> {
@@ -311,9 +354,13 @@ impl TorchNetwork {
     }
 
     fn forward_input(&self, input: &Tensor, batch: i64) -> Result<RawOutputs, tch::TchError> {
-        let mut x = self.act(&Self::conv(input, &self.input)?)?;
+        // The tower's activations, scalings and residual sums are computed in place: each is a fresh tensor
+        // no one else holds, and every allocation saved is one less malloc and pass over memory a layer.
+        let mut x = Self::conv(input, &self.input)?;
+        self.act_in_place(&mut x)?;
         for block in &self.tower {
-            let y = self.act(&Self::conv(&x, &block.conv1)?)?;
+            let mut y = Self::conv(&x, &block.conv1)?;
+            self.act_in_place(&mut y)?;
             let mut z = Self::conv(&y, &block.conv2)?;
             if let Some((fc1, fc2)) = &block.se {
                 let s = z.f_mean_dim([2i64, 3].as_slice(), false, None::<Kind>)?;
@@ -331,9 +378,12 @@ impl TorchNetwork {
                     1,
                     1,
                 ])?;
-                z = z.f_mul(&gamma)?.f_add(&beta)?;
+                z.f_mul_(&gamma).map(drop)?;
+                z.f_add_(&beta).map(drop)?;
             }
-            x = self.act(&z.f_add(&x)?)?;
+            z.f_add_(&x).map(drop)?;
+            self.act_in_place(&mut z)?;
+            x = z;
         }
         let policy = self.policy(&x, batch)?;
         let value = Self::dense(

@@ -4,8 +4,9 @@
 # their defaults (Precision=auto: bf16 on this AMX-BF16 Xeon, where the change acts) and Threads=1, 8mvs
 # openings shuffled with seed 7, two games at a time (one core per engine):
 #   nodes/  fixed 400 nodes a move: the same search with evaluations differing in rounding, should be even;
-#   tc/     10+0.1 on the wall clock: the speed-up as Elo.
-# PART=nodes or PART=tc runs one part (default both). Resumable (gunzip results.jsonl.gz there first); GAMES sets
+#   tc/     10+0.1 on the wall clock: the speed-up as Elo;
+#   bullet/ 1+0.01 on the wall clock: time losses when two engines share the two cores at a bullet control.
+# PART=nodes, tc or bullet runs one part (default nodes and tc). Resumable (gunzip results.jsonl.gz there first); GAMES sets
 # the games of each part.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -16,7 +17,12 @@ for part in ${PART:-nodes tc}; do
   mkdir -p "$here/$part" && cd "$here/$part"
   resume=()
   [ -s results.jsonl ] && resume=(--resume)
-  limit=$([ "$part" = nodes ] && echo tc=nodes=400 || echo tc=10+0.1)
+  case "$part" in
+    nodes) limit=tc=nodes=400 ;;
+    tc) limit=tc=10+0.1 ;;
+    bullet) limit=tc=1+0.01 ;;
+    *) echo "unknown PART $part (nodes, tc or bullet)" >&2; exit 2 ;;
+  esac
   "$new" match --engine name=new cmd="$new" --engine name=old cmd="$old" \
     --each "$limit" option.Threads=1 \
     --games "${GAMES:-40}" --concurrency 2 --openings "$book" --openings-order shuffled --seed 7 \

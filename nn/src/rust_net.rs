@@ -212,7 +212,7 @@ impl RustNetwork {
     ) {
         let activation = self.activation;
         let filters = self.input.outputs;
-        let mut x = square_major_input(positions);
+        let mut x = square_major_input(positions, positions.len());
         let mut scratch = Scratch::default();
         let mut y = self.input.apply::<FUSED, WIDTH, LARGE>(&x, &mut scratch);
         activate(activation, &mut y);
@@ -290,9 +290,10 @@ fn activate(activation: Activation, values: &mut [f32]) {
     }
 }
 
-/// The positions' input planes as `[positions][64 squares][112 planes]`, straight from their bit masks.
-pub(crate) fn square_major_input(positions: &[InputPlanes]) -> Vec<f32> {
-    let mut x = vec![0.0; positions.len() * SQUARES * PLANES];
+/// The positions' input planes as `[slots][64 squares][112 planes]`, straight from their bit masks; slots past
+/// the positions (a padded batch's) stay zero.
+pub(crate) fn square_major_input(positions: &[InputPlanes], slots: usize) -> Vec<f32> {
+    let mut x = vec![0.0; slots.max(positions.len()) * SQUARES * PLANES];
     for (planes, x) in positions.iter().zip(x.chunks_exact_mut(SQUARES * PLANES)) {
         for (square, row) in x.chunks_exact_mut(PLANES).enumerate() {
             for (value, plane) in row.iter_mut().zip(planes) {

@@ -277,9 +277,7 @@ impl TorchNetwork {
     /// The input planes written square by square on the host, which is the channels-last layout itself: one
     /// copy into libtorch instead of the expansion's six operators and a reorder.
     fn channels_last_input(&self, positions: &[InputPlanes], padded: usize) -> Result<Tensor, tch::TchError> {
-        let mut dense = square_major_input(positions);
-        dense.resize(padded * 64 * PLANES, 0.0);
-        Tensor::f_from_slice(&dense)?
+        Tensor::f_from_slice(&square_major_input(positions, padded))?
             .f_reshape([padded as i64, 8, 8, PLANES as i64])?
             .f_permute([0, 3, 1, 2])?
             .f_to_kind(self.kind)

@@ -87,9 +87,19 @@ pub enum NetworkProblem {
     /// The network needs a newer engine than lc0 0.33.0.
     #[error("the network requires lc0 {0} or newer; this engine implements 0.33.0")]
     TooNew(String),
-    /// The file has no weights (an ONNX model or an empty message).
+    /// The file has no weights (an ONNX model or an empty message), or a combination lc0 cannot run.
     #[error("{0}")]
     UnsupportedFormat(String),
+    /// A format field holds a value lc0 refuses (or does not know).
+    #[error("{field} {value} is not supported (supported: {supported})")]
+    UnsupportedValue {
+        /// The field of `NetworkFormat`, as the schema names it.
+        field: &'static str,
+        /// The value found.
+        value: i32,
+        /// The values that are supported, with their meaning.
+        supported: &'static str,
+    },
     /// A layer has an encoding that cannot be decoded.
     #[error("layer {layer} has {problem}")]
     Encoding {

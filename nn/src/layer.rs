@@ -1,7 +1,7 @@
 //! Decoding of one weights layer (LC0-NOTES §5.2) and batch-norm folding of a convolution block (§5.3).
 
 use crate::error::NetworkProblem;
-use crate::network::{Conv, Dense};
+use crate::network::{Conv, Dense, LayerNorm, Projection};
 use crate::proto::{self, Encoding};
 
 /// Decodes a layer's values; `name` is used in errors.
@@ -68,7 +68,7 @@ pub fn required(layer: Option<&proto::Layer>, name: &str) -> Result<Vec<f32>, Ne
 }
 
 /// Decodes a layer that may be absent (absent or empty gives `None`).
-fn optional(layer: Option<&proto::Layer>, name: &str) -> Result<Option<Vec<f32>>, NetworkProblem> {
+pub fn optional(layer: Option<&proto::Layer>, name: &str) -> Result<Option<Vec<f32>>, NetworkProblem> {
     match layer {
         None => Ok(None),
         Some(layer) => decode_layer(layer, name).map(|v| if v.is_empty() { None } else { Some(v) }),
@@ -103,6 +103,46 @@ pub fn dense(
         inputs,
         weights,
         biases,
+    })
+}
+
+/// Builds a linear map without bias from `inputs` values; its output count is inferred from the weights.
+pub fn projection(
+    weights: Option<&proto::Layer>,
+    inputs: usize,
+    name: &str,
+) -> Result<Projection, NetworkProblem> {
+    let weights = required(weights, name)?;
+    if inputs == 0 || !weights.len().is_multiple_of(inputs) {
+        return Err(NetworkProblem::WrongSize {
+            layer: name.to_string(),
+            expected: (weights.len() / inputs.max(1)).max(1) * inputs,
+            actual: weights.len(),
+        });
+    }
+    Ok(Projection {
+        outputs: weights.len() / inputs,
+        inputs,
+        weights,
+    })
+}
+
+/// Builds a layer norm over `channels` with lc0's `epsilon` for its place in the network.
+pub fn layer_norm(
+    gammas: Option<&proto::Layer>,
+    betas: Option<&proto::Layer>,
+    channels: usize,
+    epsilon: f32,
+    name: &str,
+) -> Result<LayerNorm, NetworkProblem> {
+    let gammas = required(gammas, &format!("{name} gammas"))?;
+    check_len(&gammas, channels, &format!("{name} gammas"))?;
+    let betas = required(betas, &format!("{name} betas"))?;
+    check_len(&betas, channels, &format!("{name} betas"))?;
+    Ok(LayerNorm {
+        gammas,
+        betas,
+        epsilon,
     })
 }
 

@@ -14,6 +14,7 @@ pub mod loader;
 pub mod network;
 pub mod options;
 pub mod policy_map;
+pub mod positional_encoding;
 pub mod prior;
 pub mod proto;
 pub mod report;

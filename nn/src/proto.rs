@@ -1,6 +1,6 @@
-//! The subset of lczero-common's `net.proto` (`pblczero.Net`, proto2) that convolutional networks use,
-//! written by hand for prost (LC0-NOTES §5.1). Field numbers follow the schema; fields of formats this
-//! crate cannot run are kept only as far as needed to recognise and reject them.
+//! lczero-common's `net.proto` (`pblczero.Net`, proto2) as lc0 909a4082 reads it, written by hand for prost
+//! (LC0-NOTES §5.1; lc0 `proto/net.proto`). Field numbers follow the schema; the training parameters, which
+//! no engine reads, are left out, and the ONNX model is kept only to be recognised and refused.
 
 /// The top-level message of a weights file.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -75,6 +75,15 @@ pub struct NetworkFormat {
     /// Default activation (0 ReLU, 1 Mish).
     #[prost(int32, optional, tag = "7")]
     pub default_activation: Option<i32>,
+    /// Smolgen's activation ([`activation_function`]; 0 means the default activation).
+    #[prost(int32, optional, tag = "8")]
+    pub smolgen_activation: Option<i32>,
+    /// The encoder FFN's activation ([`activation_function`]; 0 means the default activation).
+    #[prost(int32, optional, tag = "9")]
+    pub ffn_activation: Option<i32>,
+    /// The attention body's input embedding ([`input_embedding`]).
+    #[prost(int32, optional, tag = "10")]
+    pub input_embedding: Option<i32>,
 }
 
 /// Layer encodings (`Weights.Layer.Encoding`).
@@ -99,6 +108,16 @@ pub mod input_format {
     pub const CLASSICAL_112_PLANE: i32 = 1;
     /// 112 planes, castling rights as rook squares.
     pub const WITH_CASTLING_PLANE: i32 = 2;
+    /// Format 2 on a canonicalised board.
+    pub const WITH_CANONICALIZATION: i32 = 3;
+    /// Format 3 with the fifty-move counter in hectoplies.
+    pub const WITH_CANONICALIZATION_HECTOPLIES: i32 = 4;
+    /// Format 4 with the armageddon plane.
+    pub const WITH_CANONICALIZATION_HECTOPLIES_ARMAGEDDON: i32 = 132;
+    /// Canonicalisation V2.
+    pub const WITH_CANONICALIZATION_V2: i32 = 5;
+    /// Canonicalisation V2 with the armageddon plane.
+    pub const WITH_CANONICALIZATION_V2_ARMAGEDDON: i32 = 133;
 }
 
 /// Body formats (`NetworkFormat.NetworkStructure`).
@@ -113,6 +132,46 @@ pub mod network_structure {
     pub const SE_WITH_HEADFORMAT: i32 = 4;
     /// An ONNX model.
     pub const ONNX: i32 = 5;
+    /// Attention (transformer) body, heads given by the format.
+    pub const ATTENTION_BODY_WITH_HEADFORMAT: i32 = 6;
+    /// Attention body with the multi-head value and policy layout.
+    pub const ATTENTION_BODY_WITH_MULTIHEADFORMAT: i32 = 7;
+    /// Legacy attention body upgraded to the multi-head layout (lc0's converter marks it 128 + 6).
+    pub const AB_LEGACY_WITH_MULTIHEADFORMAT: i32 = 134;
+}
+
+/// Activation functions (`NetworkFormat.ActivationFunction`).
+pub mod activation_function {
+    /// The network's default activation.
+    pub const DEFAULT: i32 = 0;
+    /// x·tanh(softplus(x)).
+    pub const MISH: i32 = 1;
+    /// max(x, 0).
+    pub const RELU: i32 = 2;
+    /// The identity.
+    pub const NONE: i32 = 3;
+    /// tanh.
+    pub const TANH: i32 = 4;
+    /// The logistic function.
+    pub const SIGMOID: i32 = 5;
+    /// Scaled exponential linear unit.
+    pub const SELU: i32 = 6;
+    /// x·sigmoid(x).
+    pub const SWISH: i32 = 7;
+    /// max(x, 0)².
+    pub const RELU_2: i32 = 8;
+    /// Softmax over a vector.
+    pub const SOFTMAX: i32 = 9;
+}
+
+/// The attention body's input embedding (`NetworkFormat.InputEmbeddingFormat`).
+pub mod input_embedding {
+    /// The fixed 64-channel positional encoding (as `PE_MAP`).
+    pub const NONE: i32 = 0;
+    /// The fixed 64-channel positional encoding.
+    pub const PE_MAP: i32 = 1;
+    /// A learned dense positional embedding, layer norm and an embedding FFN.
+    pub const PE_DENSE: i32 = 2;
 }
 
 /// Policy head formats (`NetworkFormat.PolicyFormat`).
@@ -131,6 +190,8 @@ pub mod value_format {
     pub const CLASSICAL: i32 = 1;
     /// Win, draw, loss.
     pub const WDL: i32 = 2;
+    /// Parametrised value (lc0 refuses it in every CPU backend).
+    pub const PARAM: i32 = 3;
 }
 
 /// Moves-left head formats (`NetworkFormat.MovesLeftFormat`).
@@ -215,6 +276,260 @@ pub struct Residual {
     pub se: Option<SeUnit>,
 }
 
+/// Smolgen: attention logits generated from the whole board, per encoder layer.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Smolgen {
+    /// Per-square compression, `[hidden channels][embedding]`, no bias.
+    #[prost(message, optional, tag = "1")]
+    pub compress: Option<Layer>,
+    /// First dense layer over the 64 compressed squares.
+    #[prost(message, optional, tag = "2")]
+    pub dense1_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "3")]
+    pub dense1_b: Option<Layer>,
+    /// First layer norm's scales.
+    #[prost(message, optional, tag = "4")]
+    pub ln1_gammas: Option<Layer>,
+    /// First layer norm's offsets.
+    #[prost(message, optional, tag = "5")]
+    pub ln1_betas: Option<Layer>,
+    /// Second dense layer, to heads × generator width.
+    #[prost(message, optional, tag = "6")]
+    pub dense2_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "7")]
+    pub dense2_b: Option<Layer>,
+    /// Second layer norm's scales.
+    #[prost(message, optional, tag = "8")]
+    pub ln2_gammas: Option<Layer>,
+    /// Second layer norm's offsets.
+    #[prost(message, optional, tag = "9")]
+    pub ln2_betas: Option<Layer>,
+}
+
+/// Multi-head self-attention over the 64 squares.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Mha {
+    /// Query weights.
+    #[prost(message, optional, tag = "1")]
+    pub q_w: Option<Layer>,
+    /// Query bias.
+    #[prost(message, optional, tag = "2")]
+    pub q_b: Option<Layer>,
+    /// Key weights.
+    #[prost(message, optional, tag = "3")]
+    pub k_w: Option<Layer>,
+    /// Key bias.
+    #[prost(message, optional, tag = "4")]
+    pub k_b: Option<Layer>,
+    /// Value weights.
+    #[prost(message, optional, tag = "5")]
+    pub v_w: Option<Layer>,
+    /// Value bias.
+    #[prost(message, optional, tag = "6")]
+    pub v_b: Option<Layer>,
+    /// Output projection weights.
+    #[prost(message, optional, tag = "7")]
+    pub dense_w: Option<Layer>,
+    /// Output projection bias.
+    #[prost(message, optional, tag = "8")]
+    pub dense_b: Option<Layer>,
+    /// Optional smolgen.
+    #[prost(message, optional, tag = "9")]
+    pub smolgen: Option<Smolgen>,
+    /// Relative position encoding of queries (lc0 refuses it).
+    #[prost(message, optional, tag = "10")]
+    pub rpe_q: Option<Layer>,
+    /// Relative position encoding of keys (lc0 refuses it).
+    #[prost(message, optional, tag = "11")]
+    pub rpe_k: Option<Layer>,
+    /// Relative position encoding of values (lc0 refuses it).
+    #[prost(message, optional, tag = "12")]
+    pub rpe_v: Option<Layer>,
+}
+
+/// A two-layer feed-forward network applied to every square.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Ffn {
+    /// First layer's weights.
+    #[prost(message, optional, tag = "1")]
+    pub dense1_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "2")]
+    pub dense1_b: Option<Layer>,
+    /// Second layer's weights.
+    #[prost(message, optional, tag = "3")]
+    pub dense2_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "4")]
+    pub dense2_b: Option<Layer>,
+}
+
+/// One transformer encoder layer: attention, then the FFN, each followed by a residual layer norm.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct EncoderLayer {
+    /// The attention.
+    #[prost(message, optional, tag = "1")]
+    pub mha: Option<Mha>,
+    /// Layer norm after the attention: scales.
+    #[prost(message, optional, tag = "2")]
+    pub ln1_gammas: Option<Layer>,
+    /// Its offsets.
+    #[prost(message, optional, tag = "3")]
+    pub ln1_betas: Option<Layer>,
+    /// The feed-forward network.
+    #[prost(message, optional, tag = "4")]
+    pub ffn: Option<Ffn>,
+    /// Layer norm after the FFN: scales.
+    #[prost(message, optional, tag = "5")]
+    pub ln2_gammas: Option<Layer>,
+    /// Its offsets.
+    #[prost(message, optional, tag = "6")]
+    pub ln2_betas: Option<Layer>,
+}
+
+/// One policy head of the multi-head layout.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct PolicyHeadWeights {
+    /// Embedding weights (falls back to [`PolicyHeads::ip_pol_w`] when empty).
+    #[prost(message, optional, tag = "1")]
+    pub ip_pol_w: Option<Layer>,
+    /// Embedding bias.
+    #[prost(message, optional, tag = "2")]
+    pub ip_pol_b: Option<Layer>,
+    /// Attention policy queries.
+    #[prost(message, optional, tag = "3")]
+    pub ip2_pol_w: Option<Layer>,
+    /// Their bias.
+    #[prost(message, optional, tag = "4")]
+    pub ip2_pol_b: Option<Layer>,
+    /// Attention policy keys.
+    #[prost(message, optional, tag = "5")]
+    pub ip3_pol_w: Option<Layer>,
+    /// Their bias.
+    #[prost(message, optional, tag = "6")]
+    pub ip3_pol_b: Option<Layer>,
+    /// Promotion offsets.
+    #[prost(message, optional, tag = "7")]
+    pub ip4_pol_w: Option<Layer>,
+    /// The head's own encoder layers.
+    #[prost(message, repeated, tag = "8")]
+    pub pol_encoder: Vec<EncoderLayer>,
+    /// Their attention heads.
+    #[prost(uint32, optional, tag = "9")]
+    pub pol_headcount: Option<u32>,
+    /// First convolution of a convolution policy.
+    #[prost(message, optional, tag = "10")]
+    pub policy1: Option<ConvBlock>,
+    /// Classical policy convolution, or a convolution policy's last one.
+    #[prost(message, optional, tag = "11")]
+    pub policy: Option<ConvBlock>,
+}
+
+/// One value head of the multi-head layout.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct ValueHeadWeights {
+    /// Embedding of an attention body's squares.
+    #[prost(message, optional, tag = "1")]
+    pub ip_val_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "2")]
+    pub ip_val_b: Option<Layer>,
+    /// Hidden layer.
+    #[prost(message, optional, tag = "3")]
+    pub ip1_val_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "4")]
+    pub ip1_val_b: Option<Layer>,
+    /// Output layer.
+    #[prost(message, optional, tag = "5")]
+    pub ip2_val_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "6")]
+    pub ip2_val_b: Option<Layer>,
+    /// Value-error output (training only).
+    #[prost(message, optional, tag = "7")]
+    pub ip_val_err_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "8")]
+    pub ip_val_err_b: Option<Layer>,
+    /// Categorical value output (training only).
+    #[prost(message, optional, tag = "9")]
+    pub ip_val_cat_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "10")]
+    pub ip_val_cat_b: Option<Layer>,
+    /// A convolutional body's value convolution.
+    #[prost(message, optional, tag = "11")]
+    pub value: Option<ConvBlock>,
+}
+
+/// A named policy head beyond the four fixed ones.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct PolicyHeadMap {
+    /// The head's name.
+    #[prost(string, optional, tag = "1")]
+    pub key: Option<String>,
+    /// The head.
+    #[prost(message, optional, tag = "2")]
+    pub value: Option<PolicyHeadWeights>,
+}
+
+/// The policy heads of the multi-head layout.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct PolicyHeads {
+    /// The embedding the heads share.
+    #[prost(message, optional, tag = "1")]
+    pub ip_pol_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "2")]
+    pub ip_pol_b: Option<Layer>,
+    /// The head lc0 plays with.
+    #[prost(message, optional, tag = "3")]
+    pub vanilla: Option<PolicyHeadWeights>,
+    /// Optimistic short-term policy.
+    #[prost(message, optional, tag = "4")]
+    pub optimistic_st: Option<PolicyHeadWeights>,
+    /// Soft policy.
+    #[prost(message, optional, tag = "5")]
+    pub soft: Option<PolicyHeadWeights>,
+    /// The opponent's policy.
+    #[prost(message, optional, tag = "6")]
+    pub opponent: Option<PolicyHeadWeights>,
+    /// Further named heads.
+    #[prost(message, repeated, tag = "7")]
+    pub policy_head_map: Vec<PolicyHeadMap>,
+}
+
+/// A named value head beyond the three fixed ones.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct ValueHeadMap {
+    /// The head's name.
+    #[prost(string, optional, tag = "1")]
+    pub key: Option<String>,
+    /// The head.
+    #[prost(message, optional, tag = "2")]
+    pub value: Option<ValueHeadWeights>,
+}
+
+/// The value heads of the multi-head layout.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct ValueHeads {
+    /// The game result head lc0 plays with.
+    #[prost(message, optional, tag = "1")]
+    pub winner: Option<ValueHeadWeights>,
+    /// Search-Q head.
+    #[prost(message, optional, tag = "2")]
+    pub q: Option<ValueHeadWeights>,
+    /// Short-term head.
+    #[prost(message, optional, tag = "3")]
+    pub st: Option<ValueHeadWeights>,
+    /// Further named heads.
+    #[prost(message, repeated, tag = "4")]
+    pub value_head_map: Vec<ValueHeadMap>,
+}
+
 /// All layers of a network.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct Weights {
@@ -224,6 +539,54 @@ pub struct Weights {
     /// Residual tower.
     #[prost(message, repeated, tag = "2")]
     pub residual: Vec<Residual>,
+    /// Dense positional-embedding preprocessing weights (`PE_DENSE`).
+    #[prost(message, optional, tag = "37")]
+    pub ip_emb_preproc_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "38")]
+    pub ip_emb_preproc_b: Option<Layer>,
+    /// Attention body input embedding.
+    #[prost(message, optional, tag = "25")]
+    pub ip_emb_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "26")]
+    pub ip_emb_b: Option<Layer>,
+    /// Embedding layer norm's scales (`PE_DENSE`).
+    #[prost(message, optional, tag = "39")]
+    pub ip_emb_ln_gammas: Option<Layer>,
+    /// Its offsets.
+    #[prost(message, optional, tag = "40")]
+    pub ip_emb_ln_betas: Option<Layer>,
+    /// Input gating: multiplicative, `[embedding][64]`.
+    #[prost(message, optional, tag = "33")]
+    pub ip_mult_gate: Option<Layer>,
+    /// Input gating: additive, `[embedding][64]`.
+    #[prost(message, optional, tag = "34")]
+    pub ip_add_gate: Option<Layer>,
+    /// Embedding FFN (`PE_DENSE`).
+    #[prost(message, optional, tag = "41")]
+    pub ip_emb_ffn: Option<Ffn>,
+    /// Embedding FFN layer norm's scales.
+    #[prost(message, optional, tag = "42")]
+    pub ip_emb_ffn_ln_gammas: Option<Layer>,
+    /// Its offsets.
+    #[prost(message, optional, tag = "43")]
+    pub ip_emb_ffn_ln_betas: Option<Layer>,
+    /// The body's encoder stack.
+    #[prost(message, repeated, tag = "27")]
+    pub encoder: Vec<EncoderLayer>,
+    /// Its attention heads.
+    #[prost(uint32, optional, tag = "28")]
+    pub headcount: Option<u32>,
+    /// The attention policy's own encoder stack.
+    #[prost(message, repeated, tag = "21")]
+    pub pol_encoder: Vec<EncoderLayer>,
+    /// Its attention heads.
+    #[prost(uint32, optional, tag = "24")]
+    pub pol_headcount: Option<u32>,
+    /// First conv of the convolution policy head.
+    #[prost(message, optional, tag = "11")]
+    pub policy1: Option<ConvBlock>,
     /// Classical policy 1×1 conv, or the convolution head's last conv.
     #[prost(message, optional, tag = "3")]
     pub policy: Option<ConvBlock>,
@@ -233,39 +596,6 @@ pub struct Weights {
     /// Its bias.
     #[prost(message, optional, tag = "5")]
     pub ip_pol_b: Option<Layer>,
-    /// Value head convolution.
-    #[prost(message, optional, tag = "6")]
-    pub value: Option<ConvBlock>,
-    /// Value hidden layer.
-    #[prost(message, optional, tag = "7")]
-    pub ip1_val_w: Option<Layer>,
-    /// Its bias.
-    #[prost(message, optional, tag = "8")]
-    pub ip1_val_b: Option<Layer>,
-    /// Value output layer.
-    #[prost(message, optional, tag = "9")]
-    pub ip2_val_w: Option<Layer>,
-    /// Its bias.
-    #[prost(message, optional, tag = "10")]
-    pub ip2_val_b: Option<Layer>,
-    /// First conv of the convolution policy head.
-    #[prost(message, optional, tag = "11")]
-    pub policy1: Option<ConvBlock>,
-    /// Moves-left convolution.
-    #[prost(message, optional, tag = "12")]
-    pub moves_left: Option<ConvBlock>,
-    /// Moves-left hidden layer.
-    #[prost(message, optional, tag = "13")]
-    pub ip1_mov_w: Option<Layer>,
-    /// Its bias.
-    #[prost(message, optional, tag = "14")]
-    pub ip1_mov_b: Option<Layer>,
-    /// Moves-left output layer.
-    #[prost(message, optional, tag = "15")]
-    pub ip2_mov_w: Option<Layer>,
-    /// Its bias.
-    #[prost(message, optional, tag = "16")]
-    pub ip2_mov_b: Option<Layer>,
     /// Attention policy queries.
     #[prost(message, optional, tag = "17")]
     pub ip2_pol_w: Option<Layer>,
@@ -278,16 +608,61 @@ pub struct Weights {
     /// Their bias.
     #[prost(message, optional, tag = "20")]
     pub ip3_pol_b: Option<Layer>,
-    /// Attention policy encoder layers (unsupported; kept raw to be recognised).
-    #[prost(bytes = "vec", repeated, tag = "21")]
-    pub pol_encoder: Vec<Vec<u8>>,
     /// Attention policy promotion offsets, `[4][D]`.
     #[prost(message, optional, tag = "22")]
     pub ip4_pol_w: Option<Layer>,
-    /// Attention body embedding (unsupported; kept to be recognised).
-    #[prost(message, optional, tag = "25")]
-    pub ip_emb_w: Option<Layer>,
-    /// Attention body encoder layers (unsupported; kept raw to be recognised).
-    #[prost(bytes = "vec", repeated, tag = "27")]
-    pub encoder: Vec<Vec<u8>>,
+    /// Value head convolution.
+    #[prost(message, optional, tag = "6")]
+    pub value: Option<ConvBlock>,
+    /// Attention body value embedding.
+    #[prost(message, optional, tag = "29")]
+    pub ip_val_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "30")]
+    pub ip_val_b: Option<Layer>,
+    /// Value hidden layer.
+    #[prost(message, optional, tag = "7")]
+    pub ip1_val_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "8")]
+    pub ip1_val_b: Option<Layer>,
+    /// Value output layer.
+    #[prost(message, optional, tag = "9")]
+    pub ip2_val_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "10")]
+    pub ip2_val_b: Option<Layer>,
+    /// The multi-head value heads.
+    #[prost(message, optional, tag = "44")]
+    pub value_heads: Option<ValueHeads>,
+    /// The multi-head policy heads.
+    #[prost(message, optional, tag = "45")]
+    pub policy_heads: Option<PolicyHeads>,
+    /// Moves-left convolution.
+    #[prost(message, optional, tag = "12")]
+    pub moves_left: Option<ConvBlock>,
+    /// Attention body moves-left embedding.
+    #[prost(message, optional, tag = "31")]
+    pub ip_mov_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "32")]
+    pub ip_mov_b: Option<Layer>,
+    /// Moves-left hidden layer.
+    #[prost(message, optional, tag = "13")]
+    pub ip1_mov_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "14")]
+    pub ip1_mov_b: Option<Layer>,
+    /// Moves-left output layer.
+    #[prost(message, optional, tag = "15")]
+    pub ip2_mov_w: Option<Layer>,
+    /// Its bias.
+    #[prost(message, optional, tag = "16")]
+    pub ip2_mov_b: Option<Layer>,
+    /// Global smolgen weights shared by every encoder layer, `[64·64][generator width]`.
+    #[prost(message, optional, tag = "35")]
+    pub smolgen_w: Option<Layer>,
+    /// Global smolgen bias (lc0 reads no bias).
+    #[prost(message, optional, tag = "36")]
+    pub smolgen_b: Option<Layer>,
 }

@@ -9,7 +9,7 @@
 mod winograd;
 
 use crate::encoder::{InputPlanes, PLANES};
-use crate::network::{Activation, Conv, Dense, Network, PolicyHead, ValueKind};
+use crate::network::{Activation, Body, Conv, Dense, HeadInput, Network, PolicyHead, ValueKind};
 use crate::policy_map::{conv_policy_map, POLICY_SIZE};
 use crate::torch_net::RawOutputs;
 use winograd::{Scratch, Winograd3x3};
@@ -99,8 +99,15 @@ struct Head {
 }
 
 impl RustNetwork {
-    /// The network in this path's layouts, or `None` for a network it does not cover (an attention policy).
+    /// The network in this path's layouts, or `None` for a network it does not cover (an attention body or
+    /// policy).
     pub fn new(network: &Network) -> Option<Self> {
+        let Body::Residual(body) = &network.body else {
+            return None;
+        };
+        if !matches!(network.activation, Activation::Relu | Activation::Mish) {
+            return None;
+        }
         let policy = match &network.policy {
             PolicyHead::Classical { conv, fc } => Policy::Classical {
                 conv: Linear::pointwise(conv)?,
@@ -110,17 +117,20 @@ impl RustNetwork {
                 conv1: Winograd3x3::new(conv1)?,
                 conv2: Winograd3x3::new(conv2)?,
             },
-            PolicyHead::Attention { .. } => return None,
+            PolicyHead::Attention(_) => return None,
         };
-        let head = |conv: &Conv, fc1: &Dense, fc2: &Dense| {
+        let head = |input: &HeadInput, fc1: &Dense, fc2: &Dense| {
+            let HeadInput::Convolution(conv) = input else {
+                return None;
+            };
             Some(Head {
                 conv: Linear::pointwise(conv)?,
                 fc1: Linear::new(fc1),
                 fc2: Linear::new(fc2),
             })
         };
-        let tower = network
-            .tower
+        let tower = body
+            .blocks
             .iter()
             .map(|block| {
                 Some(Block {
@@ -131,16 +141,16 @@ impl RustNetwork {
             })
             .collect::<Option<Vec<_>>>()?;
         let moves_left = match &network.moves_left {
-            Some(m) => Some(head(&m.conv, &m.fc1, &m.fc2)?),
+            Some(m) => Some(head(&m.input, &m.fc1, &m.fc2)?),
             None => None,
         };
         Some(Self {
             isa: Isa::detect(),
             activation: network.activation,
-            input: Winograd3x3::new(&network.input)?,
+            input: Winograd3x3::new(&body.input)?,
             tower,
             policy,
-            value: head(&network.value.conv, &network.value.fc1, &network.value.fc2)?,
+            value: head(&network.value.input, &network.value.fc1, &network.value.fc2)?,
             value_outputs: match network.value.kind {
                 ValueKind::Wdl => 3,
                 ValueKind::Classical => 1,
@@ -287,6 +297,7 @@ fn activate(activation: Activation, values: &mut [f32]) {
     match activation {
         Activation::Relu => values.iter_mut().for_each(|v| *v = v.max(0.0)),
         Activation::Mish => values.iter_mut().for_each(|v| *v *= v.exp().ln_1p().tanh()),
+        _ => unreachable!("RustNetwork::new takes only ReLU and Mish networks"),
     }
 }
 
@@ -455,20 +466,23 @@ mod tests {
         Network {
             input_format: crate::network::InputFormat::Classical,
             activation: Activation::Relu,
-            input: conv(112, 32, 3, 10),
-            tower: vec![crate::network::ResidualBlock {
-                conv1: conv(32, 32, 3, 20),
-                conv2: conv(32, 32, 3, 30),
-                se: Some(crate::network::SqueezeExcitation { fc1: dense(32, 8, 40), fc2: dense(8, 64, 50) }),
-            }],
+            body: Body::Residual(crate::network::ResidualTower {
+                input: conv(112, 32, 3, 10),
+                blocks: vec![crate::network::ResidualBlock {
+                    conv1: conv(32, 32, 3, 20),
+                    conv2: conv(32, 32, 3, 30),
+                    se: Some(crate::network::SqueezeExcitation { fc1: dense(32, 8, 40), fc2: dense(8, 64, 50) }),
+                }],
+            }),
             policy: PolicyHead::Convolution { conv1: conv(32, 32, 3, 60), conv2: conv(32, 80, 3, 70) },
             value: crate::network::ValueHead {
                 kind: ValueKind::Wdl,
-                conv: conv(32, 32, 1, 80),
+                input: crate::network::HeadInput::Convolution(conv(32, 32, 1, 80)),
                 fc1: dense(2048, 128, 90),
                 fc2: dense(128, 3, 100),
             },
             moves_left: None,
+            smolgen_global: None,
         }
     }
 

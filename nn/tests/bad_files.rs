@@ -190,24 +190,49 @@ fn unsupported_formats_are_named() {
             .network_format
             .as_mut()
             .unwrap());
-        match problem(&net) {
-            NetworkProblem::UnsupportedFormat(text) => text,
-            other => panic!("expected an unsupported format, got {other:?}"),
-        }
+        problem(&net)
     };
-    assert!(format(&mut |f| f.network = Some(6)).contains("attention-body"));
-    assert!(format(&mut |f| f.network = Some(5)).contains("ONNX"));
-    assert!(format(&mut |f| f.input = Some(3)).contains("canonical input format 3"));
-    assert!(format(&mut |f| f.value = Some(3)).contains("value format 3"));
+    let refused = |f: &mut dyn FnMut(&mut nn::proto::NetworkFormat)| match format(f) {
+        NetworkProblem::UnsupportedValue { field, value, supported } => (field, value, supported),
+        other => panic!("expected an unsupported value, got {other:?}"),
+    };
+    let (field, value, supported) = refused(&mut |f| f.network = Some(8));
+    assert_eq!((field, value), ("network", 8));
+    assert!(supported.contains("6 attention body"), "{supported}");
+    assert_eq!(refused(&mut |f| f.input = Some(6)).0, "input");
+    assert_eq!(refused(&mut |f| f.value = Some(3)), ("value", 3, "1 classical, 2 WDL"));
+    assert_eq!(refused(&mut |f| f.policy = Some(4)).0, "policy");
+    assert_eq!(refused(&mut |f| f.moves_left = Some(2)).0, "moves_left");
+    assert_eq!(refused(&mut |f| f.default_activation = Some(2)).0, "default_activation");
+    let message = format(&mut |f| f.value = Some(3)).to_string();
+    assert_eq!(message, "value 3 is not supported (supported: 1 classical, 2 WDL)");
+    let attention = |f: &mut nn::proto::NetworkFormat| {
+        f.network = Some(6);
+        f.policy = Some(3);
+    };
+    let (field, value, _) = refused(&mut |f| {
+        attention(f);
+        f.smolgen_activation = Some(9);
+    });
+    assert_eq!((field, value), ("smolgen_activation", 9), "softmax, which lc0's CPU backends refuse");
+    assert_eq!(refused(&mut |f| {
+        attention(f);
+        f.input_embedding = Some(3);
+    }).0, "input_embedding");
+    assert!(format(&mut |f| f.network = Some(5)).to_string().contains("ONNX"));
+    assert!(format(&mut |f| f.network = Some(6)).to_string().contains("needs the attention policy"));
     let mut net = good();
     net.onnx_model = Some(vec![1, 2, 3]);
     assert!(
         matches!(problem(&net), NetworkProblem::UnsupportedFormat(ref t) if t.contains("ONNX"))
     );
     let mut net = good();
-    net.weights.as_mut().unwrap().encoder.push(vec![]);
+    net.weights.as_mut().unwrap().encoder.push(nn::proto::EncoderLayer::default());
+    net.format.as_mut().unwrap().network_format.as_mut().unwrap().network = Some(3);
     assert!(
-        matches!(problem(&net), NetworkProblem::UnsupportedFormat(ref t) if t.contains("attention-body"))
+        matches!(problem(&net), NetworkProblem::UnsupportedFormat(ref t) if t.contains("residual-tower")),
+        "{:?}",
+        problem(&net)
     );
 }
 

@@ -286,6 +286,7 @@ pub fn build(spec: Spec, seed: u64) -> (Net, Reference) {
             value: Some(if spec.wdl { 2 } else { 1 }),
             moves_left: Some(i32::from(spec.moves_left)),
             default_activation: Some(i32::from(spec.mish)),
+            ..proto::NetworkFormat::default()
         }),
     };
     let net = Net {

@@ -3,8 +3,14 @@
 
 use tch::{Device, Kind, Tensor};
 
+mod attention;
+
+use attention::{global_smolgen, AttentionBodyT, DenseT, EncoderStackT};
+
 use crate::encoder::{InputPlanes, PLANES};
-use crate::network::{Activation, Conv, Dense, Network, PolicyHead, ValueKind};
+use crate::network::{
+    Activation, Body, Conv, Dense, HeadInput, Network, PolicyHead, Projection, ValueKind,
+};
 use crate::policy_map::{attention_policy_map, conv_policy_map, POLICY_SIZE};
 use crate::rust_net::square_major_input;
 
@@ -60,15 +66,15 @@ struct ConvT {
     padding: i64,
 }
 
-struct DenseT {
-    weights: Tensor,
-    biases: Tensor,
-}
-
 struct BlockT {
     conv1: ConvT,
     conv2: ConvT,
     se: Option<(DenseT, DenseT)>,
+}
+
+enum BodyT {
+    Residual { input: ConvT, tower: Vec<BlockT>, filters: i64 },
+    Attention(AttentionBodyT),
 }
 
 enum PolicyT {
@@ -82,6 +88,8 @@ enum PolicyT {
     },
     Attention {
         embedding: DenseT,
+        embedding_activation: Activation,
+        encoders: Option<EncoderStackT>,
         query: DenseT,
         key: DenseT,
         promotion: Tensor,
@@ -89,10 +97,63 @@ enum PolicyT {
     },
 }
 
+enum HeadInputT {
+    Convolution(ConvT),
+    Embedding(DenseT),
+}
+
 struct HeadT {
-    conv: ConvT,
+    input: HeadInputT,
     fc1: DenseT,
     fc2: DenseT,
+}
+
+/// Uploads weights to one device in one precision.
+struct TensorMaker {
+    device: Device,
+    kind: Kind,
+}
+
+impl TensorMaker {
+    fn tensor(&self, values: &[f32], shape: &[i64]) -> Result<Tensor, tch::TchError> {
+        Tensor::f_from_slice(values)?
+            .f_reshape(shape)?
+            .f_to_device(self.device)?
+            .f_to_kind(self.kind)
+    }
+
+    fn vector(&self, values: &[f32]) -> Result<Tensor, tch::TchError> {
+        self.tensor(values, &[values.len() as i64])
+    }
+
+    fn matrix(&self, values: &[f32], rows: usize, columns: usize) -> Result<Tensor, tch::TchError> {
+        self.tensor(values, &[rows as i64, columns as i64])
+    }
+
+    fn dense(&self, d: &Dense) -> Result<DenseT, tch::TchError> {
+        Ok(DenseT {
+            weights: self.matrix(&d.weights, d.outputs, d.inputs)?,
+            biases: self.vector(&d.biases)?,
+        })
+    }
+
+    fn projection(&self, p: &Projection) -> Result<Tensor, tch::TchError> {
+        self.matrix(&p.weights, p.outputs, p.inputs)
+    }
+}
+
+/// Applies an activation function (lc0's `Activate`).
+fn activate(x: &Tensor, activation: Activation) -> Result<Tensor, tch::TchError> {
+    match activation {
+        Activation::Relu => x.f_relu(),
+        Activation::Mish => x.f_mish(),
+        Activation::None => Ok(x.shallow_clone()),
+        Activation::Tanh => x.f_tanh(),
+        Activation::Sigmoid => x.f_sigmoid(),
+        Activation::Selu => x.f_selu(),
+        Activation::Swish => x.f_silu(),
+        Activation::Relu2 => x.f_relu()?.f_square(),
+    }
 }
 
 /// A network ready to run on one device in one precision.
@@ -105,29 +166,17 @@ pub struct TorchNetwork {
     /// on CUDA, which keeps NCHW.
     in_channels_last: bool,
     activation: Activation,
-    filters: i64,
-    input: ConvT,
-    tower: Vec<BlockT>,
+    body: BodyT,
     policy: PolicyT,
     /// For each of the 1858 policy indices, its position in the head's flat output.
     policy_gather: Option<Tensor>,
     value: HeadT,
     value_kind: ValueKind,
     moves_left: Option<HeadT>,
+    /// Smolgen's global weights, shared by every encoder layer.
+    smolgen_global: Option<Tensor>,
     /// `1 << square` for the 64 squares, to expand the planes' bit masks on the device.
     square_bits: Tensor,
-}
-
-fn tensor(
-    values: &[f32],
-    shape: &[i64],
-    device: Device,
-    kind: Kind,
-) -> Result<Tensor, tch::TchError> {
-    Tensor::f_from_slice(values)?
-        .f_reshape(shape)?
-        .f_to_device(device)?
-        .f_to_kind(kind)
 }
 
 /// The same NCHW tensor with its channels innermost in memory (PyTorch's channels-last format).
@@ -150,6 +199,7 @@ impl TorchNetwork {
     /// Uploads the network's weights to `device` in precision `kind` (Float, Half or BFloat16).
     pub fn new(network: &Network, device: Device, kind: Kind) -> Result<Self, tch::TchError> {
         let in_channels_last = device == Device::Cpu;
+        let make = TensorMaker { device, kind };
         let conv = |c: &Conv| -> Result<ConvT, tch::TchError> {
             let shape = [
                 c.out_channels as i64,
@@ -157,52 +207,51 @@ impl TorchNetwork {
                 c.kernel as i64,
                 c.kernel as i64,
             ];
-            let weights = tensor(&c.weights, &shape, device, kind)?;
+            let weights = make.tensor(&c.weights, &shape)?;
             let weights = if in_channels_last { channels_last(&weights)? } else { weights };
             Ok(ConvT {
                 weights,
-                biases: tensor(&c.biases, &[c.out_channels as i64], device, kind)?,
+                biases: make.vector(&c.biases)?,
                 padding: (c.kernel / 2) as i64,
             })
         };
-        let dense = |d: &Dense| -> Result<DenseT, tch::TchError> {
-            Ok(DenseT {
-                weights: tensor(
-                    &d.weights,
-                    &[d.outputs as i64, d.inputs as i64],
-                    device,
-                    kind,
-                )?,
-                biases: tensor(&d.biases, &[d.outputs as i64], device, kind)?,
-            })
-        };
-        let head = |c: &Conv, fc1: &Dense, fc2: &Dense| -> Result<HeadT, tch::TchError> {
+        let head = |input: &HeadInput, fc1: &Dense, fc2: &Dense| -> Result<HeadT, tch::TchError> {
             Ok(HeadT {
-                conv: conv(c)?,
-                fc1: dense(fc1)?,
-                fc2: dense(fc2)?,
+                input: match input {
+                    HeadInput::Convolution(c) => HeadInputT::Convolution(conv(c)?),
+                    HeadInput::Embedding(d) => HeadInputT::Embedding(make.dense(d)?),
+                },
+                fc1: make.dense(fc1)?,
+                fc2: make.dense(fc2)?,
             })
         };
-        let tower = network
-            .tower
-            .iter()
-            .map(|b| {
-                let se = match &b.se {
-                    Some(se) => Some((dense(&se.fc1)?, dense(&se.fc2)?)),
-                    None => None,
-                };
-                Ok(BlockT {
-                    conv1: conv(&b.conv1)?,
-                    conv2: conv(&b.conv2)?,
-                    se,
-                })
-            })
-            .collect::<Result<Vec<_>, tch::TchError>>()?;
+        let body = match &network.body {
+            Body::Residual(tower) => BodyT::Residual {
+                input: conv(&tower.input)?,
+                tower: tower
+                    .blocks
+                    .iter()
+                    .map(|b| {
+                        let se = match &b.se {
+                            Some(se) => Some((make.dense(&se.fc1)?, make.dense(&se.fc2)?)),
+                            None => None,
+                        };
+                        Ok(BlockT {
+                            conv1: conv(&b.conv1)?,
+                            conv2: conv(&b.conv2)?,
+                            se,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, tch::TchError>>()?,
+                filters: tower.filters() as i64,
+            },
+            Body::Attention(body) => BodyT::Attention(AttentionBodyT::new(&make, body, network.activation)?),
+        };
         let (policy, policy_gather) = match &network.policy {
             PolicyHead::Classical { conv: c, fc } => (
                 PolicyT::Classical {
                     conv: conv(c)?,
-                    fc: dense(fc)?,
+                    fc: make.dense(fc)?,
                 },
                 None,
             ),
@@ -213,25 +262,22 @@ impl TorchNetwork {
                 },
                 Some(gather_index(conv_policy_map(), device)?),
             ),
-            PolicyHead::Attention {
-                embedding,
-                query,
-                key,
-                promotion,
-            } => (
+            PolicyHead::Attention(head) => (
                 PolicyT::Attention {
-                    embedding: dense(embedding)?,
-                    query: dense(query)?,
-                    key: dense(key)?,
-                    promotion: tensor(promotion, &[4, key.outputs as i64], device, kind)?,
-                    key_width: key.outputs,
+                    embedding: make.dense(&head.embedding)?,
+                    embedding_activation: head.embedding_activation,
+                    encoders: head.encoders.as_ref().map(|e| EncoderStackT::new(&make, e)).transpose()?,
+                    query: make.dense(&head.query)?,
+                    key: make.dense(&head.key)?,
+                    promotion: make.matrix(&head.promotion, 4, head.key.outputs)?,
+                    key_width: head.key.outputs,
                 },
                 Some(gather_index(attention_policy_map(), device)?),
             ),
         };
-        let value = head(&network.value.conv, &network.value.fc1, &network.value.fc2)?;
+        let value = head(&network.value.input, &network.value.fc1, &network.value.fc2)?;
         let moves_left = match &network.moves_left {
-            Some(m) => Some(head(&m.conv, &m.fc1, &m.fc2)?),
+            Some(m) => Some(head(&m.input, &m.fc1, &m.fc2)?),
             None => None,
         };
         Ok(Self {
@@ -239,14 +285,13 @@ impl TorchNetwork {
             kind,
             in_channels_last,
             activation: network.activation,
-            filters: network.filters() as i64,
-            input: conv(&network.input)?,
-            tower,
+            body,
             policy,
             policy_gather,
             value,
             value_kind: network.value.kind,
             moves_left,
+            smolgen_global: network.smolgen_global.as_ref().map(|g| global_smolgen(&make, g)).transpose()?,
             square_bits: Tensor::f_from_slice(&std::array::from_fn::<i64, 64, _>(|square| 1i64 << square))?
                 .f_to_device(device)?,
         })
@@ -307,18 +352,18 @@ impl TorchNetwork {
     }
 
     fn act(&self, x: &Tensor) -> Result<Tensor, tch::TchError> {
-        match self.activation {
-            Activation::Relu => x.f_relu(),
-            Activation::Mish => x.f_mish(),
-        }
+        activate(x, self.activation)
     }
 
     fn act_in_place(&self, x: &mut Tensor) -> Result<(), tch::TchError> {
         match self.activation {
-            Activation::Relu => x.f_relu_(),
-            Activation::Mish => x.f_mish_(),
+            Activation::Relu => x.f_relu_().map(drop),
+            Activation::Mish => x.f_mish_().map(drop),
+            other => {
+                *x = activate(x, other)?;
+                Ok(())
+            }
         }
-        .map(drop)
     }
 
     fn conv(x: &Tensor, c: &ConvT) -> Result<Tensor, tch::TchError> {
@@ -332,14 +377,16 @@ impl TorchNetwork {
         )
     }
 
-    fn dense(x: &Tensor, d: &DenseT) -> Result<Tensor, tch::TchError> {
-        x.f_linear(&d.weights, Some(&d.biases))
-    }
-
-    fn head(&self, x: &Tensor, h: &HeadT, batch: i64) -> Result<Tensor, tch::TchError> {
-        let v = self.act(&Self::conv(x, &h.conv)?)?.f_reshape([batch, -1])?;
-        let v = self.act(&Self::dense(&v, &h.fc1)?)?;
-        Self::dense(&v, &h.fc2)
+    /// A value or moves-left head's output before its final activation. `features` are the body's:
+    /// `[batch][filters][8][8]` for a tower, `[batch][64][embedding]` for an attention body.
+    fn head(&self, features: &Tensor, h: &HeadT, batch: i64) -> Result<Tensor, tch::TchError> {
+        let reduced = match &h.input {
+            HeadInputT::Convolution(conv) => Self::conv(features, conv)?,
+            HeadInputT::Embedding(dense) => dense.apply(features)?,
+        };
+        let v = self.act(&reduced)?.f_reshape([batch, -1])?;
+        let v = self.act(&h.fc1.apply(&v)?)?;
+        h.fc2.apply(&v)
     }
 
     fn to_host(t: &Tensor) -> Result<Vec<f32>, tch::TchError> {
@@ -352,49 +399,19 @@ impl TorchNetwork {
     }
 
     fn forward_input(&self, input: &Tensor, batch: i64) -> Result<RawOutputs, tch::TchError> {
-        // The tower's activations, scalings and residual sums are computed in place: each is a fresh tensor
-        // no one else holds, and every allocation saved is one less malloc and pass over memory a layer.
-        let mut x = Self::conv(input, &self.input)?;
-        self.act_in_place(&mut x)?;
-        for block in &self.tower {
-            let mut y = Self::conv(&x, &block.conv1)?;
-            self.act_in_place(&mut y)?;
-            let mut z = Self::conv(&y, &block.conv2)?;
-            if let Some((fc1, fc2)) = &block.se {
-                let s = z.f_mean_dim([2i64, 3].as_slice(), false, None::<Kind>)?;
-                let s = self.act(&Self::dense(&s, fc1)?)?;
-                let s = Self::dense(&s, fc2)?;
-                let gamma = s.f_narrow(1, 0, self.filters)?.f_sigmoid()?.f_reshape([
-                    batch,
-                    self.filters,
-                    1,
-                    1,
-                ])?;
-                let beta = s.f_narrow(1, self.filters, self.filters)?.f_reshape([
-                    batch,
-                    self.filters,
-                    1,
-                    1,
-                ])?;
-                z.f_mul_(&gamma).map(drop)?;
-                z.f_add_(&beta).map(drop)?;
+        let features = match &self.body {
+            BodyT::Residual { input: input_conv, tower, filters } => {
+                self.residual_tower(input, input_conv, tower, *filters, batch)?
             }
-            z.f_add_(&x).map(drop)?;
-            self.act_in_place(&mut z)?;
-            x = z;
-        }
-        let policy = self.policy(&x, batch)?;
-        let value = Self::dense(
-            &self.act(&Self::dense(
-                &self
-                    .act(&Self::conv(&x, &self.value.conv)?)?
-                    .f_reshape([batch, -1])?,
-                &self.value.fc1,
-            )?)?,
-            &self.value.fc2,
-        )?;
+            BodyT::Attention(body) => {
+                let squares = input.f_permute([0, 2, 3, 1])?.f_reshape([batch, 64, PLANES as i64])?;
+                body.apply(&squares, self.smolgen_global.as_ref())?
+            }
+        };
+        let policy = self.policy(&features, batch)?;
+        let value = self.head(&features, &self.value, batch)?;
         let moves_left = match &self.moves_left {
-            Some(head) => Some(Self::to_host(&self.head(&x, head, batch)?.f_relu()?)?),
+            Some(head) => Some(Self::to_host(&self.head(&features, head, batch)?.f_relu()?)?),
             None => None,
         };
         let value_outputs = if self.value_kind == ValueKind::Wdl {
@@ -409,27 +426,70 @@ impl TorchNetwork {
         })
     }
 
-    fn policy(&self, x: &Tensor, batch: i64) -> Result<Tensor, tch::TchError> {
+    fn residual_tower(
+        &self,
+        input: &Tensor,
+        input_conv: &ConvT,
+        tower: &[BlockT],
+        filters: i64,
+        batch: i64,
+    ) -> Result<Tensor, tch::TchError> {
+        // The tower's activations, scalings and residual sums are computed in place: each is a fresh tensor
+        // no one else holds, and every allocation saved is one less malloc and pass over memory a layer.
+        let mut x = Self::conv(input, input_conv)?;
+        self.act_in_place(&mut x)?;
+        for block in tower {
+            let mut y = Self::conv(&x, &block.conv1)?;
+            self.act_in_place(&mut y)?;
+            let mut z = Self::conv(&y, &block.conv2)?;
+            if let Some((fc1, fc2)) = &block.se {
+                let s = z.f_mean_dim([2i64, 3].as_slice(), false, None::<Kind>)?;
+                let s = self.act(&fc1.apply(&s)?)?;
+                let s = fc2.apply(&s)?;
+                let gamma = s.f_narrow(1, 0, filters)?.f_sigmoid()?.f_reshape([batch, filters, 1, 1])?;
+                let beta = s.f_narrow(1, filters, filters)?.f_reshape([batch, filters, 1, 1])?;
+                z.f_mul_(&gamma).map(drop)?;
+                z.f_add_(&beta).map(drop)?;
+            }
+            z.f_add_(&x).map(drop)?;
+            self.act_in_place(&mut z)?;
+            x = z;
+        }
+        Ok(x)
+    }
+
+    /// The 1858 policy logits from the body's features.
+    fn policy(&self, features: &Tensor, batch: i64) -> Result<Tensor, tch::TchError> {
         let flat = match &self.policy {
             PolicyT::Classical { conv, fc } => {
-                let p = self.act(&Self::conv(x, conv)?)?.f_reshape([batch, -1])?;
-                return Self::dense(&p, fc);
+                let p = self.act(&Self::conv(features, conv)?)?.f_reshape([batch, -1])?;
+                return fc.apply(&p);
             }
             PolicyT::Convolution { conv1, conv2 } => {
-                let p = self.act(&Self::conv(x, conv1)?)?;
+                let p = self.act(&Self::conv(features, conv1)?)?;
                 Self::conv(&p, conv2)?.f_reshape([batch, -1])?
             }
             PolicyT::Attention {
                 embedding,
+                embedding_activation,
+                encoders,
                 query,
                 key,
                 promotion,
                 key_width,
             } => {
-                let h = x.f_reshape([batch, self.filters, 64])?.f_transpose(1, 2)?;
-                let h = Self::dense(&h, embedding)?.f_selu()?;
-                let q = Self::dense(&h, query)?;
-                let k = Self::dense(&h, key)?;
+                let squares = match &self.body {
+                    BodyT::Residual { filters, .. } => {
+                        features.f_reshape([batch, *filters, 64])?.f_transpose(1, 2)?
+                    }
+                    BodyT::Attention(_) => features.shallow_clone(),
+                };
+                let mut h = activate(&embedding.apply(&squares)?, *embedding_activation)?;
+                if let Some(encoders) = encoders {
+                    h = encoders.apply(h, self.smolgen_global.as_ref())?;
+                }
+                let q = query.apply(&h)?;
+                let k = key.apply(&h)?;
                 let logits = q
                     .f_matmul(&k.f_transpose(1, 2)?)?
                     .f_divide_scalar((*key_width as f64).sqrt())?;

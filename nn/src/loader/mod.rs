@@ -1,0 +1,144 @@
+//! Reading an Lc0 weights file: gzip, `pblczero.Net`, header checks, format upgrade and the assembly of
+//! a [`Network`] with sizes inferred and checked (LC0-NOTES §5.1–5.7; lc0 `src/neural/loader.cc`,
+//! `network_legacy.cc`). One module per part: the format, the bodies, the heads.
+
+mod attention;
+mod format;
+mod heads;
+mod residual;
+
+use std::io::Read;
+use std::path::Path;
+
+use prost::Message;
+
+use crate::error::{NetworkProblem, NnError};
+use crate::network::{Body, Network};
+use crate::proto;
+use format::{BodyKind, NetFormat};
+
+/// The engine version whose networks this crate runs (lc0 0.33.0).
+const ENGINE_VERSION: u64 = 33_000;
+/// `min_version` 97.98.99 marks test networks and is never too new.
+const SENTINEL_VERSION: u64 = 97_098_099;
+
+/// Loads a network from a `.pb.gz` (or uncompressed `.pb`) file.
+pub fn load_network(path: &Path) -> Result<Network, NnError> {
+    let bytes = std::fs::read(path).map_err(|source| match source.kind() {
+        std::io::ErrorKind::NotFound => NnError::WeightsNotFound {
+            path: path.to_path_buf(),
+        },
+        _ => NnError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+    })?;
+    parse_network(&bytes).map_err(|reason| NnError::InvalidNetwork {
+        path: path.to_path_buf(),
+        reason,
+    })
+}
+
+/// Parses the bytes of a weights file (gzip-compressed or not).
+pub fn parse_network(bytes: &[u8]) -> Result<Network, NetworkProblem> {
+    let raw = if bytes.starts_with(&[0x1f, 0x8b]) {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(bytes)
+            .read_to_end(&mut out)
+            .map_err(|e| NetworkProblem::Gzip(e.to_string()))?;
+        out
+    } else {
+        bytes.to_vec()
+    };
+    if let [version @ (b'1' | b'2'), b'\n', ..] = raw.as_slice() {
+        return Err(NetworkProblem::TextFormat(char::from(*version)));
+    }
+    let net =
+        proto::Net::decode(raw.as_slice()).map_err(|e| NetworkProblem::Protobuf(e.to_string()))?;
+    build_network(&net)
+}
+
+/// Checks the header of a decoded message and assembles its network.
+pub fn build_network(net: &proto::Net) -> Result<Network, NetworkProblem> {
+    let magic = net.magic.unwrap_or(0);
+    if magic != 0x1c0 {
+        return Err(NetworkProblem::Magic(magic));
+    }
+    let version = net.min_version.as_ref().map(|v| {
+        let (major, minor, patch) = (
+            v.major.unwrap_or(0),
+            v.minor.unwrap_or(0),
+            v.patch.unwrap_or(0),
+        );
+        (
+            u64::from(major) * 1_000_000 + u64::from(minor) * 1_000 + u64::from(patch),
+            format!("{major}.{minor}.{patch}"),
+        )
+    });
+    if let Some((number, text)) = &version {
+        if *number > ENGINE_VERSION && *number != SENTINEL_VERSION {
+            return Err(NetworkProblem::TooNew(text.clone()));
+        }
+    }
+    if net.onnx_model.is_some() {
+        return Err(NetworkProblem::UnsupportedFormat(
+            "ONNX models are not supported: use the Lc0 weights (.pb.gz) of the net".into(),
+        ));
+    }
+    let weights = net
+        .weights
+        .as_ref()
+        .ok_or_else(|| NetworkProblem::UnsupportedFormat("the file holds no weights".into()))?;
+    let format = net.format.as_ref();
+    if version
+        .as_ref()
+        .is_some_and(|(number, _)| *number < ENGINE_VERSION)
+        && format.and_then(|f| f.weights_encoding) != Some(proto::Encoding::Linear16 as i32)
+    {
+        return Err(NetworkProblem::Encoding {
+            layer: "format".into(),
+            problem: "a min_version below 0.33.0 without weights_encoding LINEAR16".into(),
+        });
+    }
+    let format = NetFormat::from_proto(format.and_then(|f| f.network_format.as_ref()), weights)?;
+    assemble(&format, weights)
+}
+
+fn assemble(format: &NetFormat, w: &proto::Weights) -> Result<Network, NetworkProblem> {
+    let chosen = heads::choose(w)?;
+    let body = match format.body {
+        BodyKind::Residual => {
+            if !w.encoder.is_empty() || w.ip_emb_w.is_some() {
+                return Err(NetworkProblem::UnsupportedFormat(
+                    "encoder layers in a residual-tower network: only network formats 6, 7 and 134 have an attention body"
+                        .into(),
+                ));
+            }
+            Body::Residual(residual::tower(w)?)
+        }
+        BodyKind::Attention => {
+            if !w.residual.is_empty() {
+                return Err(NetworkProblem::UnsupportedFormat(
+                    "a residual tower in front of an attention body is not supported (lc0's backends do not run it either)"
+                        .into(),
+                ));
+            }
+            Body::Attention(attention::body(w, format)?)
+        }
+    };
+    let width = match &body {
+        Body::Residual(tower) => tower.filters(),
+        Body::Attention(body) => body.embedding_size(),
+    };
+    let mut network = Network {
+        input_format: format.input,
+        activation: format.activation,
+        policy: heads::policy(&chosen.policy, format, width)?,
+        value: heads::value(&chosen.value, format, width)?,
+        moves_left: if format.moves_left { Some(heads::moves_left(w, format, width)?) } else { None },
+        body,
+        smolgen_global: None,
+    };
+    network.smolgen_global = attention::smolgen_global(w, &network)?;
+    Ok(network)
+}

@@ -434,7 +434,6 @@ fn build(spec: &Spec) -> Net {
     }
     Net {
         magic: Some(0x1c0),
-        license: None,
         min_version: Some(proto::EngineVersion { major: Some(0), minor: Some(33), patch: Some(0) }),
         format: Some(proto::Format {
             weights_encoding: Some(proto::Encoding::Linear16 as i32),
@@ -457,7 +456,7 @@ fn build(spec: &Spec) -> Net {
             }),
         }),
         weights: Some(w),
-        onnx_model: None,
+        ..Net::default()
     }
 }
 

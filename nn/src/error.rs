@@ -98,7 +98,7 @@ pub enum NetworkProblem {
         /// The value found.
         value: i32,
         /// The values that are supported, with their meaning.
-        supported: &'static str,
+        supported: String,
     },
     /// A layer has an encoding that cannot be decoded.
     #[error("layer {layer} has {problem}")]

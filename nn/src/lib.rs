@@ -7,6 +7,7 @@ pub mod backend;
 pub mod bench;
 pub mod cache;
 pub mod cuda;
+pub mod describe;
 pub mod encoder;
 pub mod error;
 pub mod layer;

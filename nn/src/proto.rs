@@ -1,6 +1,6 @@
 //! lczero-common's `net.proto` (`pblczero.Net`, proto2) as lc0 909a4082 reads it, written by hand for prost
-//! (LC0-NOTES §5.1; lc0 `proto/net.proto`). Field numbers follow the schema; the training parameters, which
-//! no engine reads, are left out, and the ONNX model is kept only to be recognised and refused.
+//! (LC0-NOTES §5.1; lc0 `proto/net.proto`). Field numbers follow the schema; the ONNX model is kept only to be
+//! recognised and refused.
 
 /// The top-level message of a weights file.
 #[derive(Clone, PartialEq, prost::Message)]
@@ -17,12 +17,38 @@ pub struct Net {
     /// How the weights and the network are laid out.
     #[prost(message, optional, tag = "4")]
     pub format: Option<Format>,
+    /// How the network was trained (shown by `describenet`).
+    #[prost(message, optional, tag = "5")]
+    pub training_params: Option<TrainingParams>,
     /// The layer weights.
     #[prost(message, optional, tag = "10")]
     pub weights: Option<Weights>,
     /// An ONNX model instead of weights (unsupported here, recognised to be rejected by name).
     #[prost(bytes = "vec", optional, tag = "11")]
     pub onnx_model: Option<Vec<u8>>,
+}
+
+/// The training run's summary, as the trainer wrote it.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct TrainingParams {
+    /// Steps trained.
+    #[prost(uint32, optional, tag = "1")]
+    pub training_steps: Option<u32>,
+    /// The learning rate at the end.
+    #[prost(float, optional, tag = "2")]
+    pub learning_rate: Option<f32>,
+    /// The value head's mean squared error.
+    #[prost(float, optional, tag = "3")]
+    pub mse_loss: Option<f32>,
+    /// The policy head's loss.
+    #[prost(float, optional, tag = "4")]
+    pub policy_loss: Option<f32>,
+    /// The policy's accuracy in percent.
+    #[prost(float, optional, tag = "5")]
+    pub accuracy: Option<f32>,
+    /// The lc0 parameters the training games were played with.
+    #[prost(string, optional, tag = "6")]
+    pub lc0_params: Option<String>,
 }
 
 /// An engine version `major.minor.patch`.

@@ -200,7 +200,7 @@ fn unsupported_formats_are_named() {
     assert_eq!((field, value), ("network", 8));
     assert!(supported.contains("6 attention body"), "{supported}");
     assert_eq!(refused(&mut |f| f.input = Some(6)).0, "input");
-    assert_eq!(refused(&mut |f| f.value = Some(3)), ("value", 3, "1 classical, 2 WDL"));
+    assert_eq!(refused(&mut |f| f.value = Some(3)), ("value", 3, "1 classical, 2 WDL".to_string()));
     assert_eq!(refused(&mut |f| f.policy = Some(4)).0, "policy");
     assert_eq!(refused(&mut |f| f.moves_left = Some(2)).0, "moves_left");
     assert_eq!(refused(&mut |f| f.default_activation = Some(2)).0, "default_activation");

@@ -2,6 +2,7 @@
 //! means UCI with lc0-style flags.
 
 mod backendbench;
+mod describenet;
 mod eval;
 mod time_manager;
 mod tm_proxy;
@@ -21,6 +22,7 @@ const MODES: &[Mode] = &[
     Mode { name: "bench", summary: "fixed-node search of fixed positions; last line 'N nodes M nps'", run: run_bench },
     Mode { name: "benchmark", summary: "lc0-style timed search of a set of positions", run: run_benchmark },
     Mode { name: "eval", summary: "evaluate one position with the network and print JSON", run: eval::run },
+    Mode { name: "describenet", summary: "a network file's format, body, heads, sizes and parameter count", run: describenet::run },
     Mode { name: "backendbench", summary: "network evaluations per second by batch size", run: backendbench::run },
     Mode { name: "tm-help", summary: "list time managers, estimators and their parameters", run: time_manager::help },
     Mode { name: "tm-plan", summary: "plan a synthetic game with a time manager", run: time_manager::plan },

@@ -52,23 +52,66 @@ pub struct NetFormat {
     pub dense_embedding: bool,
 }
 
-const NETWORKS: &str = "1 classical, 2 SE, 3 classical with head format, 4 SE with head format, \
-                        6 attention body, 7 attention body with multi-head format, 134 legacy attention body \
-                        with multi-head format";
-const INPUTS: &str = "1 classical, 2 castling plane, 3 canonical, 4 canonical hectoplies, 5 canonical V2, \
-                      132 canonical hectoplies armageddon, 133 canonical V2 armageddon";
-const POLICIES: &str = "1 classical, 2 convolution, 3 attention";
-const VALUES: &str = "1 classical, 2 WDL";
-const MOVES_LEFT: &str = "0 none, 1 V1";
-const DEFAULT_ACTIVATIONS: &str = "0 ReLU, 1 Mish";
-const ACTIVATIONS: &str = "0 default, 1 Mish, 2 ReLU, 3 none, 4 tanh, 5 sigmoid, 6 SELU, 7 swish, 8 ReLU²";
-const EMBEDDINGS: &str = "0 none (positional map), 1 positional map, 2 dense positional embedding";
+/// A format field's values that lc0 runs, with their meaning.
+pub type FieldValues = &'static [(i32, &'static str)];
 
-fn unsupported(field: &'static str, value: i32, supported: &'static str) -> NetworkProblem {
+/// `NetworkFormat.network`.
+pub const NETWORKS: FieldValues = &[
+    (1, "classical"),
+    (2, "SE"),
+    (3, "classical with head format"),
+    (4, "SE with head format"),
+    (6, "attention body"),
+    (7, "attention body with multi-head format"),
+    (134, "legacy attention body with multi-head format"),
+];
+/// `NetworkFormat.input`.
+pub const INPUTS: FieldValues = &[
+    (1, "classical"),
+    (2, "castling plane"),
+    (3, "canonical"),
+    (4, "canonical hectoplies"),
+    (5, "canonical V2"),
+    (132, "canonical hectoplies armageddon"),
+    (133, "canonical V2 armageddon"),
+];
+/// `NetworkFormat.policy`.
+pub const POLICIES: FieldValues = &[(1, "classical"), (2, "convolution"), (3, "attention")];
+/// `NetworkFormat.value`.
+pub const VALUES: FieldValues = &[(1, "classical"), (2, "WDL")];
+/// `NetworkFormat.moves_left`.
+pub const MOVES_LEFT: FieldValues = &[(0, "none"), (1, "V1")];
+/// `NetworkFormat.default_activation`.
+pub const DEFAULT_ACTIVATIONS: FieldValues = &[(0, "ReLU"), (1, "Mish")];
+/// `NetworkFormat.smolgen_activation` and `ffn_activation`.
+pub const ACTIVATIONS: FieldValues = &[
+    (0, "default"),
+    (1, "Mish"),
+    (2, "ReLU"),
+    (3, "none"),
+    (4, "tanh"),
+    (5, "sigmoid"),
+    (6, "SELU"),
+    (7, "swish"),
+    (8, "ReLU²"),
+];
+/// `NetworkFormat.input_embedding`.
+pub const EMBEDDINGS: FieldValues =
+    &[(0, "none (positional map)"), (1, "positional map"), (2, "dense positional embedding")];
+
+/// `value (meaning)`, or the value alone when lc0 does not run it.
+pub fn describe_value(values: FieldValues, value: i32) -> String {
+    match values.iter().find(|(v, _)| *v == value) {
+        Some((_, meaning)) => format!("{value} ({meaning})"),
+        None => format!("{value} (not supported)"),
+    }
+}
+
+fn unsupported(field: &'static str, value: i32, supported: FieldValues) -> NetworkProblem {
     NetworkProblem::UnsupportedValue {
         field,
         value,
-        supported,
+        supported: supported.iter().map(|(v, meaning)| format!("{v} {meaning}")).collect::<Vec<_>>().join(", "),
     }
 }
 

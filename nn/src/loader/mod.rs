@@ -3,7 +3,7 @@
 //! `network_legacy.cc`). One module per part: the format, the bodies, the heads.
 
 mod attention;
-mod format;
+pub mod format;
 mod heads;
 mod residual;
 
@@ -24,6 +24,15 @@ const SENTINEL_VERSION: u64 = 97_098_099;
 
 /// Loads a network from a `.pb.gz` (or uncompressed `.pb`) file.
 pub fn load_network(path: &Path) -> Result<Network, NnError> {
+    let (net, _) = read_net(path)?;
+    build_network(&net).map_err(|reason| NnError::InvalidNetwork {
+        path: path.to_path_buf(),
+        reason,
+    })
+}
+
+/// Reads and decodes a weights file without assembling the network; also returns the file's size in bytes.
+pub fn read_net(path: &Path) -> Result<(proto::Net, usize), NnError> {
     let bytes = std::fs::read(path).map_err(|source| match source.kind() {
         std::io::ErrorKind::NotFound => NnError::WeightsNotFound {
             path: path.to_path_buf(),
@@ -33,14 +42,20 @@ pub fn load_network(path: &Path) -> Result<Network, NnError> {
             source,
         },
     })?;
-    parse_network(&bytes).map_err(|reason| NnError::InvalidNetwork {
+    let net = decode_net(&bytes).map_err(|reason| NnError::InvalidNetwork {
         path: path.to_path_buf(),
         reason,
-    })
+    })?;
+    Ok((net, bytes.len()))
 }
 
 /// Parses the bytes of a weights file (gzip-compressed or not).
 pub fn parse_network(bytes: &[u8]) -> Result<Network, NetworkProblem> {
+    build_network(&decode_net(bytes)?)
+}
+
+/// Decodes the `pblczero.Net` message of a weights file's bytes (gzip-compressed or not).
+pub fn decode_net(bytes: &[u8]) -> Result<proto::Net, NetworkProblem> {
     let raw = if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();
         flate2::read::GzDecoder::new(bytes)
@@ -53,9 +68,7 @@ pub fn parse_network(bytes: &[u8]) -> Result<Network, NetworkProblem> {
     if let [version @ (b'1' | b'2'), b'\n', ..] = raw.as_slice() {
         return Err(NetworkProblem::TextFormat(char::from(*version)));
     }
-    let net =
-        proto::Net::decode(raw.as_slice()).map_err(|e| NetworkProblem::Protobuf(e.to_string()))?;
-    build_network(&net)
+    proto::Net::decode(raw.as_slice()).map_err(|e| NetworkProblem::Protobuf(e.to_string()))
 }
 
 /// Checks the header of a decoded message and assembles its network.

@@ -39,6 +39,20 @@ impl AttentionBody {
     pub fn embedding_size(&self) -> usize {
         self.dense.outputs
     }
+
+    /// The body's parameters, the global smolgen weights excepted (the network holds those).
+    pub fn parameters(&self) -> usize {
+        let embedding = match &self.embedding {
+            InputEmbedding::PositionalMap => 0,
+            InputEmbedding::Dense { preprocess } => preprocess.parameters(),
+        };
+        embedding
+            + self.dense.parameters()
+            + self.norm.as_ref().map_or(0, LayerNorm::parameters)
+            + self.gating.as_ref().map_or(0, |(mult, add)| mult.len() + add.len())
+            + self.ffn.as_ref().map_or(0, |(ffn, norm)| ffn.parameters() + norm.parameters())
+            + self.encoders.parameters()
+    }
 }
 
 /// Encoder layers that run one after another with the same settings.
@@ -57,6 +71,13 @@ pub struct EncoderStack {
     pub ffn_activation: Activation,
 }
 
+impl EncoderStack {
+    /// The layers' parameters.
+    pub fn parameters(&self) -> usize {
+        self.layers.iter().map(EncoderLayer::parameters).sum()
+    }
+}
+
 /// One encoder layer: `x = LN1(α·MHA(x) + x)`, then `x = LN2(α·FFN(x) + x)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EncoderLayer {
@@ -68,6 +89,21 @@ pub struct EncoderLayer {
     pub ffn: Ffn,
     /// The layer norm after the FFN.
     pub norm2: LayerNorm,
+}
+
+impl EncoderLayer {
+    /// The layer's parameters.
+    pub fn parameters(&self) -> usize {
+        let mha = &self.mha;
+        mha.query.parameters()
+            + mha.key.parameters()
+            + mha.value.parameters()
+            + mha.output.parameters()
+            + mha.smolgen.as_ref().map_or(0, Smolgen::parameters)
+            + self.norm1.parameters()
+            + self.ffn.parameters()
+            + self.norm2.parameters()
+    }
 }
 
 /// Multi-head self-attention over the squares, with scaled dot products and optional smolgen logits.
@@ -102,6 +138,17 @@ pub struct Smolgen {
     pub norm2: LayerNorm,
 }
 
+impl Smolgen {
+    /// The layer's own parameters (the global weights are the network's).
+    pub fn parameters(&self) -> usize {
+        self.compress.parameters()
+            + self.dense1.parameters()
+            + self.norm1.parameters()
+            + self.dense2.parameters()
+            + self.norm2.parameters()
+    }
+}
+
 /// A two-layer feed-forward network applied to each square: activation after the first layer only.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ffn {
@@ -109,4 +156,11 @@ pub struct Ffn {
     pub dense1: Dense,
     /// Hidden size → embedding.
     pub dense2: Dense,
+}
+
+impl Ffn {
+    /// Both layers' parameters.
+    pub fn parameters(&self) -> usize {
+        self.dense1.parameters() + self.dense2.parameters()
+    }
 }

@@ -96,6 +96,20 @@ pub struct Dense {
     pub biases: Vec<f32>,
 }
 
+impl Conv {
+    /// Weights and biases.
+    pub fn parameters(&self) -> usize {
+        self.weights.len() + self.biases.len()
+    }
+}
+
+impl Dense {
+    /// Weights and biases.
+    pub fn parameters(&self) -> usize {
+        self.weights.len() + self.biases.len()
+    }
+}
+
 /// A linear map without bias `y = W·x` (smolgen's compression and its global weights).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Projection {
@@ -107,6 +121,13 @@ pub struct Projection {
     pub weights: Vec<f32>,
 }
 
+impl Projection {
+    /// Weights.
+    pub fn parameters(&self) -> usize {
+        self.weights.len()
+    }
+}
+
 /// Layer normalisation over channels: `γ·(x − mean)/sqrt(var + ε) + β`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LayerNorm {
@@ -116,6 +137,13 @@ pub struct LayerNorm {
     pub betas: Vec<f32>,
     /// ε added to the variance (lc0 uses 1e-3 or 1e-6 depending on where).
     pub epsilon: f32,
+}
+
+impl LayerNorm {
+    /// Scales and offsets.
+    pub fn parameters(&self) -> usize {
+        self.gammas.len() + self.betas.len()
+    }
 }
 
 /// The body: what turns the input planes into features for the heads.
@@ -146,7 +174,26 @@ pub struct Network {
     pub smolgen_global: Option<Projection>,
 }
 
+impl Body {
+    /// The body's parameters, as loaded (batch norm folded).
+    pub fn parameters(&self) -> usize {
+        match self {
+            Body::Residual(tower) => tower.parameters(),
+            Body::Attention(body) => body.parameters(),
+        }
+    }
+}
+
 impl Network {
+    /// Every parameter of the network as loaded (batch norm folded into the convolutions).
+    pub fn parameters(&self) -> usize {
+        self.body.parameters()
+            + self.policy.parameters()
+            + self.value.parameters()
+            + self.moves_left.as_ref().map_or(0, MovesLeftHead::parameters)
+            + self.smolgen_global.as_ref().map_or(0, Projection::parameters)
+    }
+
     /// Every encoder stack of the network: the body's, then the policy head's.
     pub fn encoder_stacks(&self) -> Vec<&EncoderStack> {
         let body = match &self.body {

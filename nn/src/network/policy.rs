@@ -40,3 +40,20 @@ pub struct AttentionPolicy {
     /// `[4][key width]`, no bias: promotion offsets (queen, rook, bishop, common knight term).
     pub promotion: Vec<f32>,
 }
+
+impl PolicyHead {
+    /// The head's parameters.
+    pub fn parameters(&self) -> usize {
+        match self {
+            PolicyHead::Classical { conv, fc } => conv.parameters() + fc.parameters(),
+            PolicyHead::Convolution { conv1, conv2 } => conv1.parameters() + conv2.parameters(),
+            PolicyHead::Attention(head) => {
+                head.embedding.parameters()
+                    + head.encoders.as_ref().map_or(0, EncoderStack::parameters)
+                    + head.query.parameters()
+                    + head.key.parameters()
+                    + head.promotion.len()
+            }
+        }
+    }
+}

@@ -16,6 +16,20 @@ impl ResidualTower {
     pub fn filters(&self) -> usize {
         self.input.out_channels
     }
+
+    /// The tower's parameters.
+    pub fn parameters(&self) -> usize {
+        self.input.parameters()
+            + self
+                .blocks
+                .iter()
+                .map(|b| {
+                    b.conv1.parameters()
+                        + b.conv2.parameters()
+                        + b.se.as_ref().map_or(0, |se| se.fc1.parameters() + se.fc2.parameters())
+                })
+                .sum::<usize>()
+    }
 }
 
 /// A squeeze-excitation unit: `fc2` has twice the filters as outputs (scales, then offsets).

@@ -20,6 +20,14 @@ impl HeadInput {
             HeadInput::Embedding(dense) => dense.outputs,
         }
     }
+
+    /// Its parameters.
+    pub fn parameters(&self) -> usize {
+        match self {
+            HeadInput::Convolution(conv) => conv.parameters(),
+            HeadInput::Embedding(dense) => dense.parameters(),
+        }
+    }
 }
 
 /// What the value head outputs.
@@ -53,4 +61,18 @@ pub struct MovesLeftHead {
     pub fc1: Dense,
     /// Output layer (1 output).
     pub fc2: Dense,
+}
+
+impl ValueHead {
+    /// The head's parameters.
+    pub fn parameters(&self) -> usize {
+        self.input.parameters() + self.fc1.parameters() + self.fc2.parameters()
+    }
+}
+
+impl MovesLeftHead {
+    /// The head's parameters.
+    pub fn parameters(&self) -> usize {
+        self.input.parameters() + self.fc1.parameters() + self.fc2.parameters()
+    }
 }

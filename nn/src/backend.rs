@@ -16,9 +16,10 @@ pub struct HistoryEntry {
 /// A position to evaluate: its history and the moves whose priors are wanted.
 #[derive(Clone, Copy, Debug)]
 pub struct EvalRequest<'a> {
-    /// The game from its first known position (or at least its last 8 positions), oldest first; the last
-    /// entry is the position to evaluate. Fewer than 8 entries means the first one is the first known
-    /// position (lc0's `fen_only` history fill applies).
+    /// The game from its first known position, oldest first; the last entry is the position to evaluate.
+    /// The encoder copies the first entry into empty slots (lc0's `fen_only` fill) and takes its en-passant
+    /// square as its FEN gave it; it looks back 8 positions, or in lc0's V2 formats (5, 133) as far as the
+    /// last capture or pawn move.
     pub history: &'a [HistoryEntry],
     /// The legal moves of the position to evaluate, in the order the priors are wanted.
     pub moves: &'a [Move],

@@ -5,6 +5,8 @@ use std::sync::LazyLock;
 
 use shakmaty::{Color, Move, Role, Square};
 
+use crate::encoder::BoardTransform;
+
 /// The number of policy outputs.
 pub const POLICY_SIZE: usize = 1858;
 /// The length of the convolution head's map (73 planes × 64 squares).
@@ -184,19 +186,25 @@ pub fn policy_index_of(from: u8, to: u8, promotion: Option<Role>) -> Option<usiz
     usize::try_from(SQUARE_PAIR_INDEX[slot]).ok()
 }
 
-/// The policy index of a legal move played by `turn`: mirrored for black, castling as king takes rook.
-pub fn move_policy_index(m: &Move, turn: Color) -> Option<usize> {
+/// The policy index of a legal move played by `turn`, in the frame the network saw: mirrored for black,
+/// then moved by the canonical formats' `transform` (lc0's `MoveToNNIndex`, `src/neural/encoder.cc`);
+/// castling as king takes rook.
+///
+/// The squares move exactly as the input planes' bits do ([`BoardTransform::apply_square`]), as in lc0 up
+/// to v0.31. Since its `Move` rewrite (#2126, first released in v0.32.0; still so at 909a4082) lc0 turns a
+/// transposed move's squares half-way round instead of reflecting them in the a8–h1 diagonal, so for
+/// pawnless positions with the transpose bit it reads the policy at squares the planes do not use.
+pub fn move_policy_index(m: &Move, turn: Color, transform: BoardTransform) -> Option<usize> {
     let (from, to) = match *m {
         Move::Castle { king, rook } => (king, rook),
         _ => (m.from()?, m.to()),
     };
     let frame = |sq: Square| -> u8 {
-        let index = u8::from(sq);
-        if turn == Color::Black {
-            index ^ 56
-        } else {
-            index
-        }
+        let side_to_move = match turn {
+            Color::White => sq,
+            Color::Black => sq.flip_vertical(),
+        };
+        u8::from(transform.apply_square(side_to_move))
     };
     policy_index_of(frame(from), frame(to), m.promotion())
 }

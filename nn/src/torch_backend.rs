@@ -208,19 +208,19 @@ impl Computation for TorchComputation<'_> {
             return Err(BackendError::BatchFull(MAX_BATCH));
         }
         let _timer = enter(Stage::Encode);
-        let planes = encode_position(request.history, self.backend.input_format)
+        let encoded = encode_position(request.history, self.backend.input_format)
             .ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
         let turn = request.history[request.history.len() - 1].position.turn();
         let indices = request
             .moves
             .iter()
             .map(|m| {
-                move_policy_index(m, turn).ok_or_else(|| {
+                move_policy_index(m, turn, encoded.transform).ok_or_else(|| {
                     BackendError::Encoding(format!("move {m:?} has no policy index"))
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        self.positions.push(planes);
+        self.positions.push(encoded.planes);
         self.move_indices.push(indices);
         Ok(Added::Queued(self.move_indices.len() - 1))
     }

@@ -11,7 +11,9 @@ const ALL: u64 = !0;
 
 fn planes(fen: &str, moves: &[&str], format: InputFormat) -> InputPlanes {
     let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-    encode_position(&game_history(fen, &moves).unwrap(), format).unwrap()
+    encode_position(&game_history(fen, &moves).unwrap(), format)
+        .unwrap()
+        .planes
 }
 
 fn filled_slots(p: &InputPlanes) -> usize {

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use nn::encoder::{encode_position, InputPlanes};
+use nn::encoder::{encode_position, BoardTransform, InputPlanes};
 use nn::network::Network;
 use nn::options::{BF16_TOLERANCE, FP16_TOLERANCE};
 use nn::policy_map::move_policy_index;
@@ -64,7 +64,7 @@ fn maia() -> Network {
 fn positions(network: &Network, cases: &[Case]) -> Vec<InputPlanes> {
     cases
         .iter()
-        .map(|case| encode_position(&case.history, network.input_format).unwrap())
+        .map(|case| encode_position(&case.history, network.input_format).unwrap().planes)
         .collect()
 }
 
@@ -90,7 +90,9 @@ fn uci(m: &Move) -> String {
 #[test]
 fn input_planes_match_lc0() {
     for case in cases() {
-        let planes = encode_position(&case.history, nn::network::InputFormat::Classical).unwrap();
+        let planes = encode_position(&case.history, nn::network::InputFormat::Classical)
+            .unwrap()
+            .planes;
         let expected = case.json["input_planes"].as_array().unwrap();
         assert_eq!(expected.len(), 112);
         for (i, (plane, reference)) in planes.iter().zip(expected).enumerate() {
@@ -117,7 +119,7 @@ fn policy_indices_match_lc0() {
         let moves = legal_moves(&case);
         assert_eq!(moves.len(), expected.len(), "{}", case.name);
         for m in &moves {
-            let index = move_policy_index(m, turn).unwrap();
+            let index = move_policy_index(m, turn, BoardTransform::IDENTITY).unwrap();
             assert_eq!(
                 Some(index as u64),
                 expected[&uci(m)].as_u64(),
@@ -169,7 +171,9 @@ fn assert_matches_lc0(raw: &RawOutputs, cases: &[Case]) {
         let moves = legal_moves(case);
         let move_logits: Vec<f64> = moves
             .iter()
-            .map(|m| f64::from(logits[move_policy_index(m, turn).unwrap()]))
+            .map(|m| {
+                f64::from(logits[move_policy_index(m, turn, BoardTransform::IDENTITY).unwrap()])
+            })
             .collect();
         let max = move_logits
             .iter()
@@ -226,7 +230,7 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
         let reference_logits: Vec<f32> = moves
             .iter()
             .map(|m| {
-                logits[move_policy_index(m, turn).unwrap()]
+                logits[move_policy_index(m, turn, BoardTransform::IDENTITY).unwrap()]
                     .as_f64()
                     .unwrap() as f32
             })
@@ -291,7 +295,10 @@ fn assert_reduced_precision_within(kind: tch::Kind, tolerance: f32) {
         let priors = |raw: &RawOutputs| {
             let logits: Vec<f32> = moves
                 .iter()
-                .map(|m| raw.policy[i * 1858 + move_policy_index(m, turn).unwrap()])
+                .map(|m| {
+                    let index = move_policy_index(m, turn, BoardTransform::IDENTITY).unwrap();
+                    raw.policy[i * 1858 + index]
+                })
                 .collect();
             policy_softmax(&logits, 1.359)
         };

@@ -91,11 +91,6 @@ impl PositionHistory {
         &self.entries
     }
 
-    /// The last eight positions (or all, if fewer), as the network encoder wants them.
-    pub fn encoder_window(&self) -> &[HistoryEntry] {
-        &self.entries[self.entries.len().saturating_sub(8)..]
-    }
-
     /// Number of positions.
     pub fn len(&self) -> usize {
         self.entries.len()

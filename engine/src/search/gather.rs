@@ -475,7 +475,7 @@ fn examine_leaf(
         }
     }
     let request = EvalRequest {
-        history: history.encoder_window(),
+        history: history.entries(),
         moves: &moves,
     };
     let value = match computation.add(&request)? {

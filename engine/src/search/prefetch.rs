@@ -40,7 +40,7 @@ fn prefetch_below(
         // a position without legal moves is queued like any other.
         let moves: Vec<Move> = history.last().legal_moves().into_iter().collect();
         computation.add(&EvalRequest {
-            history: history.encoder_window(),
+            history: history.entries(),
             moves: &moves,
         })?;
         return Ok(1);

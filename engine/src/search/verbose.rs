@@ -6,6 +6,7 @@ use super::node::{EdgeAndNode, Node, Terminal};
 use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier, MovesLeftUtility};
 use super::stats::uci;
+use nn::encoder::BoardTransform;
 use nn::policy_map::move_policy_index;
 use shakmaty::{Chess, Position};
 
@@ -30,9 +31,10 @@ pub fn verbose_move_stats(
         .map(|edge| {
             let child = edge.node;
             let q = edge.q(root_fpu);
-            // lc0 left-aligns a move's policy index and right-aligns the root's edge count.
+            // lc0 left-aligns a move's policy index and right-aligns the root's edge count; it shows
+            // the untransformed index (`MoveToNNIndex(move, 0)`) whatever the input format.
             let mv = edge.mv.unpack(root_position.board());
-            let index = move_policy_index(&mv, root_position.turn())
+            let index = move_policy_index(&mv, root_position.turn(), BoardTransform::IDENTITY)
                 .map_or_else(|| format!("{:<4}", "-"), |i| format!("{i:<4}"));
             let mut line = head(
                 &uci(&mv),

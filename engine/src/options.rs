@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
+use nn::policy_map::TransposedMoves;
 use nn::{BackendKind, BackendOptions, DeviceChoice, Precision};
 use timemgr::options::{key_option, key_options, KeyOption, ParamKind, Value};
 use timemgr::{CommonStopperOptions, TimeManagerConfig};
@@ -294,6 +295,10 @@ declare_options! {
     rust_batch_limit: i64 = -1, OptionKind::Spin { min: -1, max: 1024 }, "RustBatchLimit", "rust-batch-limit",
         "Largest CPU batch evaluated by the network in plain Rust on the search thread, larger ones by \
          libtorch; -1 = by precision (every batch in fp32, up to 7 in bf16), 0 = libtorch only.";
+    lc0_transposed_policy: bool = false, OptionKind::Check, "Lc0TransposedPolicy", "lc0-transposed-policy",
+        "Canonical-input networks (formats 3-5): look up the moves of a pawnless position without castling rights \
+         as lc0 0.32-909a4082 does (a half turn, for visit-for-visit parity with it) instead of as the input \
+         planes move (as the networks were trained).";
     show_wdl: bool = false, OptionKind::Check, "UCI_ShowWDL", "show-wdl",
         "Adds win/draw/loss permille to info lines.";
     show_moves_left: bool = false, OptionKind::Check, "UCI_ShowMovesLeft", "show-movesleft",
@@ -511,6 +516,11 @@ impl EngineOptions {
             policy_temperature: self.policy_temperature as f32,
             exact_softmax: false,
             cache_size: 0,
+            transposed_moves: if self.lc0_transposed_policy {
+                TransposedMoves::Lc0HalfTurn
+            } else {
+                TransposedMoves::AsPlanes
+            },
         })
     }
 

@@ -2,15 +2,17 @@
 //! prefetch, out-of-order evaluation or smart pruning, strictly sequential (MinibatchSize=1,
 //! reference/lc0-sequential-search-400.json) and in batches of 32 (reference/lc0-batched-search-600.json);
 //! and with lc0's out-of-order evaluation and prefetching on (its defaults) in batches of 32
-//! (reference/lc0-prefetch-search-1000.json). Smart pruning stays off: it waits 200 ms of wall time after the
-//! first evaluation, so its counts depend on the machine. Needs the weights installed by scripts/setup.
+//! (reference/lc0-prefetch-search-1000.json); and a random-weight transformer with smolgen, canonical input
+//! (format 3) and a moves-left head searched sequentially (reference/lc0-transformer-sequential-search-400.json).
+//! Smart pruning stays off: it waits 200 ms of wall time after the first evaluation, so its counts depend on the
+//! machine. Needs the weights installed by scripts/setup.
 
 mod common;
 
 use common::Visits;
 use engine::clock::VirtualClock;
 use engine::position::GameState;
-use engine::search::{Search, SearchParams, SearchRequest};
+use engine::search::{Search, SearchRequest};
 use engine::options::EngineOptions;
 use nn::{open_backend, Backend, BackendKind, CachingBackend};
 use serde_json::Value;
@@ -27,39 +29,64 @@ const VISIT_TOLERANCE: i64 = 3;
 
 #[test]
 fn sequential_400_node_search_matches_lc0() {
-    let params = engine_params(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1"]);
-    compare_with_lc0("lc0-sequential-search-400.json", params, &|| Box::new(Visits(400)));
+    let flags = engine_flags(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1"]);
+    compare_with_lc0("lc0-sequential-search-400.json", MAIA, flags, &|| Box::new(Visits(400)));
+}
+
+/// With `Lc0TransposedPolicy` (lc0 909a4082's half-turn lookup of a transposed position's moves; the pawnless
+/// position is transposed): every root move's visits equal lc0's. With the default lookup, as the planes move,
+/// the four other positions are identical and the pawnless one differs by up to 7 visits.
+#[test]
+fn sequential_400_node_search_of_a_transformer_with_moves_left_matches_lc0() {
+    let flags = engine_flags(&[
+        "--threads=1",
+        "--max-prefetch=0",
+        "--no-out-of-order-eval",
+        "--minibatch-size=1",
+        "--lc0-transposed-policy",
+    ]);
+    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../reference/nets/transformer-pe-map-smolgen.pb.gz");
+    compare_with_lc0("lc0-transformer-sequential-search-400.json", weights, flags, &|| Box::new(Visits(400)));
 }
 
 #[test]
 fn batched_600_node_search_matches_lc0() {
-    let params = engine_params(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=32"]);
-    compare_with_lc0("lc0-batched-search-600.json", params, &|| Box::new(Visits(600)));
+    let flags = engine_flags(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=32"]);
+    compare_with_lc0("lc0-batched-search-600.json", MAIA, flags, &|| Box::new(Visits(600)));
 }
 
 #[test]
 fn batched_search_with_out_of_order_evaluation_and_prefetch_matches_lc0() {
-    let params = engine_params(&["--threads=1", "--minibatch-size=32"]);
-    compare_with_lc0("lc0-prefetch-search-1000.json", params, &|| Box::new(Visits(1000)));
+    let flags = engine_flags(&["--threads=1", "--minibatch-size=32"]);
+    compare_with_lc0("lc0-prefetch-search-1000.json", MAIA, flags, &|| Box::new(Visits(1000)));
 }
 
-/// The search parameters the kairos binary runs with these flags (the ones lc0 ran with), every other option
-/// at its declared default.
-fn engine_params(flags: &[&str]) -> SearchParams {
+/// The options the kairos binary runs with these flags (the ones lc0 ran with), every other option at its
+/// declared default.
+fn engine_flags(flags: &[&str]) -> EngineOptions {
     let flags: Vec<String> = flags.iter().map(|flag| flag.to_string()).collect();
-    EngineOptions::from_cli_flags(&flags).expect("valid flags").search_params()
+    EngineOptions::from_cli_flags(&flags).expect("valid flags")
 }
 
-/// Searches every position of `reference` until `stopper` says so and compares the best move and each root
-/// move's visits with lc0's.
-fn compare_with_lc0(reference: &str, params: SearchParams, stopper: &dyn Fn() -> Box<dyn Stopper>) {
-    let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
+/// A move as lc0's VerboseMoveStats prints it (castling as the king taking its rook) in standard UCI.
+fn standard_uci(position: &shakmaty::Chess, lc0_move: &str) -> String {
+    let uci: shakmaty::uci::UciMove = lc0_move.parse().expect("a UCI move");
+    let played = uci.to_move(position).expect("a legal move");
+    played.to_uci(CastlingMode::Standard).to_string()
+}
+
+const MAIA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
+
+/// Searches every position of `reference` with the network `weights` until `stopper` says so and compares the
+/// best move and each root move's visits with lc0's.
+fn compare_with_lc0(reference: &str, weights: &str, flags: EngineOptions, stopper: &dyn Fn() -> Box<dyn Stopper>) {
     assert!(
         std::path::Path::new(weights).exists(),
-        "{weights} is missing; run scripts/setup to install Maia-1900"
+        "{weights} is missing; run scripts/setup to install Maia-1900 (the test nets are in the repository)"
     );
     // lc0's blas backend computes in fp32: so does the comparison, whatever Precision=auto picks here.
-    let options = EngineOptions { weights_file: weights.into(), precision: "fp32".into(), ..EngineOptions::default() };
+    let options = EngineOptions { weights_file: weights.into(), precision: "fp32".into(), ..flags };
+    let params = options.search_params();
     let backend_options = options.backend_options().expect("the default network is installed");
     assert_eq!((backend_options.kind, backend_options.cache_size), (BackendKind::Torch, 0), "no cache: one per position below");
     let backend = open_backend(&backend_options).expect("the torch backend opens Maia-1900");
@@ -102,7 +129,7 @@ fn compare_with_lc0(reference: &str, params: SearchParams, stopper: &dyn Fn() ->
             .as_object()
             .unwrap()
             .iter()
-            .map(|(m, n)| (m.clone(), n.as_i64().unwrap()))
+            .map(|(m, n)| (standard_uci(game.position(), m), n.as_i64().unwrap()))
             .collect();
         let best = outcome
             .best

@@ -94,6 +94,19 @@ impl BoardTransform {
         result
     }
 
+    /// Where lc0 909a4082's `MoveToNNIndex` moves `square`: as [`BoardTransform::apply_square`] without the
+    /// transpose bit; with it, files and ranks both reversed (a half turn) whatever the other bits.
+    pub fn apply_square_as_lc0_moves(self, square: Square) -> Square {
+        let mut result = square;
+        if self.has(Self::FLIP_RANKS) || self.has(Self::TRANSPOSE) {
+            result = result.flip_vertical();
+        }
+        if self.has(Self::FLIP_FILES) || self.has(Self::TRANSPOSE) {
+            result = result.flip_horizontal();
+        }
+        result
+    }
+
     /// Where the transform moves `square`: the same map as [`BoardTransform::apply`], for policy moves.
     pub fn apply_square(self, square: Square) -> Square {
         let mut result = square;

@@ -13,7 +13,8 @@ use crate::cuda::load_cuda_runtime;
 use crate::error::NnError;
 use crate::loader::load_network;
 use crate::test_backend::{TestBackend, TestMode};
-use crate::torch_backend::TorchBackend;
+use crate::policy_map::TransposedMoves;
+use crate::torch_backend::{PolicyOutput, TorchBackend};
 
 /// Which backend evaluates positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,6 +144,8 @@ pub struct BackendOptions {
     pub exact_softmax: bool,
     /// NN cache entries (0 disables the cache).
     pub cache_size: usize,
+    /// Where a transposed position's moves are looked up in the policy (canonical input formats).
+    pub transposed_moves: TransposedMoves,
 }
 
 /// Builds the backend the options describe, wrapped in the NN cache unless its size is 0.
@@ -167,8 +170,11 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
                     kind,
                     options.cpu_threads,
                     options.rust_batch_limit,
-                    options.policy_temperature,
-                    options.exact_softmax,
+                    PolicyOutput {
+                        temperature: options.policy_temperature,
+                        exact_softmax: options.exact_softmax,
+                        transposed_moves: options.transposed_moves,
+                    },
                 )
                 .map_err(|e| NnError::Torch(e.to_string()))?,
             )

@@ -186,15 +186,29 @@ pub fn policy_index_of(from: u8, to: u8, promotion: Option<Role>) -> Option<usiz
     usize::try_from(SQUARE_PAIR_INDEX[slot]).ok()
 }
 
+/// Where a transposed position's moves are looked up in the policy. The two differ only when the canonical
+/// formats' transform transposes (pawnless positions without castling rights).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TransposedMoves {
+    /// The squares move as the input planes' bits do ([`BoardTransform::apply_square`]): as lc0 up to v0.31
+    /// did, when the networks' training data was written.
+    #[default]
+    AsPlanes,
+    /// A half turn, as lc0 does since its `Move` rewrite (#2126, v0.32.0; still so at 909a4082), which reads
+    /// the policy of a transposed position at squares its planes do not use: for visit-for-visit parity with
+    /// those versions (the engine option `Lc0TransposedPolicy`).
+    Lc0HalfTurn,
+}
+
 /// The policy index of a legal move played by `turn`, in the frame the network saw: mirrored for black,
-/// then moved by the canonical formats' `transform` (lc0's `MoveToNNIndex`, `src/neural/encoder.cc`);
-/// castling as king takes rook.
-///
-/// The squares move exactly as the input planes' bits do ([`BoardTransform::apply_square`]), as in lc0 up
-/// to v0.31. Since its `Move` rewrite (#2126, first released in v0.32.0; still so at 909a4082) lc0 turns a
-/// transposed move's squares half-way round instead of reflecting them in the a8–h1 diagonal, so for
-/// pawnless positions with the transpose bit it reads the policy at squares the planes do not use.
-pub fn move_policy_index(m: &Move, turn: Color, transform: BoardTransform) -> Option<usize> {
+/// then moved by the canonical formats' `transform` (lc0's `MoveToNNIndex`, `src/neural/encoder.cc`), a
+/// transposing transform as `transposed` says; castling as king takes rook.
+pub fn move_policy_index(
+    m: &Move,
+    turn: Color,
+    transform: BoardTransform,
+    transposed: TransposedMoves,
+) -> Option<usize> {
     let (from, to) = match *m {
         Move::Castle { king, rook } => (king, rook),
         _ => (m.from()?, m.to()),
@@ -204,7 +218,11 @@ pub fn move_policy_index(m: &Move, turn: Color, transform: BoardTransform) -> Op
             Color::White => sq,
             Color::Black => sq.flip_vertical(),
         };
-        u8::from(transform.apply_square(side_to_move))
+        let moved = match transposed {
+            TransposedMoves::AsPlanes => transform.apply_square(side_to_move),
+            TransposedMoves::Lc0HalfTurn => transform.apply_square_as_lc0_moves(side_to_move),
+        };
+        u8::from(moved)
     };
     policy_index_of(frame(from), frame(to), m.promotion())
 }

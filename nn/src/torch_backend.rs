@@ -19,7 +19,7 @@ use crate::backend::{
 use crate::cuda::disable_tf32_convolutions;
 use crate::encoder::{encode_position, InputPlanes};
 use crate::network::{InputFormat, Network, ValueKind};
-use crate::policy_map::{move_policy_index, POLICY_SIZE};
+use crate::policy_map::{move_policy_index, TransposedMoves, POLICY_SIZE};
 use crate::rust_net::RustNetwork;
 use crate::softmax::{exact_policy_softmax, policy_softmax};
 use crate::stage_timing::{enter, Stage};
@@ -39,8 +39,18 @@ pub struct TorchBackend {
     value_kind: ValueKind,
     has_moves_left: bool,
     runs_on_cpu: bool,
-    policy_temperature: f32,
-    exact_softmax: bool,
+    policy: PolicyOutput,
+}
+
+/// How the policy head's logits become a position's move priors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PolicyOutput {
+    /// The softmax temperature.
+    pub temperature: f32,
+    /// The exact exponential instead of lc0's FastExp (for network checks, not for play).
+    pub exact_softmax: bool,
+    /// Where a transposed position's moves are looked up (canonical input formats).
+    pub transposed_moves: TransposedMoves,
 }
 
 /// One batch for the network thread and where its outputs go.
@@ -132,17 +142,16 @@ impl Drop for NetworkThread {
 }
 
 impl TorchBackend {
-    /// Builds the backend for `network` on `device` in precision `kind`, with a policy temperature and
-    /// lc0's FastExp softmax, or the exact one when `exact_softmax`; on the CPU, batches of up to
-    /// `rust_batch_limit` positions (`None`: [`default_rust_batch_limit`]) run in plain Rust.
+    /// Builds the backend for `network` on `device` in precision `kind`, turning logits into priors as
+    /// `policy` says; on the CPU, batches of up to `rust_batch_limit` positions (`None`:
+    /// [`default_rust_batch_limit`]) run in plain Rust.
     pub fn new(
         network: &Network,
         device: Device,
         kind: Kind,
         cpu_threads: usize,
         rust_batch_limit: Option<usize>,
-        policy_temperature: f32,
-        exact_softmax: bool,
+        policy: PolicyOutput,
     ) -> Result<Self, tch::TchError> {
         Ok(Self {
             network: NetworkThread::start(network.clone(), device, kind, cpu_threads)?,
@@ -152,8 +161,7 @@ impl TorchBackend {
             value_kind: network.value.kind,
             has_moves_left: network.moves_left.is_some(),
             runs_on_cpu: device == Device::Cpu,
-            policy_temperature,
-            exact_softmax,
+            policy,
         })
     }
 }
@@ -215,7 +223,7 @@ impl Computation for TorchComputation<'_> {
             .moves
             .iter()
             .map(|m| {
-                move_policy_index(m, turn, encoded.transform).ok_or_else(|| {
+                move_policy_index(m, turn, encoded.transform, self.backend.policy.transposed_moves).ok_or_else(|| {
                     BackendError::Encoding(format!("move {m:?} has no policy index"))
                 })
             })
@@ -261,10 +269,10 @@ impl Computation for TorchComputation<'_> {
                     wl,
                     d,
                     m: raw.moves_left.as_ref().map_or(0.0, |m| m[i]),
-                    policy: if backend.exact_softmax {
-                        exact_policy_softmax(&move_logits, backend.policy_temperature)
+                    policy: if backend.policy.exact_softmax {
+                        exact_policy_softmax(&move_logits, backend.policy.temperature)
                     } else {
-                        policy_softmax(&move_logits, backend.policy_temperature)
+                        policy_softmax(&move_logits, backend.policy.temperature)
                     },
                 }
             })
@@ -291,7 +299,8 @@ mod tests {
 
     fn backend() -> TorchBackend {
         let network = load_network(std::path::Path::new(WEIGHTS)).expect("scripts/setup installs Maia-1900");
-        TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, Some(0), 1.0, true).expect("the network uploads")
+        let policy = PolicyOutput { temperature: 1.0, exact_softmax: true, transposed_moves: TransposedMoves::AsPlanes };
+        TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, Some(0), policy).expect("the network uploads")
     }
 
     fn start_position(backend: &TorchBackend) -> Result<Evaluation, BackendError> {

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use nn::encoder::{encode_position, BoardTransform, EncodedPosition, InputPlanes};
 use nn::game_history;
 use nn::network::InputFormat;
-use nn::policy_map::move_policy_index;
+use nn::policy_map::{move_policy_index, TransposedMoves};
 use serde_json::Value;
 use shakmaty::{CastlingMode, Position};
 
@@ -148,7 +148,7 @@ fn untransformed_move_indices_match_lc0() {
         let moves = legal_moves_by_uci(&case);
         assert_eq!(moves.len(), expected.len(), "{}", case.name);
         for (uci, m) in &moves {
-            let index = move_policy_index(m, turn, BoardTransform::IDENTITY);
+            let index = move_policy_index(m, turn, BoardTransform::IDENTITY, TransposedMoves::AsPlanes);
             assert_eq!(
                 index.map(|i| i as u64),
                 expected[uci].as_u64(),
@@ -159,10 +159,10 @@ fn untransformed_move_indices_match_lc0() {
     }
 }
 
-/// Each move's squares moved by the same transform as the planes; lc0 909a4082's own `MoveToNNIndex`
-/// agrees except where the transform transposes (see `move_policy_index`).
+/// Each move's squares moved by the same transform as the planes by default, and exactly as lc0 909a4082's own
+/// `MoveToNNIndex` with `TransposedMoves::Lc0HalfTurn`; the two differ only where the transform transposes.
 #[test]
-fn transformed_move_indices_follow_the_planes() {
+fn transformed_move_indices_follow_the_planes_or_lc0() {
     let mut transposed_disagreements = 0;
     for case in cases() {
         let turn = case.history.last().unwrap().position.turn();
@@ -175,9 +175,11 @@ fn transformed_move_indices_follow_the_planes() {
             assert_eq!(moves.len(), policy.len(), "{} in format {code}", case.name);
             for (uci, m) in &moves {
                 let what = format!("{} in format {code}: {uci}", case.name);
-                let index = move_policy_index(m, turn, transform).map(|i| i as u64);
+                let index = move_policy_index(m, turn, transform, TransposedMoves::AsPlanes).map(|i| i as u64);
                 assert_eq!(index, policy[uci]["plane_frame"].as_u64(), "{what}");
                 let lc0 = policy[uci]["lc0"].as_u64();
+                let as_lc0 = move_policy_index(m, turn, transform, TransposedMoves::Lc0HalfTurn).map(|i| i as u64);
+                assert_eq!(as_lc0, lc0, "{what}, as lc0 maps it");
                 if transform.lc0_code() & 4 == 0 {
                     assert_eq!(index, lc0, "{what}");
                 } else if index != lc0 {

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use nn::policy_map::TransposedMoves;
 use nn::{evaluate_position, BackendKind, BackendOptions, DeviceChoice, NnError, Precision};
 
 fn options(kind: BackendKind) -> BackendOptions {
@@ -19,6 +20,7 @@ fn options(kind: BackendKind) -> BackendOptions {
         policy_temperature: 1.359,
         exact_softmax: false,
         cache_size: 0,
+        transposed_moves: TransposedMoves::AsPlanes,
     }
 }
 

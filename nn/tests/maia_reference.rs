@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use nn::encoder::{encode_position, BoardTransform, InputPlanes};
 use nn::network::Network;
 use nn::options::{BF16_TOLERANCE, FP16_TOLERANCE};
-use nn::policy_map::move_policy_index;
+use nn::policy_map::{move_policy_index, TransposedMoves};
 use nn::rust_net::RustNetwork;
 use nn::softmax::{fast_exp, policy_softmax};
 use nn::torch_backend::wdl_softmax;
@@ -119,7 +119,7 @@ fn policy_indices_match_lc0() {
         let moves = legal_moves(&case);
         assert_eq!(moves.len(), expected.len(), "{}", case.name);
         for m in &moves {
-            let index = move_policy_index(m, turn, BoardTransform::IDENTITY).unwrap();
+            let index = move_policy_index(m, turn, BoardTransform::IDENTITY, TransposedMoves::AsPlanes).unwrap();
             assert_eq!(
                 Some(index as u64),
                 expected[&uci(m)].as_u64(),
@@ -172,7 +172,7 @@ fn assert_matches_lc0(raw: &RawOutputs, cases: &[Case]) {
         let move_logits: Vec<f64> = moves
             .iter()
             .map(|m| {
-                f64::from(logits[move_policy_index(m, turn, BoardTransform::IDENTITY).unwrap()])
+                f64::from(logits[move_policy_index(m, turn, BoardTransform::IDENTITY, TransposedMoves::AsPlanes).unwrap()])
             })
             .collect();
         let max = move_logits
@@ -212,6 +212,7 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
         policy_temperature: 1.359,
         exact_softmax: false,
         cache_size: 0,
+        transposed_moves: TransposedMoves::AsPlanes,
     };
     let backend = nn::open_backend(&options).unwrap_or_else(|e| panic!("{e}"));
     assert!(backend.attributes().has_wdl && !backend.attributes().has_moves_left);
@@ -230,7 +231,7 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
         let reference_logits: Vec<f32> = moves
             .iter()
             .map(|m| {
-                logits[move_policy_index(m, turn, BoardTransform::IDENTITY).unwrap()]
+                logits[move_policy_index(m, turn, BoardTransform::IDENTITY, TransposedMoves::AsPlanes).unwrap()]
                     .as_f64()
                     .unwrap() as f32
             })
@@ -296,7 +297,7 @@ fn assert_reduced_precision_within(kind: tch::Kind, tolerance: f32) {
             let logits: Vec<f32> = moves
                 .iter()
                 .map(|m| {
-                    let index = move_policy_index(m, turn, BoardTransform::IDENTITY).unwrap();
+                    let index = move_policy_index(m, turn, BoardTransform::IDENTITY, TransposedMoves::AsPlanes).unwrap();
                     raw.policy[i * 1858 + index]
                 })
                 .collect();

@@ -1,7 +1,7 @@
 //! Legal moves to policy indices in the side-to-move frame: castling as king takes rook, black mirrored.
 
 use nn::encoder::BoardTransform;
-use nn::policy_map::move_policy_index;
+use nn::policy_map::{move_policy_index, TransposedMoves};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess};
@@ -13,7 +13,7 @@ fn index(fen: &str, uci: &str) -> Option<usize> {
         .into_position(CastlingMode::Standard)
         .unwrap();
     let m = uci.parse::<UciMove>().unwrap().to_move(&position).unwrap();
-    move_policy_index(&m, shakmaty::Position::turn(&position), BoardTransform::IDENTITY)
+    move_policy_index(&m, shakmaty::Position::turn(&position), BoardTransform::IDENTITY, TransposedMoves::AsPlanes)
 }
 
 #[test]

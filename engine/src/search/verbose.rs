@@ -7,7 +7,7 @@ use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier, MovesLeftUtility};
 use super::stats::uci;
 use nn::encoder::BoardTransform;
-use nn::policy_map::move_policy_index;
+use nn::policy_map::{move_policy_index, TransposedMoves};
 use shakmaty::{Chess, Position};
 
 /// The statistics lines for the root, whose moves are unpacked against `root_position`.
@@ -34,7 +34,7 @@ pub fn verbose_move_stats(
             // lc0 left-aligns a move's policy index and right-aligns the root's edge count; it shows
             // the untransformed index (`MoveToNNIndex(move, 0)`) whatever the input format.
             let mv = edge.mv.unpack(root_position.board());
-            let index = move_policy_index(&mv, root_position.turn(), BoardTransform::IDENTITY)
+            let index = move_policy_index(&mv, root_position.turn(), BoardTransform::IDENTITY, TransposedMoves::AsPlanes)
                 .map_or_else(|| format!("{:<4}", "-"), |i| format!("{i:<4}"));
             let mut line = head(
                 &uci(&mv),

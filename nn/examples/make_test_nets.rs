@@ -3,7 +3,8 @@
 //! every input format and both head layouts. The weights are scaled by their fan-in so that no output
 //! saturates. `reference/capture-lc0-nets.py` then records lc0's outputs for them.
 //!
-//! `cargo run -p nn --example make_test_nets -- reference/nets`
+//! `cargo run -p nn --example make_test_nets -- reference/nets`; with `--bench DIR`, the two networks of real
+//! shape BENCHMARKS.md measures.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -40,7 +41,7 @@ struct Transformer {
     layers: usize,
     heads: usize,
     dff: usize,
-    smolgen: bool,
+    smolgen: Option<SmolgenSize>,
     gating: bool,
     /// Channels of the learned dense positional embedding (`PE_DENSE`), or none (`PE_MAP`).
     dense_positional: Option<usize>,
@@ -71,6 +72,10 @@ struct Spec {
     multi_head: bool,
     storage: Storage,
     seed: u64,
+    /// The attention policy's embedding width.
+    policy_embedding: usize,
+    /// The value head's channels a square.
+    value_channels: usize,
 }
 
 const TOWER: Tower = Tower { filters: 16, blocks: 2, se: true };
@@ -79,7 +84,7 @@ const TRANSFORMER: Transformer = Transformer {
     layers: 2,
     heads: 4,
     dff: 48,
-    smolgen: true,
+    smolgen: Some(SMOLGEN),
     gating: true,
     dense_positional: None,
 };
@@ -98,6 +103,8 @@ const BASE: Spec = Spec {
     multi_head: false,
     storage: Storage::Float32,
     seed: 1,
+    policy_embedding: 24,
+    value_channels: 8,
 };
 
 const SPECS: &[Spec] = &[
@@ -141,7 +148,7 @@ const SPECS: &[Spec] = &[
         name: "transformer-classical-input-mish",
         network: 6,
         input: 1,
-        body: Body::Transformer(Transformer { smolgen: false, gating: false, ..TRANSFORMER }),
+        body: Body::Transformer(Transformer { smolgen: None, gating: false, ..TRANSFORMER }),
         policy: 3,
         mish: true,
         ffn_activation: Some(proto::activation_function::SELU),
@@ -217,16 +224,77 @@ const SPECS: &[Spec] = &[
     },
 ];
 
+/// Networks of real shape for BENCHMARKS.md (`--bench`; not committed): a transformer in the BT line's
+/// layout at a size two CPU cores run, and SE towers of 10×128 and 20×256.
+const BENCH_SPECS: &[Spec] = &[
+    Spec {
+        name: "bench-transformer-256x10",
+        network: 7,
+        // Format 4, not the V2 format (5) the BT nets use: lc0 909a4082 crashes on V2 for a FEN with a
+        // non-zero fifty-move counter, as several bench positions have.
+        input: 4,
+        body: Body::Transformer(Transformer {
+            embedding: 256,
+            layers: 10,
+            heads: 8,
+            dff: 384,
+            smolgen: Some(SmolgenSize { channels: 32, hidden: 256, generator: 256 }),
+            gating: true,
+            dense_positional: Some(12),
+        }),
+        policy: 3,
+        moves_left: true,
+        mish: true,
+        smolgen_activation: Some(proto::activation_function::SWISH),
+        ffn_activation: Some(proto::activation_function::RELU_2),
+        multi_head: true,
+        storage: Storage::Float16,
+        seed: 100,
+        policy_embedding: 256,
+        value_channels: 32,
+        ..BASE
+    },
+    Spec {
+        name: "bench-se-10x128",
+        network: 4,
+        input: 1,
+        body: Body::Tower(Tower { filters: 128, blocks: 10, se: true }),
+        policy: 2,
+        moves_left: true,
+        storage: Storage::Float16,
+        seed: 102,
+        value_channels: 32,
+        ..BASE
+    },
+    Spec {
+        name: "bench-se-20x256",
+        network: 4,
+        input: 1,
+        body: Body::Tower(Tower { filters: 256, blocks: 20, se: true }),
+        policy: 2,
+        moves_left: true,
+        storage: Storage::Float16,
+        seed: 101,
+        value_channels: 32,
+        ..BASE
+    },
+];
+
 fn main() {
-    let Some(dir) = std::env::args().nth(1).map(PathBuf::from) else {
-        eprintln!("usage: make_test_nets OUT_DIR");
-        std::process::exit(2);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (specs, dir) = match args.as_slice() {
+        [dir] => (SPECS, PathBuf::from(dir)),
+        [flag, dir] if flag == "--bench" => (BENCH_SPECS, PathBuf::from(dir)),
+        _ => {
+            eprintln!("usage: make_test_nets [--bench] OUT_DIR");
+            std::process::exit(2);
+        }
     };
     if let Err(error) = std::fs::create_dir_all(&dir) {
         eprintln!("cannot create {}: {error}", dir.display());
         std::process::exit(1);
     }
-    for spec in SPECS {
+    for spec in specs {
         let path = dir.join(format!("{}.pb.gz", spec.name));
         if let Err(error) = write_net(&path, &build(spec)) {
             eprintln!("cannot write {}: {error}", path.display());
@@ -352,8 +420,6 @@ struct SmolgenSize {
 }
 
 const SMOLGEN: SmolgenSize = SmolgenSize { channels: 4, hidden: 16, generator: 8 };
-const POLICY_EMBEDDING: usize = 24;
-const VALUE_CHANNELS: usize = 8;
 const MOVES_LEFT_CHANNELS: usize = 4;
 
 fn build(spec: &Spec) -> Net {
@@ -484,12 +550,12 @@ fn transformer(layers: &mut Layers, w: &mut Weights, t: Transformer) {
         w.ip_mult_gate = Some(layers.uniform(64 * t.embedding, 1.0, 0.2));
         w.ip_add_gate = Some(layers.uniform(64 * t.embedding, 0.0, 0.2));
     }
-    let smolgen = t.smolgen.then_some(SMOLGEN);
+    let smolgen = t.smolgen;
     w.encoder = (0..t.layers).map(|_| layers.encoder(t.embedding, t.heads, t.dff, smolgen)).collect();
     w.headcount = Some(t.heads as u32);
-    if t.smolgen {
+    if let Some(size) = t.smolgen {
         // The generated logits are added to the attention's: small, so that neither swamps the other.
-        w.smolgen_w = Some(layers.uniform(64 * 64 * SMOLGEN.generator, 0.0, 0.1));
+        w.smolgen_w = Some(layers.uniform(64 * 64 * size.generator, 0.0, 0.1));
     }
 }
 
@@ -515,21 +581,22 @@ fn policy_head(layers: &mut Layers, spec: &Spec, width: usize) -> (PolicyHeadWei
             (head, None)
         }
         _ => {
-            let shared = layers.dense(width, POLICY_EMBEDDING);
-            let (ip2_w, ip2_b) = layers.dense_with_gain(POLICY_EMBEDDING, POLICY_EMBEDDING, 3.0);
-            let (ip3_w, ip3_b) = layers.dense_with_gain(POLICY_EMBEDDING, POLICY_EMBEDDING, 3.0);
+            let embedding = spec.policy_embedding;
+            let shared = layers.dense(width, embedding);
+            let (ip2_w, ip2_b) = layers.dense_with_gain(embedding, embedding, 3.0);
+            let (ip3_w, ip3_b) = layers.dense_with_gain(embedding, embedding, 3.0);
             head.ip2_pol_w = Some(ip2_w);
             head.ip2_pol_b = Some(ip2_b);
             head.ip3_pol_w = Some(ip3_w);
             head.ip3_pol_b = Some(ip3_b);
-            head.ip4_pol_w = Some(layers.projection(POLICY_EMBEDDING, 4));
+            head.ip4_pol_w = Some(layers.projection(embedding, 4));
             let smolgen = match spec.body {
-                Body::Transformer(t) if t.smolgen => Some(SMOLGEN),
+                Body::Transformer(t) => t.smolgen,
                 _ => None,
             };
             let heads = 2;
             head.pol_encoder =
-                (0..spec.policy_encoders).map(|_| layers.encoder(POLICY_EMBEDDING, heads, 32, smolgen)).collect();
+                (0..spec.policy_encoders).map(|_| layers.encoder(embedding, heads, 32, smolgen)).collect();
             if spec.policy_encoders > 0 {
                 head.pol_headcount = Some(heads as u32);
             }
@@ -541,13 +608,13 @@ fn policy_head(layers: &mut Layers, spec: &Spec, width: usize) -> (PolicyHeadWei
 fn value_head(layers: &mut Layers, spec: &Spec, width: usize, transformer: bool) -> ValueHeadWeights {
     let mut head = ValueHeadWeights::default();
     if transformer {
-        let (w, b) = layers.dense(width, VALUE_CHANNELS);
+        let (w, b) = layers.dense(width, spec.value_channels);
         head.ip_val_w = Some(w);
         head.ip_val_b = Some(b);
     } else {
-        head.value = Some(layers.conv(width, VALUE_CHANNELS, 1));
+        head.value = Some(layers.conv(width, spec.value_channels, 1));
     }
-    let (w1, b1) = layers.dense(64 * VALUE_CHANNELS, 32);
+    let (w1, b1) = layers.dense(64 * spec.value_channels, 32);
     let (w2, b2) = layers.dense(32, if spec.wdl { 3 } else { 1 });
     head.ip1_val_w = Some(w1);
     head.ip1_val_b = Some(b1);

@@ -18,7 +18,7 @@ use crate::backend::{
 };
 use crate::cuda::disable_tf32_convolutions;
 use crate::encoder::{encode_position, InputPlanes};
-use crate::network::{InputFormat, Network, ValueKind};
+use crate::network::{Body, InputFormat, Network, ValueKind};
 use crate::policy_map::{move_policy_index, TransposedMoves, POLICY_SIZE};
 use crate::rust_net::RustNetwork;
 use crate::softmax::{exact_policy_softmax, policy_softmax};
@@ -153,10 +153,15 @@ impl TorchBackend {
         rust_batch_limit: Option<usize>,
         policy: PolicyOutput,
     ) -> Result<Self, tch::TchError> {
+        let rust_batch_limit = rust_batch_limit.unwrap_or_else(|| default_rust_batch_limit(kind, network));
+        // A limit of 0 sends every batch to libtorch: the Rust network (whose Winograd weights take four times
+        // a tower's own) is not built at all.
+        let rust_network =
+            if device == Device::Cpu && rust_batch_limit > 0 { RustNetwork::new(network) } else { None };
         Ok(Self {
             network: NetworkThread::start(network.clone(), device, kind, cpu_threads)?,
-            rust_network: if device == Device::Cpu { RustNetwork::new(network) } else { None },
-            rust_batch_limit: rust_batch_limit.unwrap_or_else(|| default_rust_batch_limit(kind)),
+            rust_network,
+            rust_batch_limit,
             input_format: network.input_format,
             value_kind: network.value.kind,
             has_moves_left: network.moves_left.is_some(),
@@ -166,18 +171,25 @@ impl TorchBackend {
     }
 }
 
-/// The largest CPU batch the network in plain Rust computes by default for precision `kind` (the engine's
-/// `RustBatchLimit=-1`); larger ones go to libtorch. Measured with Maia-1900 on an Intel Xeon with AMX-BF16
-/// (BENCHMARKS.md, "The network in plain Rust", "Winograd F(4×4, 3×3)" and "libtorch in channels-last"): in fp32
-/// the Rust network on one core is faster than libtorch on one core at every batch size, with AVX-512 and with
-/// AVX2 alone; against libtorch's native bf16 in channels-last it is faster up to batch 6 (2539–2667 against
-/// 2356–2491 evaluations/s) and level at 8, where libtorch pads 7 anyway. Searches of the 10 bench positions,
-/// 3 s each: 6434 and 6046 nps with 7, 5907 and 5869 with 16.
-pub fn default_rust_batch_limit(kind: Kind) -> usize {
+/// The largest CPU batch the network in plain Rust computes by default for precision `kind` and `network` (the
+/// engine's `RustBatchLimit=-1`); larger ones go to libtorch. In fp32 the Rust network on one core is faster than
+/// libtorch on one core at every batch size, with AVX-512 and with AVX2 alone (Maia-1900; BENCHMARKS.md, "The
+/// network in plain Rust", "Winograd F(4×4, 3×3)"), and still at batch 32 on a 20×256 tower (104 against 71
+/// evaluations/s). Against libtorch's native bf16 (AMX) the crossover falls with the square of the filters: up
+/// to batch 6 with Maia's 64 filters (2539–2667
+/// against 2356–2491 evaluations/s, "libtorch in channels-last"), batch 1 with 128 (439 against 326; 626 against
+/// 858 at 4) and never with 256 (37 against 73 at batch 1; BENCHMARKS.md, "Transformers and large towers"):
+/// 7·(64/filters)² batches, none for an attention body, which the Rust network does not run.
+pub fn default_rust_batch_limit(kind: Kind, network: &Network) -> usize {
     if kind == Kind::Float {
-        MAX_BATCH
-    } else {
-        7
+        return MAX_BATCH;
+    }
+    match &network.body {
+        Body::Residual(tower) => {
+            let filters = tower.filters().max(1);
+            7 * 64 * 64 / (filters * filters)
+        }
+        Body::Attention(_) => 0,
     }
 }
 

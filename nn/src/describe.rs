@@ -267,5 +267,5 @@ fn parameters(out: &mut Description, net: &proto::Net, network: &Network) {
 
 /// The bytes of every layer in the file, at each layer's own encoding (lc0's describenet counts two a weight).
 fn stored_bytes(net: &proto::Net) -> usize {
-    net.weights.as_ref().map_or(0, |w| prost::Message::encoded_len(w))
+    net.weights.as_ref().map_or(0, prost::Message::encoded_len)
 }

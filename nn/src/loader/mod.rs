@@ -136,7 +136,7 @@ fn assemble(format: &NetFormat, w: &proto::Weights) -> Result<Network, NetworkPr
                         .into(),
                 ));
             }
-            Body::Attention(attention::body(w, format)?)
+            Body::Attention(Box::new(attention::body(w, format)?))
         }
     };
     let width = match &body {

@@ -151,8 +151,8 @@ impl LayerNorm {
 pub enum Body {
     /// A convolutional residual tower, features as `[filters][64]` planes.
     Residual(ResidualTower),
-    /// A transformer over the 64 squares, features as `[64][embedding]`.
-    Attention(AttentionBody),
+    /// A transformer over the 64 squares, features as `[64][embedding]` (boxed: it is the larger by far).
+    Attention(Box<AttentionBody>),
 }
 
 /// A complete network.

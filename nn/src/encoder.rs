@@ -109,17 +109,8 @@ impl BoardTransform {
 
     /// Where the transform moves `square`: the same map as [`BoardTransform::apply`], for policy moves.
     pub fn apply_square(self, square: Square) -> Square {
-        let mut result = square;
-        if self.has(Self::FLIP_FILES) {
-            result = result.flip_horizontal();
-        }
-        if self.has(Self::FLIP_RANKS) {
-            result = result.flip_vertical();
-        }
-        if self.has(Self::TRANSPOSE) {
-            result = result.flip_anti_diagonal();
-        }
-        result
+        // Every step is a bijection of the squares: one square in, one out.
+        self.apply(Bitboard::from_square(square)).first().unwrap_or(square)
     }
 }
 

@@ -137,6 +137,17 @@ impl TensorMaker {
         })
     }
 
+    /// Dense layers on the same input as one, their outputs one after another.
+    fn stacked_dense(&self, layers: &[&Dense]) -> Result<DenseT, tch::TchError> {
+        let weights: Vec<f32> = layers.iter().flat_map(|d| d.weights.iter().copied()).collect();
+        let biases: Vec<f32> = layers.iter().flat_map(|d| d.biases.iter().copied()).collect();
+        let inputs = layers.first().map_or(0, |d| d.inputs);
+        Ok(DenseT {
+            weights: self.matrix(&weights, biases.len(), inputs)?,
+            biases: self.vector(&biases)?,
+        })
+    }
+
     fn projection(&self, p: &Projection) -> Result<Tensor, tch::TchError> {
         self.matrix(&p.weights, p.outputs, p.inputs)
     }

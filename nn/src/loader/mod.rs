@@ -132,7 +132,7 @@ fn assemble(format: &NetFormat, w: &proto::Weights) -> Result<Network, NetworkPr
         BodyKind::Attention => {
             if !w.residual.is_empty() {
                 return Err(NetworkProblem::UnsupportedFormat(
-                    "a residual tower in front of an attention body is not supported (lc0's backends do not run it either)"
+                    "a residual tower in front of an attention body is not supported (no Lc0 network has one, and lc0's blas backend feeds its embedding the wrong buffer)"
                         .into(),
                 ));
             }

@@ -114,3 +114,39 @@ fn every_test_network_matches_lc0_on_every_position_in_one_batch_and_alone() {
     }
     assert_eq!(attention_bodies, 7, "seven of the networks are transformers");
 }
+
+/// The bf16 CPU path of every transformer within [`nn::options::BF16_TOLERANCE`] of lc0's fp32 Q and D, and of
+/// its moves left relative to their size, as Maia-1900's bf16 path is held (the policy logits, unbounded, are
+/// left to fp32 above).
+#[test]
+fn every_transformer_in_bf16_stays_within_the_bf16_tolerance_of_lc0() {
+    let tolerance = f64::from(nn::options::BF16_TOLERANCE);
+    let mut worst: f64 = 0.0;
+    for (name, positions) in reference() {
+        let network = load(&name);
+        if !matches!(network.body, Body::Attention(_)) {
+            continue;
+        }
+        let recorded: Vec<&Value> = positions.iter().filter(|p| p.get("lc0_failed").is_none()).collect();
+        let inputs: Vec<InputPlanes> = recorded.iter().map(|p| planes(&network, p)).collect();
+        let torch = TorchNetwork::new(&network, tch::Device::Cpu, tch::Kind::BFloat16).expect("libtorch network");
+        let raw = torch.forward(&inputs).expect("a batch");
+        let value_width = raw.value.len() / inputs.len();
+        for (i, expected) in recorded.iter().enumerate() {
+            let value = &raw.value[i * value_width..(i + 1) * value_width];
+            let [w, d, l] = wdl_softmax([value[0], value[1], value[2]]);
+            let m = raw.moves_left.as_ref().map_or(0.0, |m| f64::from(m[i]));
+            let lc0_m = expected["m"].as_f64().expect("m");
+            let differences = [
+                (f64::from(w - l) - expected["q"].as_f64().expect("q")).abs(),
+                (f64::from(d) - expected["d"].as_f64().expect("d")).abs(),
+                (m - lc0_m).abs() / lc0_m.max(1.0),
+            ];
+            for difference in differences {
+                assert!(difference <= tolerance, "{name}, {}: bf16 differs by {difference}", expected["name"]);
+                worst = worst.max(difference);
+            }
+        }
+    }
+    assert!(worst > 0.0, "bf16 must round somewhere: the test would not see a broken bf16 path");
+}

@@ -139,10 +139,7 @@ fn assemble(format: &NetFormat, w: &proto::Weights) -> Result<Network, NetworkPr
             Body::Attention(Box::new(attention::body(w, format)?))
         }
     };
-    let width = match &body {
-        Body::Residual(tower) => tower.filters(),
-        Body::Attention(body) => body.embedding_size(),
-    };
+    let width = body.width();
     let mut network = Network {
         input_format: format.input,
         activation: format.activation,

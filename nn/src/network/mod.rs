@@ -175,6 +175,15 @@ pub struct Network {
 }
 
 impl Body {
+    /// The width of the body's features, which the heads read: filters of a tower, or the embedding of a
+    /// transformer.
+    pub fn width(&self) -> usize {
+        match self {
+            Body::Residual(tower) => tower.filters(),
+            Body::Attention(body) => body.embedding_size(),
+        }
+    }
+
     /// The body's parameters, as loaded (batch norm folded).
     pub fn parameters(&self) -> usize {
         match self {
@@ -207,11 +216,4 @@ impl Network {
         body.into_iter().chain(policy).collect()
     }
 
-    /// The width of the body's features: filters of a tower, or the embedding of a transformer.
-    pub fn body_width(&self) -> usize {
-        match &self.body {
-            Body::Residual(tower) => tower.filters(),
-            Body::Attention(body) => body.embedding_size(),
-        }
-    }
 }

@@ -1,12 +1,11 @@
 //! The attention body and encoder stacks as libtorch tensors, features held as `[batch][64][width]` (lc0
 //! `network_blas.cc`, the attention body and `ForwardEncoderLayer`).
 
-use tch::{Kind, Tensor};
+use tch::Tensor;
 
 use super::{activate, TensorMaker};
 use crate::network::{
-    Activation, AttentionBody, EncoderLayer, EncoderStack, Ffn, InputEmbedding, LayerNorm, Projection,
-    Smolgen,
+    Activation, AttentionBody, EncoderLayer, EncoderStack, Ffn, InputEmbedding, LayerNorm, Smolgen,
 };
 use crate::positional_encoding::positional_encoding;
 
@@ -246,9 +245,4 @@ impl AttentionBodyT {
         }
         self.encoders.apply(x, global)
     }
-}
-
-/// Smolgen's global weights `[64·64][generator width]`.
-pub(super) fn global_smolgen(make: &TensorMaker, global: &Projection) -> TchResult<Tensor> {
-    make.projection(global)
 }

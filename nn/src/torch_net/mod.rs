@@ -5,7 +5,7 @@ use tch::{Device, Kind, Tensor};
 
 mod attention;
 
-use attention::{global_smolgen, AttentionBodyT, DenseT, EncoderStackT};
+use attention::{AttentionBodyT, DenseT, EncoderStackT};
 
 use crate::encoder::{InputPlanes, PLANES};
 use crate::network::{
@@ -302,7 +302,7 @@ impl TorchNetwork {
             value,
             value_kind: network.value.kind,
             moves_left,
-            smolgen_global: network.smolgen_global.as_ref().map(|g| global_smolgen(&make, g)).transpose()?,
+            smolgen_global: network.smolgen_global.as_ref().map(|g| make.projection(g)).transpose()?,
             square_bits: Tensor::f_from_slice(&std::array::from_fn::<i64, 64, _>(|square| 1i64 << square))?
                 .f_to_device(device)?,
         })

@@ -294,7 +294,8 @@ declare_options! {
          0 = one per core (fastest for a single engine).";
     rust_batch_limit: i64 = -1, OptionKind::Spin { min: -1, max: 1024 }, "RustBatchLimit", "rust-batch-limit",
         "Largest CPU batch evaluated by the network in plain Rust on the search thread, larger ones by \
-         libtorch; -1 = by precision (every batch in fp32, up to 7 in bf16), 0 = libtorch only.";
+         libtorch; -1 = by precision and network (every batch in fp32; in bf16 up to 7·(64/filters)² for a tower, \
+         none for an attention body), 0 = libtorch only.";
     lc0_transposed_policy: bool = false, OptionKind::Check, "Lc0TransposedPolicy", "lc0-transposed-policy",
         "Canonical-input networks (formats 3-5): look up the moves of a pawnless position without castling rights \
          as lc0 0.32-909a4082 does (a half turn, for visit-for-visit parity with it) instead of as the input \

@@ -135,7 +135,7 @@ pub struct BackendOptions {
     pub precision: Precision,
     /// Threads of each forward pass on the CPU; 0 = libtorch's default (one per core).
     pub cpu_threads: usize,
-    /// The largest CPU batch computed by the network in plain Rust (0: none; `None`: by precision, as
+    /// The largest CPU batch computed by the network in plain Rust (0: none; `None`: by precision and network, as
     /// [`crate::torch_backend::default_rust_batch_limit`]).
     pub rust_batch_limit: Option<usize>,
     /// The policy softmax temperature.

@@ -67,8 +67,8 @@ impl StatsLine {
         let rest = line.strip_prefix("info string ")?;
         let name = rest.split_whitespace().next()?.to_string();
         let mut numbers = Vec::new();
-        let words: Vec<&str> = rest.split(['(', ')']).collect();
-        for word in words {
+        // Labelled numbers stand inside parentheses, `N:` between them: splitting at both finds every one.
+        for word in rest.split(['(', ')']) {
             let mut parts = word.trim().splitn(2, ':');
             if let (Some(label), Some(value)) = (parts.next(), parts.next()) {
                 if let Ok(value) = value.trim().trim_end_matches('%').parse::<f64>() {
@@ -76,9 +76,8 @@ impl StatsLine {
                 }
             }
         }
-        let n = rest.split("N:").nth(1)?.split_whitespace().next()?.parse::<f64>().ok()?;
-        numbers.push(("N".into(), n));
-        Some(Self { name, numbers })
+        // Other info strings (the backend's, say) carry no visit count.
+        numbers.iter().any(|(label, _)| label == "N").then_some(Self { name, numbers })
     }
 
     fn get(&self, label: &str) -> f64 {

@@ -21,7 +21,7 @@ struct BackendBenchArgs {
     /// CPU threads of each forward pass, as the engine's BackendThreads (0 = one per core).
     #[arg(long = "backend-threads", default_value_t = EngineOptions::default().backend_threads)]
     backend_threads: i64,
-    /// Largest batch evaluated in plain Rust, as the engine's RustBatchLimit (-1 = by precision, 0 = none).
+    /// Largest batch evaluated in plain Rust, as the engine's RustBatchLimit (-1 = by precision and network, 0 = none).
     #[arg(long = "rust-batch-limit", default_value_t = EngineOptions::default().rust_batch_limit, allow_negative_numbers = true)]
     rust_batch_limit: i64,
     /// Timed batches per size (the first batch of each size is not timed).

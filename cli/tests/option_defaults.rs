@@ -56,6 +56,8 @@ const LC0_OPTIONS: &[Lc0Option] = &[
     ("UCI_ShowWDL", "false", None),
     ("UCI_ShowMovesLeft", "false", None),
     ("VerboseMoveStats", "false", None),
+    ("SyzygyPath", "", None),
+    ("SyzygyFastPlay", "false", None),
 ];
 
 /// lc0's default of `name`, as text.
@@ -190,6 +192,7 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
         (params.sticky_endgames, "StickyEndgames"),
         (params.two_fold_draws, "TwoFoldDraws"),
         (params.verbose_move_stats, "VerboseMoveStats"),
+        (params.syzygy_fast_play, "SyzygyFastPlay"),
     ] {
         assert_eq!(field, lc0_check(name), "{name} reaches the search as lc0's");
     }

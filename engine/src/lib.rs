@@ -11,5 +11,6 @@ pub mod memory;
 pub mod options;
 pub mod position;
 pub mod search;
+pub mod tablebase;
 pub mod tm_proxy;
 pub mod uci;

@@ -353,6 +353,11 @@ declare_options! {
         "Propagates proven results up the tree.";
     two_fold_draws: bool = true, OptionKind::Check, "TwoFoldDraws", "two-fold-draws",
         "Scores a position repeated once inside the tree as a draw.";
+    syzygy_path: String = "", OptionKind::Text, "SyzygyPath", "syzygy-paths",
+        "Directories of Syzygy tablebases (.rtbw, .rtbz), separated by ':' (';' on Windows); empty = none.";
+    syzygy_fast_play: bool = false, OptionKind::Check, "SyzygyFastPlay", "syzygy-fast-play",
+        "With DTZ tables, the network picks only among the winning moves of the shortest DTZ (faster wins, \
+         not always the best ones).";
     ponder: bool = true, OptionKind::Check, "Ponder", "ponder",
         "Lets the GUI send go ponder; tells the GUI that pondering is supported.";
     virtual_clock: bool = false, OptionKind::Check, "VirtualClock", "virtual-clock",
@@ -485,6 +490,7 @@ impl EngineOptions {
             verbose_move_stats: self.verbose_move_stats,
             multipv: self.multipv as usize,
             score_type: ScoreType::from_name(&self.score_type).unwrap_or_default(),
+            syzygy_fast_play: self.syzygy_fast_play,
         }
     }
 

@@ -33,6 +33,16 @@ pub fn kairos_binary() -> PathBuf {
     binary
 }
 
+/// Debian's Stockfish, the opponent and reference engine of several tests (scripts/setup installs it).
+pub fn stockfish_binary() -> &'static str {
+    const STOCKFISH: &str = "/usr/games/stockfish";
+    assert!(
+        Path::new(STOCKFISH).exists(),
+        "{STOCKFISH} is missing: run scripts/setup (make test does), which installs Debian's stockfish"
+    );
+    STOCKFISH
+}
+
 /// What a finished run of the binary printed.
 #[derive(Debug)]
 pub struct Output {

@@ -6,19 +6,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use kairos_tests::{kairos_binary, run_kairos, workspace_root, UciSession};
+use kairos_tests::{kairos_binary, run_kairos, stockfish_binary, workspace_root, UciSession};
 use serde_json::Value;
 
-const STOCKFISH: &str = "/usr/games/stockfish";
 const ANSWER: Duration = Duration::from_secs(30);
 
-fn stockfish() -> &'static str {
-    assert!(
-        Path::new(STOCKFISH).exists(),
-        "{STOCKFISH} is missing: run scripts/setup (make test does), which installs Debian's stockfish"
-    );
-    STOCKFISH
-}
 
 /// A scratch directory of the test's own.
 fn scratch(name: &str) -> PathBuf {
@@ -30,7 +22,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// `kairos tm-proxy ARGS -- sh -c '…'`: Stockfish behind `tee`, which copies what the proxy sends it to `log`.
 fn proxied_stockfish(proxy_args: &[&str], log: &Path) -> UciSession {
-    let script = format!("tee -a \"$0\" | {}", stockfish());
+    let script = format!("tee -a \"$0\" | {}", stockfish_binary());
     let log = log.to_str().expect("UTF-8 path");
     let mut args = vec!["tm-proxy"];
     args.extend_from_slice(proxy_args);
@@ -240,7 +232,7 @@ fn an_engine_that_dies_during_a_search_ends_the_proxy_with_an_error() {
 fn proxied_stockfish_plays_stockfish_without_losing_on_time() {
     let dir = scratch("match");
     let openings = workspace_root().join("tests/data/four-openings.epd");
-    let (stockfish_arg, stockfish_cmd) = (format!("arg={}", stockfish()), format!("cmd={}", stockfish()));
+    let (stockfish_arg, stockfish_cmd) = (format!("arg={}", stockfish_binary()), format!("cmd={}", stockfish_binary()));
     let args = [
         "match",
         "--engine", "name=proxied", "cmd=kairos", "arg=tm-proxy", "arg=--time-manager=legacy", "arg=--",
@@ -278,7 +270,7 @@ fn a_missing_engine_or_a_bad_manager_string_is_named_with_the_way_out() {
         "{}",
         missing.stderr
     );
-    let bad = run_kairos(&["tm-proxy", "--time-manager=bogus(", "--", stockfish()], &dir, ANSWER);
+    let bad = run_kairos(&["tm-proxy", "--time-manager=bogus(", "--", stockfish_binary()], &dir, ANSWER);
     assert_eq!(bad.code, Some(1), "{}", bad.stderr);
     assert!(bad.stderr.contains("--time-manager 'bogus('") && bad.stderr.contains("kairos tm-help"), "{}", bad.stderr);
     let _ = std::fs::remove_dir_all(&dir);

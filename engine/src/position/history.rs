@@ -86,6 +86,20 @@ impl PositionHistory {
         self.cycle_lengths[self.cycle_lengths.len() - 1]
     }
 
+    /// Whether a position repeated since the last capture or pawn move (lc0's
+    /// `DidRepeatSinceLastZeroingMove`): the tablebase root filter then plays the shortest win.
+    pub fn repeated_since_zeroing(&self) -> bool {
+        for entry in self.entries.iter().rev() {
+            if entry.repetitions > 0 {
+                return true;
+            }
+            if entry.position.halfmoves() == 0 {
+                return false;
+            }
+        }
+        false
+    }
+
     /// Every position, oldest first.
     pub fn entries(&self) -> &[HistoryEntry] {
         &self.entries

@@ -86,15 +86,21 @@ fn maybe_set_bounds(parent: &mut Node, carry: &mut Carry) -> bool {
     let mut lower: Bound = -1;
     let mut upper: Bound = -1;
     let mut losing_m = 0.0f32;
+    // A result from the tables among the children makes the parent's a tablebase result too, unless a
+    // child is a proven win over the board (lc0's prefer_tb).
+    let mut prefer_tablebase = false;
     for edge in parent.edges_and_nodes() {
         let (edge_lower, edge_upper) = edge.bounds();
         lower = lower.max(edge_lower);
         upper = upper.max(edge_upper);
-        if edge_lower == 1 {
+        let tablebase = edge.node.is_some_and(|child| child.terminal == Terminal::Tablebase);
+        if edge_lower == 1 && !tablebase {
+            prefer_tablebase = false;
             break;
         } else if edge_upper == -1 {
             losing_m = losing_m.max(edge.m(0.0));
         }
+        prefer_tablebase |= tablebase;
     }
     if lower == -1 && upper == 1 {
         return false;
@@ -107,7 +113,8 @@ fn maybe_set_bounds(parent: &mut Node, carry: &mut Carry) -> bool {
         } else {
             carry.m
         } + 1.0;
-        parent.make_terminal(-upper, plies, Terminal::EndOfGame);
+        let kind = if prefer_tablebase { Terminal::Tablebase } else { Terminal::EndOfGame };
+        parent.make_terminal(-upper, plies, kind);
         carry.clear_own_prior = -upper == -1;
         carry.v_delta = -(parent.wl as f32 - old_v);
         carry.d_delta = parent.d - old_d;

@@ -9,9 +9,11 @@ use super::select::{fpu, puct_multiplier, MovesLeftUtility};
 use super::stats::{best_root_edge, Progress, RootFilter};
 use super::tree::Tree;
 use crate::position::{has_mating_material, PositionHistory};
+use crate::tablebase::Tablebases;
 use nn::stage_timing::{enter, Stage};
 use nn::{Added, BackendError, Computation, EvalRequest, Evaluation};
 use shakmaty::{Move, Position};
+use shakmaty_syzygy::Wdl;
 
 /// Where a picked leaf's value comes from.
 enum LeafValue {
@@ -69,6 +71,9 @@ pub struct GatherContext<'a> {
     pub params: &'a SearchParams,
     /// The root move filter.
     pub filter: &'a RootFilter,
+    /// The tables to end the search with below the root; None without tables, or when the DTZ tables
+    /// already ranked the root's moves (as lc0: the filter then decides the result).
+    pub tablebases: Option<&'a Tablebases>,
     /// Whether the network has a moves-left head (moves-left utility).
     pub has_moves_left: bool,
     /// Leaves wanted in the batch.
@@ -130,7 +135,7 @@ pub fn gather(
                     }
                     let new = node_at(&mut tree.root, &path).n == 0;
                     let (moves, value) = if new {
-                        examine_leaf(tree, &path, &history, params, computation)?
+                        examine_leaf(tree, progress, &path, &history, context, computation)?
                     } else {
                         (Vec::new(), LeafValue::Terminal)
                     };
@@ -441,11 +446,13 @@ impl Pass<'_, '_> {
 /// Generates a new leaf's moves, detects terminals (LC0-NOTES §4.7) and queues the rest for the network.
 fn examine_leaf(
     tree: &mut Tree,
+    progress: &mut Progress,
     path: &[u16],
     history: &PositionHistory,
-    params: &SearchParams,
+    context: &GatherContext<'_>,
     computation: &mut dyn Computation,
 ) -> Result<(Vec<Move>, LeafValue), BackendError> {
+    let params = context.params;
     let position = history.last();
     let moves: Vec<Move> = position.legal_moves().into_iter().collect();
     let node = node_at(&mut tree.root, path);
@@ -472,6 +479,23 @@ fn examine_leaf(
         {
             node.make_terminal(0, cycle as f32, Terminal::TwoFold);
             return Ok((moves, LeafValue::Terminal));
+        }
+        if let Some(tables) = context.tablebases {
+            if position.halfmoves() == 0 && tables.covers(position) {
+                if let Some(wdl) = tables.probe_wdl_after_zeroing(position) {
+                    // The tables give no moves left: the parent's estimate, one ply on.
+                    let parent_m = node_at(&mut tree.root, &path[..path.len() - 1]).m;
+                    let result = match wdl {
+                        Wdl::Win => -1,
+                        Wdl::Loss => 1,
+                        // Cursed wins and blessed losses are draws under the fifty-move rule.
+                        Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => 0,
+                    };
+                    node_at(&mut tree.root, path).make_terminal(result, (parent_m - 1.0).max(0.0), Terminal::Tablebase);
+                    progress.tb_hits += 1;
+                    return Ok((moves, LeafValue::Terminal));
+                }
+            }
         }
     }
     let request = EvalRequest {

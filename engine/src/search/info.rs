@@ -34,6 +34,8 @@ pub struct InfoLine {
     pub nps: Option<u64>,
     /// Network evaluations per second since the first batch, likewise.
     pub eps: Option<u64>,
+    /// Tablebase probes that gave a result: the root's ranking and every position the search ended there.
+    pub tb_hits: u64,
     /// The line's rank among the best moves, only with MultiPV above 1.
     pub multipv: Option<usize>,
     /// The principal variation in standard UCI notation.
@@ -52,7 +54,7 @@ pub struct InfoFields {
 }
 
 impl InfoLine {
-    /// The line as lc0 prints it, in lc0's field order; Kairos has no tablebases, so `tbhits` is always 0.
+    /// The line as lc0 prints it, in lc0's field order.
     pub fn to_uci(&self, fields: InfoFields) -> String {
         let mut line = format!(
             "info depth {} seldepth {} time {} nodes {} score ",
@@ -80,7 +82,7 @@ impl InfoLine {
         if let (true, Some(eps)) = (fields.eps, self.eps) {
             line.push_str(&format!(" eps {eps}"));
         }
-        line.push_str(" tbhits 0");
+        line.push_str(&format!(" tbhits {}", self.tb_hits));
         if let Some(rank) = self.multipv {
             line.push_str(&format!(" multipv {rank}"));
         }
@@ -237,9 +239,10 @@ pub fn wdl_permille(wl: f32, d: f32) -> (u32, u32, u32) {
     }
 }
 
-/// UCI `mate` of a proven child: ±trunc(round(M)/2 + 1) with the sign of its WL.
-pub fn mate_moves(wl: f32, m: f32) -> i32 {
-    let moves = (m.round() / 2.0 + 1.0) as i32;
+/// UCI `mate` of a proven child: ±trunc(round(M)/2 + 1) with the sign of its WL; lc0 adds 100 for a result
+/// from the tablebases (a win, not a mate in that many moves), so a GUI still sorts it below a real mate.
+pub fn mate_moves(wl: f32, m: f32, tablebase: bool) -> i32 {
+    let moves = (m.round() / 2.0 + if tablebase { 101.0 } else { 1.0 }) as i32;
     if wl < 0.0 {
         -moves
     } else {
@@ -260,9 +263,12 @@ mod tests {
 
     #[test]
     fn mate_counts_moves_not_plies() {
-        assert_eq!(mate_moves(1.0, 0.0), 1);
-        assert_eq!(mate_moves(1.0, 2.0), 2);
-        assert_eq!(mate_moves(-1.0, 3.0), -2);
+        assert_eq!(mate_moves(1.0, 0.0, false), 1);
+        assert_eq!(mate_moves(1.0, 2.0, false), 2);
+        assert_eq!(mate_moves(-1.0, 3.0, false), -2);
+        // lc0: copysign(round(M)/2 + 101, wl) for a tablebase result: M 7 rounds to 7, 3.5 + 101 = 104.5 → 104.
+        assert_eq!(mate_moves(1.0, 7.0, true), 104);
+        assert_eq!(mate_moves(-1.0, 0.0, true), -101);
     }
 
     #[test]
@@ -278,6 +284,7 @@ mod tests {
             hashfull: None,
             nps: Some(8333),
             eps: Some(7000),
+            tb_hits: 0,
             multipv: None,
             pv: vec!["e2e4".into(), "e7e5".into()],
         };
@@ -288,7 +295,8 @@ mod tests {
         line.multipv = Some(2);
         line.moves_left = None;
         line.score = Score::Mate(-3);
-        assert_eq!(line.to_uci(all), "info depth 3 seldepth 7 time 12 nodes 100 score mate -3 wdl 490 55 455 hashfull 17 nps 8333 eps 7000 tbhits 0 multipv 2 pv e2e4 e7e5");
+        line.tb_hits = 21;
+        assert_eq!(line.to_uci(all), "info depth 3 seldepth 7 time 12 nodes 100 score mate -3 wdl 490 55 455 hashfull 17 nps 8333 eps 7000 tbhits 21 multipv 2 pv e2e4 e7e5");
     }
 
     #[test]

@@ -25,6 +25,7 @@ pub use select::collision_budget;
 
 use crate::clock::SharedClock;
 use crate::position::{GameState, PackedMove};
+use crate::tablebase::{RootProbe, Tablebases};
 use run::{Run, RunConfig, TreeState};
 use shakmaty::{Move, Position};
 use stats::{Progress, RootFilter};
@@ -87,6 +88,14 @@ pub struct SearchOutcome {
     pub stats: IterationStats,
 }
 
+/// The root's moves for one search and what the tables did at the root.
+struct RootMoves {
+    filter: RootFilter,
+    /// The tables to probe below the root.
+    tablebases: Option<Arc<Tablebases>>,
+    tb_hits: u64,
+}
+
 /// Controls a running search.
 pub struct SearchHandle {
     run: Arc<Run>,
@@ -122,6 +131,7 @@ impl SearchHandle {
 /// The search and its tree, kept across moves of one game.
 pub struct Search {
     backend: Arc<dyn nn::Backend>,
+    tablebases: Option<Arc<Tablebases>>,
     params: SearchParams,
     state: Arc<Mutex<TreeState>>,
     active: Option<Arc<Run>>,
@@ -136,6 +146,7 @@ impl Search {
         };
         Self {
             backend,
+            tablebases: None,
             params,
             state: Arc::new(Mutex::new(state)),
             active: None,
@@ -147,6 +158,12 @@ impl Search {
         self.finish_active();
         self.backend = backend;
         self.lock().tree.reset();
+    }
+
+    /// Replaces the Syzygy tables (None: none) for the next search; the tree's values stay valid.
+    pub fn set_tablebases(&mut self, tablebases: Option<Arc<Tablebases>>) {
+        self.finish_active();
+        self.tablebases = tablebases;
     }
 
     /// Replaces the parameters for the next search.
@@ -203,18 +220,20 @@ impl Search {
         sink: Box<dyn FnMut(SearchEvent) + Send>,
     ) -> SearchHandle {
         self.finish_active();
-        let filter = {
+        let (filter, tablebases) = {
             let mut state = self.lock();
             let reused = u64::from(state.tree.root.n);
-            state.progress = Progress {
-                reused_visits: reused,
-                root_moves_left: (reused > 0).then_some(state.tree.root.m),
-                ..Progress::default()
-            };
             let legal = shakmaty::Position::legal_moves(state.tree.root_position());
             let searchmoves: Vec<Move> =
                 request.searchmoves.into_iter().filter(|m| legal.contains(m)).collect();
-            RootFilter::new(&searchmoves)
+            let root = self.root_moves(&state.tree, searchmoves);
+            state.progress = Progress {
+                reused_visits: reused,
+                root_moves_left: (reused > 0).then_some(state.tree.root.m),
+                tb_hits: root.tb_hits,
+                ..Progress::default()
+            };
+            (root.filter, root.tablebases)
         };
         let run = Run::start(RunConfig {
             state: Arc::clone(&self.state),
@@ -226,10 +245,32 @@ impl Search {
             clock: request.clock,
             move_start_ms: request.move_start_ms,
             filter,
+            tablebases,
             hold: request.hold_bestmove_until_stop,
         });
         self.active = Some(Arc::clone(&run));
         SearchHandle { run }
+    }
+
+    /// lc0's `MakeRootMoveFilter`: `searchmoves` if any, else the moves the tables rank best; the tables
+    /// are probed in the search unless the DTZ ranking already decided the root.
+    fn root_moves(&self, tree: &tree::Tree, searchmoves: Vec<Move>) -> RootMoves {
+        let tables = self.tablebases.clone();
+        if !searchmoves.is_empty() {
+            return RootMoves { filter: RootFilter::new(&searchmoves), tablebases: tables, tb_hits: 0 };
+        }
+        let ranks = tables.as_ref().and_then(|tables| {
+            let dtz_optimal = self.params.syzygy_fast_play || tree.history.repeated_since_zeroing();
+            tables.rank_root_moves(tree.root_position(), dtz_optimal)
+        });
+        match ranks {
+            Some(ranks) => RootMoves {
+                filter: RootFilter::new(&ranks.best_moves()),
+                tablebases: tables.filter(|_| ranks.probe != RootProbe::Dtz),
+                tb_hits: 1,
+            },
+            None => RootMoves { filter: RootFilter::default(), tablebases: tables, tb_hits: 0 },
+        }
     }
 
     /// Stops a search still running (sending its best move) and waits for its threads.

@@ -16,6 +16,8 @@ pub enum Terminal {
     EndOfGame,
     /// A position repeated once inside the searched path.
     TwoFold,
+    /// A result read from the Syzygy tables (or proven from children of which one such was the best).
+    Tablebase,
 }
 
 /// A proven game result from the view of the player who moved into the node: −1 loss, 0 draw, +1 win.
@@ -167,6 +169,10 @@ impl EdgeAndNode<'_> {
     /// Whether the child is a visited terminal.
     pub fn is_terminal(&self) -> bool {
         matches!(self.node, Some(c) if c.n > 0 && c.terminal != Terminal::No)
+    }
+    /// Whether the child is a visited terminal whose result comes from the tablebases.
+    pub fn is_tablebase_terminal(&self) -> bool {
+        matches!(self.node, Some(c) if c.n > 0 && c.terminal == Terminal::Tablebase)
     }
     /// The child's proven bounds (regular without a child).
     pub fn bounds(&self) -> (Bound, Bound) {

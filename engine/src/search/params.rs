@@ -58,6 +58,8 @@ pub struct SearchParams {
     pub multipv: usize,
     /// What the `score` of an `info` line shows.
     pub score_type: ScoreType,
+    /// With DTZ tables, keep only the root's winning moves of the shortest DTZ (lc0's `SyzygyFastPlay`).
+    pub syzygy_fast_play: bool,
 }
 
 impl Default for SearchParams {

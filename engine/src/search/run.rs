@@ -13,6 +13,7 @@ use super::verbose::verbose_move_stats;
 use super::{AfterBestMove, SearchEvent, SearchOutcome};
 use crate::clock::SharedClock;
 use crate::position::PackedMove;
+use crate::tablebase::Tablebases;
 use nn::stage_timing::{enter, Stage};
 use nn::{Backend, BackendError};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -67,6 +68,7 @@ pub struct Run {
     clock: SharedClock,
     move_start_ms: f64,
     filter: RootFilter,
+    tablebases: Option<Arc<Tablebases>>,
     hold: bool,
     stop: AtomicBool,
     user_stop: AtomicBool,
@@ -100,6 +102,8 @@ pub struct RunConfig {
     pub move_start_ms: f64,
     /// The root move filter.
     pub filter: RootFilter,
+    /// The tables the search probes below the root (see [`GatherContext::tablebases`]).
+    pub tablebases: Option<Arc<Tablebases>>,
     /// Hold `bestmove` until `stop` (infinite, ponder).
     pub hold: bool,
 }
@@ -140,6 +144,7 @@ impl Run {
             clock: config.clock,
             move_start_ms: config.move_start_ms,
             filter: config.filter,
+            tablebases: config.tablebases,
             hold: config.hold,
             stop: AtomicBool::new(false),
             user_stop: AtomicBool::new(false),
@@ -275,6 +280,7 @@ impl Run {
         let context = GatherContext {
             params: &self.params,
             filter: &self.filter,
+            tablebases: self.tablebases.as_deref(),
             has_moves_left: self.has_moves_left,
             batch_target: self.batch_target,
             collision_budget: collision_budget(

@@ -94,16 +94,21 @@ pub fn puct_multiplier(params: &SearchParams, node: &Node) -> f32 {
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum EdgeRank {
     TerminalLoss,
+    TablebaseLoss,
     NonTerminal,
+    TablebaseWin,
     TerminalWin,
 }
 
 fn rank(edge: EdgeAndNode<'_>) -> EdgeRank {
     let wl = edge.q(0.0);
+    let tablebase = edge.is_tablebase_terminal();
     if !edge.is_terminal() || wl == 0.0 {
         EdgeRank::NonTerminal
     } else if wl < 0.0 {
-        EdgeRank::TerminalLoss
+        if tablebase { EdgeRank::TablebaseLoss } else { EdgeRank::TerminalLoss }
+    } else if tablebase {
+        EdgeRank::TablebaseWin
     } else {
         EdgeRank::TerminalWin
     }
@@ -116,20 +121,22 @@ pub fn compare_for_best(a: EdgeAndNode<'_>, b: EdgeAndNode<'_>) -> Ordering {
         return rank_b.cmp(&rank_a);
     }
     if rank_a == EdgeRank::NonTerminal && a.is_terminal() && b.is_terminal() {
+        // Two proven draws: one by the rules before one from the tables, then the shorter.
+        let (tb_a, tb_b) = (a.is_tablebase_terminal(), b.is_tablebase_terminal());
+        if tb_a != tb_b {
+            return tb_a.cmp(&tb_b);
+        }
         return a.m(0.0).total_cmp(&b.m(0.0));
     }
-    if a.n() != b.n() {
-        return b.n().cmp(&a.n());
-    }
-    if a.q(0.0) != b.q(0.0) {
-        return b.q(0.0).total_cmp(&a.q(0.0));
-    }
-    if a.prior != b.prior {
-        return b.prior.cmp(&a.prior);
-    }
     match rank_a {
-        EdgeRank::TerminalWin => a.m(0.0).total_cmp(&b.m(0.0)),
-        _ => b.m(0.0).total_cmp(&a.m(0.0)),
+        EdgeRank::NonTerminal => b
+            .n()
+            .cmp(&a.n())
+            .then_with(|| b.q(0.0).total_cmp(&a.q(0.0)))
+            .then_with(|| b.prior.cmp(&a.prior)),
+        // Both proven wins: the shorter; both proven losses: the longer.
+        EdgeRank::TablebaseWin | EdgeRank::TerminalWin => a.m(0.0).total_cmp(&b.m(0.0)),
+        EdgeRank::TablebaseLoss | EdgeRank::TerminalLoss => b.m(0.0).total_cmp(&a.m(0.0)),
     }
 }
 
@@ -150,8 +157,47 @@ pub fn best_child(node: &Node, allowed: impl Fn(usize) -> bool) -> Option<usize>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::node::Edge;
+    use crate::search::node::{Edge, Terminal};
     use shakmaty::{Chess, Position};
+
+    /// A parent whose children are `(wl, m, n, terminal kind)` from the mover's view, all with prior 0.1.
+    fn parent_of(children: &[(f64, f32, u32, Terminal)]) -> Node {
+        let moves = Chess::default().legal_moves();
+        let edges: Vec<Edge> = (0..children.len()).map(|i| Edge::new(&moves[i], 0.1)).collect();
+        let mut parent = Node { edges: edges.into_boxed_slice().into(), ..Node::default() };
+        for (index, &(wl, m, n, terminal)) in children.iter().enumerate() {
+            let mut child = Node { n, ..Node::default() };
+            if terminal == Terminal::No {
+                child.wl = wl;
+                child.m = m;
+            } else {
+                child.make_terminal(wl as i8, m, terminal);
+            }
+            parent.set_child(index, child);
+        }
+        parent
+    }
+
+    #[test]
+    fn the_best_child_follows_lc0s_ranks_then_shorter_wins_and_rule_draws() {
+        use Terminal::{EndOfGame, Tablebase, No};
+        // A win over the board beats a tablebase win, which beats a well-visited ordinary move.
+        let ranks = [(1.0, 9.0, 1, EndOfGame), (1.0, 1.0, 50, Tablebase), (0.9, 5.0, 100, No)];
+        assert_eq!(best_child(&parent_of(&ranks), |_| true), Some(0));
+        assert_eq!(best_child(&parent_of(&ranks), |i| i != 0), Some(1));
+        // Two proven wins: the shorter, whatever the visits (lc0 compares M only).
+        let wins = [(1.0, 9.0, 10, EndOfGame), (1.0, 3.0, 1, EndOfGame)];
+        assert_eq!(best_child(&parent_of(&wins), |_| true), Some(1));
+        // Two proven losses: the longer.
+        let losses = [(-1.0, 3.0, 10, Tablebase), (-1.0, 9.0, 1, Tablebase)];
+        assert_eq!(best_child(&parent_of(&losses), |_| true), Some(1));
+        // A tablebase loss is still better than a loss over the board.
+        let mixed = [(-1.0, 9.0, 1, EndOfGame), (-1.0, 1.0, 1, Tablebase)];
+        assert_eq!(best_child(&parent_of(&mixed), |_| true), Some(1));
+        // Two proven draws: the one by the rules before the one from the tables, even if longer.
+        let draws = [(0.0, 2.0, 5, Tablebase), (0.0, 8.0, 5, EndOfGame)];
+        assert_eq!(best_child(&parent_of(&draws), |_| true), Some(1));
+    }
 
     #[test]
     fn moves_left_utility_favours_the_shorter_win_by_the_hand_worked_amount() {

@@ -28,6 +28,8 @@ pub struct Progress {
     pub reused_visits: u64,
     /// Positions the network evaluated for backed-up visits (cache hits and proven nodes excluded).
     pub network_evaluations: u64,
+    /// Tablebase probes that gave a result (lc0's `tbhits`).
+    pub tb_hits: u64,
     /// The root's moves-left estimate in plies: the reused root's running mean, else the root's own
     /// evaluation once it is backed up (read only for networks with a moves-left head).
     pub root_moves_left: Option<f32>,
@@ -113,8 +115,10 @@ pub fn iteration_stats(
         if n > 0 && edge.is_terminal() {
             if wl > 0.0 {
                 stats.win_found = true;
-                let depth = (edge.m(0.0).round() / 2.0) as u32 + 1;
-                stats.mate_depth = Some(stats.mate_depth.map_or(depth, |d| d.min(depth)));
+                if !edge.is_tablebase_terminal() {
+                    let depth = (edge.m(0.0).round() / 2.0) as u32 + 1;
+                    stats.mate_depth = Some(stats.mate_depth.map_or(depth, |d| d.min(depth)));
+                }
             } else if wl < 0.0 {
                 stats.num_losing_edges += 1;
             }
@@ -204,18 +208,19 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
     let progress = context.progress;
     let edge = edge_index.map(|i| root.edge(i));
     let default_wl = -(root.wl as f32);
-    let (wl, d, m, terminal) = match edge {
+    let (wl, d, m, terminal, tablebase) = match edge {
         Some(edge) => (
             edge.q(default_wl),
             edge.d(root.d),
             edge.m(0.0),
             edge.is_terminal(),
+            edge.is_tablebase_terminal(),
         ),
-        None => (default_wl, root.d, 0.0, false),
+        None => (default_wl, root.d, 0.0, false, false),
     };
     let shown = shown_value(context.score_type, wl, d, context.has_wdl);
     let score = if terminal && shown.wl != 0.0 {
-        Score::Mate(mate_moves(shown.wl, m))
+        Score::Mate(mate_moves(shown.wl, m, tablebase))
     } else {
         Score::Cp(shown.score)
     };
@@ -241,6 +246,7 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
         hashfull: context.hashfull,
         nps: per_second(progress.playouts),
         eps: per_second(progress.network_evaluations),
+        tb_hits: progress.tb_hits,
         multipv: None,
         pv: pv.iter().map(uci).collect(),
     }

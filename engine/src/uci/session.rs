@@ -20,6 +20,7 @@ use crate::clock::{SharedClock, VirtualClock, WallClock};
 use crate::options::EngineOptions;
 use crate::position::GameState;
 use crate::search::{InfoFields, Search, SearchEvent, SearchHandle, SearchOutcome, SearchRequest};
+use crate::tablebase::Tablebases;
 
 /// Whether the loop goes on after a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +61,9 @@ pub struct Session {
     options: EngineOptions,
     out: UciOutput,
     evaluator: Option<Evaluator>,
+    /// The Syzygy tables of `loaded_syzygy_path` (None: none, or none could be loaded).
+    tablebases: Option<Arc<Tablebases>>,
+    loaded_syzygy_path: String,
     game: GameState,
     time_manager: Option<SharedTimeManager>,
     clock: SharedClock,
@@ -77,6 +81,8 @@ impl Session {
             options,
             out,
             evaluator: None,
+            tablebases: None,
+            loaded_syzygy_path: String::new(),
             game: GameState::default(),
             time_manager: None,
             clock,
@@ -96,6 +102,7 @@ impl Session {
             UciCommand::IsReady => {
                 if self.running.is_none() {
                     self.ensure_evaluator()?;
+                    self.ensure_tablebases()?;
                 }
                 self.out.send("readyok")?;
             }
@@ -191,6 +198,28 @@ impl Session {
         }
     }
 
+    /// Loads the tables of `SyzygyPath` when it changed since the last load, as lc0 at `isready` and at
+    /// each search: the files found are reported, and every directory or file left out is named.
+    fn ensure_tablebases(&mut self) -> io::Result<()> {
+        if self.options.syzygy_path == self.loaded_syzygy_path {
+            return Ok(());
+        }
+        self.loaded_syzygy_path = self.options.syzygy_path.clone();
+        self.tablebases = None;
+        if self.loaded_syzygy_path.trim().is_empty() {
+            return Ok(());
+        }
+        let loaded = Tablebases::load(&self.loaded_syzygy_path);
+        for problem in &loaded.problems {
+            self.out.error(&problem.to_string())?;
+        }
+        if let Some(tablebases) = loaded.tablebases {
+            self.out.send(&format!("info string {}", tablebases.summary()))?;
+            self.tablebases = Some(Arc::new(tablebases));
+        }
+        Ok(())
+    }
+
     /// A fresh time manager for a new game; a failure is reported and gives None.
     fn new_time_manager(&self) -> Option<SharedTimeManager> {
         match time_manager_from_str(&self.options.time_manager) {
@@ -276,9 +305,11 @@ impl Session {
                 None => self.out.error(&format!("searchmoves: {text} is not a legal move here; ignored"))?,
             }
         }
+        self.ensure_tablebases()?;
         let Some(evaluator) = self.evaluator.as_mut() else {
             return self.out.send("bestmove 0000");
         };
+        evaluator.search.set_tablebases(self.tablebases.clone());
         let reused_visits = evaluator.search.set_position(&self.game);
         let game_ply = self.game.game_ply();
         let book_exit_ply = *self.book_exit_ply.get_or_insert(game_ply);

@@ -58,6 +58,7 @@ const LC0_OPTIONS: &[Lc0Option] = &[
     ("VerboseMoveStats", "false", None),
     ("SyzygyPath", "", None),
     ("SyzygyFastPlay", "false", None),
+    ("UCI_Chess960", "false", None),
 ];
 
 /// lc0's default of `name`, as text.

@@ -300,6 +300,8 @@ declare_options! {
         "Canonical-input networks (formats 3-5): look up the moves of a pawnless position without castling rights \
          as lc0 0.32-909a4082 does (a half turn, for visit-for-visit parity with it) instead of as the input \
          planes move (as the networks were trained).";
+    chess960: bool = false, OptionKind::Check, "UCI_Chess960", "chess960",
+        "Castling moves are written as king takes rook (Chess960); FENs with Chess960 castling are read either way.";
     show_wdl: bool = false, OptionKind::Check, "UCI_ShowWDL", "show-wdl",
         "Adds win/draw/loss permille to info lines.";
     show_moves_left: bool = false, OptionKind::Check, "UCI_ShowMovesLeft", "show-movesleft",

@@ -326,7 +326,7 @@ fn one_thread_with_a_virtual_clock_is_deterministic() {
             .events
             .iter()
             .filter_map(|e| match e {
-                SearchEvent::Info(line) => Some(line.to_uci(engine::search::InfoFields { wdl: true, moves_left: true, eps: true })),
+                SearchEvent::Info(line) => Some(line.to_uci(engine::search::InfoFields { wdl: true, moves_left: true, eps: true, chess960: false })),
                 _ => None,
             })
             .collect();

@@ -1,7 +1,7 @@
 //! `kairos match-report` on hand-made records with hand-worked numbers.
 
 use tools::report::{usage_by_engine, EngineUsage, GameEnd, Summary};
-use tools::runner::{GameRecord, GameResult, MoveRecord, Opening, ResultsLog, Termination};
+use tools::runner::{GameRecord, GameResult, MoveRecord, Opening, ResultsLog, Termination, Variant};
 use tools::{run_match_report, MatchReportArgs};
 
 fn mv(time: u64, clock: i64, nodes: u64) -> MoveRecord {
@@ -33,6 +33,7 @@ fn game(
         white_time_control: "1+0".into(),
         black_time_control: "1+0".into(),
         opening: Opening { fen: Opening::startpos().fen, moves: book.iter().map(|m| m.to_string()).collect() },
+        variant: Variant::Standard,
         result: GameResult::Draw,
         termination,
         reason: String::new(),

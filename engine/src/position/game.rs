@@ -203,7 +203,11 @@ pub(crate) fn parse_fen(text: &str) -> Result<Chess, PositionError> {
             fen: text.to_string(),
             reason: e.to_string(),
         })?;
-    fen.into_position(CastlingMode::Standard)
+    // Standard first; then Chess960, which reads Shredder-FEN (HAha) and X-FEN (KQkq for the outermost rook)
+    // castling fields with any rook files, as lc0 does whatever UCI_Chess960 says.
+    fen.clone()
+        .into_position(CastlingMode::Standard)
+        .or_else(|_| fen.into_position(CastlingMode::Chess960))
         .map_err(|e| PositionError::FenPosition {
             fen: text.to_string(),
             reason: e.to_string(),

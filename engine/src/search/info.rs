@@ -1,6 +1,8 @@
 //! UCI `info` lines and the values they show (LC0-NOTES §4.10, §4.11).
 
 use super::fastmath::{fast_log, fast_logistic};
+use crate::position::uci_move;
+use shakmaty::Move;
 
 /// The score of an `info` line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,8 +40,8 @@ pub struct InfoLine {
     pub tb_hits: u64,
     /// The line's rank among the best moves, only with MultiPV above 1.
     pub multipv: Option<usize>,
-    /// The principal variation in standard UCI notation.
-    pub pv: Vec<String>,
+    /// The principal variation.
+    pub pv: Vec<Move>,
 }
 
 /// Which optional fields the GUI asked for.
@@ -51,6 +53,8 @@ pub struct InfoFields {
     pub moves_left: bool,
     /// `eps` (UCI_ShowEPS).
     pub eps: bool,
+    /// Castling written as king takes rook (UCI_Chess960).
+    pub chess960: bool,
 }
 
 impl InfoLine {
@@ -87,8 +91,11 @@ impl InfoLine {
             line.push_str(&format!(" multipv {rank}"));
         }
         if !self.pv.is_empty() {
-            line.push_str(" pv ");
-            line.push_str(&self.pv.join(" "));
+            line.push_str(" pv");
+            for mv in &self.pv {
+                line.push(' ');
+                line.push_str(&uci_move(mv, fields.chess960));
+            }
         }
         line
     }
@@ -286,17 +293,23 @@ mod tests {
             eps: Some(7000),
             tb_hits: 0,
             multipv: None,
-            pv: vec!["e2e4".into(), "e7e5".into()],
+            pv: {
+                let game = crate::position::GameState::from_uci(None, &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]).unwrap();
+                let castle = shakmaty::Position::legal_moves(game.position()).into_iter().find(|mv| mv.is_castle()).unwrap();
+                vec![game.moves()[0], game.moves()[1], castle]
+            },
         };
-        let all = InfoFields { wdl: true, moves_left: true, eps: true };
-        assert_eq!(line.to_uci(all), "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 wdl 490 55 455 movesleft 41 nps 8333 eps 7000 tbhits 0 pv e2e4 e7e5");
-        assert_eq!(line.to_uci(InfoFields::default()), "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 nps 8333 tbhits 0 pv e2e4 e7e5");
+        let all = InfoFields { wdl: true, moves_left: true, eps: true, chess960: false };
+        assert_eq!(line.to_uci(all), "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 wdl 490 55 455 movesleft 41 nps 8333 eps 7000 tbhits 0 pv e2e4 e7e5 e1g1");
+        assert_eq!(line.to_uci(InfoFields::default()), "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 nps 8333 tbhits 0 pv e2e4 e7e5 e1g1");
+        let chess960 = InfoFields { chess960: true, ..InfoFields::default() };
+        assert!(line.to_uci(chess960).ends_with(" pv e2e4 e7e5 e1h1"), "UCI_Chess960 writes king takes rook");
         line.hashfull = Some(17);
         line.multipv = Some(2);
         line.moves_left = None;
         line.score = Score::Mate(-3);
         line.tb_hits = 21;
-        assert_eq!(line.to_uci(all), "info depth 3 seldepth 7 time 12 nodes 100 score mate -3 wdl 490 55 455 hashfull 17 nps 8333 eps 7000 tbhits 21 multipv 2 pv e2e4 e7e5");
+        assert_eq!(line.to_uci(all), "info depth 3 seldepth 7 time 12 nodes 100 score mate -3 wdl 490 55 455 hashfull 17 nps 8333 eps 7000 tbhits 21 multipv 2 pv e2e4 e7e5 e1g1");
     }
 
     #[test]

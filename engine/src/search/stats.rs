@@ -6,7 +6,7 @@ use super::node::Node;
 use super::params::SearchParams;
 use super::select::{best_child, fpu, MovesLeftUtility};
 use crate::position::PackedMove;
-use shakmaty::{CastlingMode, Chess, Move, Position};
+use shakmaty::{Chess, Move, Position};
 use timemgr::search_stats::{IterationStats, TimeUsageHint};
 
 /// Counters of one search.
@@ -248,14 +248,10 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
         eps: per_second(progress.network_evaluations),
         tb_hits: progress.tb_hits,
         multipv: None,
-        pv: pv.iter().map(uci).collect(),
+        pv,
     }
 }
 
-/// A move in standard UCI notation (castling as the king's two-square move).
-pub fn uci(mv: &Move) -> String {
-    mv.to_uci(CastlingMode::Standard).to_string()
-}
 
 #[cfg(test)]
 mod tests {

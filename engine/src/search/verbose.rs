@@ -5,7 +5,7 @@ use super::info::wdl_display;
 use super::node::{EdgeAndNode, Node, Terminal};
 use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier, MovesLeftUtility};
-use super::stats::uci;
+use crate::position::uci_move;
 use nn::encoder::BoardTransform;
 use nn::policy_map::{move_policy_index, TransposedMoves};
 use shakmaty::{Chess, Position};
@@ -37,7 +37,8 @@ pub fn verbose_move_stats(
             let index = move_policy_index(&mv, root_position.turn(), BoardTransform::IDENTITY, TransposedMoves::AsPlanes)
                 .map_or_else(|| format!("{:<4}", "-"), |i| format!("{i:<4}"));
             let mut line = head(
-                &uci(&mv),
+                // lc0 writes these moves as in Chess960, castling as king takes rook.
+                &uci_move(&mv, true),
                 &index,
                 edge.n(),
                 child.map_or(0, |c| c.n_in_flight),
@@ -128,7 +129,7 @@ mod tests {
     #[test]
     fn lines_follow_lc0s_layout() {
         let moves = Chess::default().legal_moves();
-        let e2e4 = moves.iter().find(|m| uci(m) == "e2e4").copied().unwrap();
+        let e2e4 = moves.iter().find(|m| uci_move(m, true) == "e2e4").copied().unwrap();
         let child = Node {
             n: 166,
             wl: 0.03,
@@ -175,7 +176,7 @@ mod tests {
         );
         let lines = verbose_move_stats(&root, &Chess::default(), &SearchParams::default(), false);
         // Equal N: the lower Q + U comes first although its prior is higher.
-        assert!(lines[0].starts_with(&uci(&moves[1])), "{lines:?}");
-        assert!(lines[1].starts_with(&uci(&moves[0])), "{lines:?}");
+        assert!(lines[0].starts_with(&uci_move(&moves[1], true)), "{lines:?}");
+        assert!(lines[1].starts_with(&uci_move(&moves[0], true)), "{lines:?}");
     }
 }

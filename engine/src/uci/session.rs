@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use nn::{Backend, CachingBackend};
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Move, Position};
+use shakmaty::{Move, Position};
 use timemgr::{
     build_stopper_chain, time_manager_from_str, CommonStopperOptions, GoParams, Hints, IterationStats, MoveContext,
     Stopper, TimeManager,
@@ -18,7 +18,7 @@ use super::output::UciOutput;
 use super::trace_file::append_traces;
 use crate::clock::{SharedClock, VirtualClock, WallClock};
 use crate::options::EngineOptions;
-use crate::position::GameState;
+use crate::position::{uci_move, GameState};
 use crate::search::{InfoFields, Search, SearchEvent, SearchHandle, SearchOutcome, SearchRequest};
 use crate::tablebase::Tablebases;
 
@@ -348,6 +348,7 @@ impl Session {
             wdl: self.options.show_wdl,
             moves_left: self.options.show_moves_left,
             eps: self.options.show_eps,
+            chess960: self.options.chess960,
         };
         let reporter = Reporter { out: self.out.clone(), fields };
         let handle = evaluator.search.start(request, Box::new(move |event| reporter.report(event)));
@@ -376,7 +377,9 @@ impl Reporter {
                 lines.iter().try_for_each(|line| self.out.send(&format!("info string {line}")))
             }
             SearchEvent::Error(message) => self.out.error(&message),
-            SearchEvent::BestMove { best, ponder, .. } => self.out.send(&bestmove_line(best.as_ref(), ponder.as_ref())),
+            SearchEvent::BestMove { best, ponder, .. } => {
+                self.out.send(&bestmove_line(best.as_ref(), ponder.as_ref(), self.fields.chess960))
+            }
         }
     }
 }
@@ -431,9 +434,9 @@ impl EndOfMove {
     }
 }
 
-/// `bestmove <move> [ponder <move>]`, or `bestmove 0000` without a move.
-fn bestmove_line(best: Option<&Move>, ponder: Option<&Move>) -> String {
-    let uci = |mv: &Move| mv.to_uci(CastlingMode::Standard).to_string();
+/// `bestmove <move> [ponder <move>]`, or `bestmove 0000` without a move; castling as lc0 writes it.
+fn bestmove_line(best: Option<&Move>, ponder: Option<&Move>, chess960: bool) -> String {
+    let uci = |mv: &Move| uci_move(mv, chess960);
     match (best, ponder) {
         (Some(best), Some(ponder)) => format!("bestmove {} ponder {}", uci(best), uci(ponder)),
         (Some(best), None) => format!("bestmove {}", uci(best)),
@@ -458,6 +461,7 @@ fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::CastlingMode;
 
     #[test]
     fn the_manager_budgets_with_the_roots_moves_left_from_the_first_statistics() {
@@ -494,8 +498,8 @@ mod tests {
         let game = GameState::from_uci(None, &["e2e4"]).unwrap();
         let moves = game.position().legal_moves();
         let e5 = moves.iter().find(|mv| mv.to_uci(CastlingMode::Standard).to_string() == "e7e5").unwrap();
-        assert_eq!(bestmove_line(Some(e5), None), "bestmove e7e5");
-        assert_eq!(bestmove_line(Some(e5), Some(e5)), "bestmove e7e5 ponder e7e5");
-        assert_eq!(bestmove_line(None, Some(e5)), "bestmove 0000");
+        assert_eq!(bestmove_line(Some(e5), None, false), "bestmove e7e5");
+        assert_eq!(bestmove_line(Some(e5), Some(e5), false), "bestmove e7e5 ponder e7e5");
+        assert_eq!(bestmove_line(None, Some(e5), false), "bestmove 0000");
     }
 }

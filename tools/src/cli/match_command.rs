@@ -11,7 +11,7 @@ use super::progress::MatchProgress;
 use super::words::{key_values, number};
 use crate::runner::{
     load_openings, play_games, DrawAdjudication, EngineConfig, Flow, GameRecord, GameSettings, MatchPlan, Opening,
-    OpeningOrder, PgnLog, ResignAdjudication, ResultsLog, Tournament,
+    OpeningOrder, PgnLog, ResignAdjudication, ResultsLog, Tournament, Variant,
 };
 use crate::stats::{EloModel, SprtConfig, SprtDecision};
 use crate::tally::PairingTally;
@@ -77,6 +77,10 @@ pub struct MatchArgs {
     /// Charge the virtual time Kairos reports instead of wall time, so that a match replays exactly.
     #[arg(long)]
     pub virtual_clock: bool,
+    /// The variant: standard, or chess960 (also fischerandom, frc; DFRC positions too): the engines get
+    /// UCI_Chess960, castling is sent as king takes rook, and the PGN carries [Variant "Chess960"].
+    #[arg(long, default_value = "standard")]
+    pub variant: Variant,
     /// Adjudicate a draw after this many plies from the opening.
     #[arg(long)]
     pub max_plies: Option<u32>,
@@ -211,6 +215,7 @@ fn settings(args: &MatchArgs) -> anyhow::Result<GameSettings> {
         stall_timeout_ms: args.stall_timeout_ms,
         startup_timeout_ms: args.startup_timeout_ms,
         virtual_clock: args.virtual_clock,
+        variant: args.variant,
     })
 }
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::{Chess, Color, EnPassantMode, Position};
 
 use super::adjudication::{Adjudicator, DrawAdjudication, ResignAdjudication, Verdict};
 use super::engine_config::EngineConfig;
@@ -14,6 +14,7 @@ use super::openings::{InvalidOpening, Opening};
 use super::record::{GameRecord, GameResult, MoveRecord, Termination};
 use super::time_control::{GoLimits, SideClock};
 use super::uci_process::{EngineFailure, UciProcess};
+use super::variant::Variant;
 
 /// Settings shared by every game of a match.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -34,6 +35,9 @@ pub struct GameSettings {
     pub startup_timeout_ms: u64,
     /// Charge the time engines report (`info ... time`) instead of wall time (Kairos's virtual clock).
     pub virtual_clock: bool,
+    /// Standard chess or Chess960.
+    #[serde(default)]
+    pub variant: Variant,
 }
 
 impl Default for GameSettings {
@@ -47,6 +51,7 @@ impl Default for GameSettings {
             stall_timeout_ms: 60_000,
             startup_timeout_ms: 60_000,
             virtual_clock: false,
+            variant: Variant::Standard,
         }
     }
 }
@@ -77,11 +82,13 @@ impl EngineSlot {
         let process = match reused {
             Some(process) => process,
             None => {
-                let extra = if settings.virtual_clock && self.config.speaks_virtual_clock {
-                    vec![("VirtualClock".to_owned(), "true".to_owned())]
-                } else {
-                    Vec::new()
-                };
+                let mut extra = Vec::new();
+                if settings.virtual_clock && self.config.speaks_virtual_clock {
+                    extra.push(("VirtualClock".to_owned(), "true".to_owned()));
+                }
+                if let Some((name, value)) = settings.variant.uci_option() {
+                    extra.push((name.to_owned(), value.to_owned()));
+                }
                 let mut process = UciProcess::start(&self.config, &extra, timeout)?;
                 process.send("ucinewgame")?;
                 process.sync(timeout)?;
@@ -156,6 +163,7 @@ pub fn play_game(job: &GameJob, white: &mut EngineSlot, black: &mut EngineSlot, 
         white_time_control: white.config.time_control.to_string(),
         black_time_control: black.config.time_control.to_string(),
         opening: job.opening.clone(),
+        variant: settings.variant,
         result: ending.result,
         termination: ending.termination,
         reason: ending.reason,
@@ -184,7 +192,7 @@ fn run_game(
             return Ending { termination: Termination::EngineStartFailed, ..ending };
         }
     }
-    let (mut position, mut history) = match replay_opening(&job.opening) {
+    let (mut position, mut history, mut played) = match replay_opening(&job.opening, settings.variant) {
         Ok(start) => start,
         Err(invalid) => return Ending::draw(Termination::InvalidOpening, &invalid.to_string()),
     };
@@ -193,7 +201,6 @@ fn run_game(
     } else {
         format!("position fen {}", job.opening.fen)
     };
-    let mut played: Vec<String> = job.opening.moves.clone();
     let mut clocks = [SideClock::new(slots[0].config.time_control), SideClock::new(slots[1].config.time_control)];
     let mut adjudicator = Adjudicator::new(settings.draw_adjudication, settings.resign_adjudication);
     loop {
@@ -242,7 +249,7 @@ fn run_game(
             }
             return Ending::loss(white_to_move, Termination::TimeForfeit, text);
         }
-        let uci = UciMove::from_move(chess_move, CastlingMode::Standard).to_string();
+        let uci = UciMove::from_move(chess_move, settings.variant.castling_mode()).to_string();
         moves.push(MoveRecord {
             uci: uci.clone(),
             time_used_ms: used_ms,
@@ -275,14 +282,25 @@ fn position_key(position: &Chess) -> u64 {
     position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
-fn replay_opening(opening: &Opening) -> Result<(Chess, HashMap<u64, u32>), InvalidOpening> {
+/// The position after the book moves, the positions seen, and the book moves in the variant's notation (a
+/// Chess960 engine reads castling as king takes rook, whatever notation the book used).
+fn replay_opening(
+    opening: &Opening,
+    variant: Variant,
+) -> Result<(Chess, HashMap<u64, u32>, Vec<String>), InvalidOpening> {
     let positions = opening.positions()?;
     let mut history = HashMap::new();
     for position in &positions {
         *history.entry(position_key(position)).or_insert(0) += 1;
     }
+    let mut moves = Vec::new();
+    for (position, text) in positions.iter().zip(&opening.moves) {
+        let m = text.parse::<UciMove>().ok().and_then(|m| m.to_move(position).ok());
+        let m = m.ok_or_else(|| InvalidOpening(format!("book move '{text}' is illegal after '{}'", opening.fen)))?;
+        moves.push(UciMove::from_move(m, variant.castling_mode()).to_string());
+    }
     let last = positions.last().cloned().unwrap_or_default();
-    Ok((last, history))
+    Ok((last, history, moves))
 }
 
 fn rules_ending(position: &Chess, history: &HashMap<u64, u32>) -> Option<Ending> {

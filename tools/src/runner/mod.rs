@@ -11,6 +11,7 @@ mod results_log;
 mod schedule;
 mod time_control;
 mod uci_process;
+mod variant;
 
 pub use adjudication::{DrawAdjudication, ResignAdjudication};
 pub use engine_config::{EngineConfig, EngineConfigError, KAIROS_COMMAND};
@@ -23,3 +24,4 @@ pub use results_log::{read_results, ResultsError, ResultsLog};
 pub use schedule::{MatchPlan, PlanError, Tournament};
 pub use time_control::{GoLimits, SideClock, TimeControl, TimeControlError};
 pub use uci_process::{EngineFailure, Score, SearchReport, UciProcess};
+pub use variant::{UnknownVariant, Variant};

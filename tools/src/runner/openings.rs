@@ -54,7 +54,10 @@ impl Opening {
     /// The position before the book moves.
     pub fn start_position(&self) -> Result<Chess, InvalidOpening> {
         let fen: Fen = self.fen.parse().map_err(|e| InvalidOpening(format!("bad FEN '{}': {e}", self.fen)))?;
-        fen.into_position(CastlingMode::Standard)
+        // Standard castling rights, else Chess960's (Shredder-FEN or X-FEN with any rook files).
+        fen.clone()
+            .into_position(CastlingMode::Standard)
+            .or_else(|_| fen.into_position(CastlingMode::Chess960))
             .map_err(|e| InvalidOpening(format!("illegal position '{}': {e}", self.fen)))
     }
 
@@ -194,7 +197,7 @@ fn san_to_uci(opening: &Opening, movetext: &str) -> Result<Vec<String>, String> 
         let san: San =
             token.trim_end_matches(['+', '#', '!', '?']).parse().map_err(|e| format!("bad SAN '{token}': {e}"))?;
         let m = san.to_move(&position).map_err(|e| format!("illegal move '{token}': {e}"))?;
-        moves.push(UciMove::from_move(m, CastlingMode::Standard).to_string());
+        moves.push(UciMove::from_move(m, position.castles().mode()).to_string());
         position.play_unchecked(m);
     }
     Ok(moves)

@@ -85,7 +85,10 @@ pub fn game_to_pgn(game: &GameRecord, round: u64) -> Result<String, PgnError> {
         tag("WhiteTimeControl", &game.white_time_control);
         tag("BlackTimeControl", &game.black_time_control);
     }
-    if game.opening.fen != Opening::startpos().fen {
+    if let Some(variant) = game.variant.pgn_tag() {
+        tag("Variant", variant);
+    }
+    if game.opening.fen != Opening::startpos().fen || !game.variant.is_standard() {
         tag("SetUp", "1");
         tag("FEN", &game.opening.fen);
     }
@@ -162,6 +165,7 @@ impl PgnLog {
 mod tests {
     use super::*;
     use crate::runner::record::{GameResult, Termination};
+    use crate::runner::variant::Variant;
 
     #[test]
     fn clock_text_shows_hours_minutes_seconds_and_milliseconds() {
@@ -189,6 +193,7 @@ mod tests {
             white_time_control: "10+0.1".into(),
             black_time_control: "10+0.1".into(),
             opening: Opening { fen: Opening::startpos().fen, moves: vec!["f2f3".into(), "e7e5".into()] },
+            variant: Variant::Standard,
             result: GameResult::BlackWins,
             termination: Termination::Checkmate,
             reason: "checkmate".into(),
@@ -201,6 +206,19 @@ mod tests {
             "{pgn}"
         );
         assert!(pgn.contains("Qh4# {[%clk 0:00:09.870]"), "{pgn}");
+        assert!(!pgn.contains("[Variant"), "standard chess has no Variant tag: {pgn}");
+        // A Chess960 game: the tag, the set-up and castling (written as king takes rook) in SAN.
+        let fischer = GameRecord {
+            opening: Opening { fen: "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1".into(), moves: vec![] },
+            variant: Variant::Chess960,
+            result: GameResult::Draw,
+            termination: Termination::MaxPlies,
+            moves: vec![mv("e1b1", 9980), mv("e8g8", 9870)],
+            ..game
+        };
+        let fischer_pgn = game_to_pgn(&fischer, 2).unwrap().replace('\n', " ");
+        assert!(fischer_pgn.contains("[Variant \"Chess960\"] [SetUp \"1\"] [FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]"), "{fischer_pgn}");
+        assert!(fischer_pgn.contains("1. O-O-O {[%clk 0:00:09.980]") && fischer_pgn.contains("O-O {[%clk 0:00:09.870]"), "{fischer_pgn}");
         assert!(pgn.trim_end().ends_with("{checkmate} 0-1"), "{pgn}");
     }
 }

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::openings::Opening;
 use super::uci_process::Score;
+use super::variant::Variant;
 use crate::stats::Outcome;
 
 /// The game result in PGN terms.
@@ -134,6 +135,9 @@ pub struct GameRecord {
     pub black_time_control: String,
     /// The opening played.
     pub opening: Opening,
+    /// Standard chess or Chess960 (left out of the results file for standard chess).
+    #[serde(default, skip_serializing_if = "Variant::is_standard")]
+    pub variant: Variant,
     /// The result.
     pub result: GameResult,
     /// Why the game ended.

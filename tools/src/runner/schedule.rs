@@ -1,6 +1,7 @@
 //! The match plan: who plays whom, with which openings, in a fixed order that `--resume` can rely on.
 
 use serde::{Deserialize, Serialize};
+use shakmaty::{CastlingMode, Position};
 
 use super::engine_config::EngineConfig;
 use super::game::{GameJob, GameSettings};
@@ -94,7 +95,12 @@ impl MatchPlan {
             return Err(PlanError::NothingToRun);
         }
         for (index, opening) in self.openings.iter().enumerate() {
-            opening.positions().map_err(|e| PlanError::BadOpening { index: index + 1, reason: e.to_string() })?;
+            let bad = |reason: String| PlanError::BadOpening { index: index + 1, reason };
+            let positions = opening.positions().map_err(|e| bad(e.to_string()))?;
+            let chess960_castling = positions[0].castles().mode() == CastlingMode::Chess960;
+            if chess960_castling && self.settings.variant.is_standard() {
+                return Err(bad(format!("'{}' has Chess960 castling rights; play it with --variant chess960", opening.fen)));
+            }
         }
         Ok(())
     }

@@ -10,6 +10,7 @@ pub mod cuda;
 pub mod describe;
 pub mod encoder;
 pub mod error;
+pub mod fen;
 pub mod layer;
 pub mod loader;
 pub mod network;

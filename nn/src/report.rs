@@ -60,9 +60,7 @@ pub fn game_history(fen: &str, moves: &[String]) -> Result<Vec<HistoryEntry>, Nn
     let setup: Fen = fen
         .parse()
         .map_err(|e: shakmaty::fen::ParseFenError| invalid_fen(e.to_string()))?;
-    let mut position: Chess = setup
-        .into_position(CastlingMode::Standard)
-        .map_err(|e| invalid_fen(e.to_string()))?;
+    let mut position: Chess = crate::fen::chess_from_fen(setup).map_err(|e| invalid_fen(e.to_string()))?;
     let mut history = vec![HistoryEntry {
         position: position.clone(),
         repetitions: 0,

@@ -6,7 +6,7 @@ use super::material::has_mating_material;
 use nn::HistoryEntry;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, Move, Position, Square};
+use shakmaty::{Chess, Color, Move, Position, Square};
 use timemgr::ctm::{Piece, PiecePlacement};
 
 /// Why a `position` command cannot be applied; each variant names the culprit and the fix.
@@ -203,11 +203,8 @@ pub(crate) fn parse_fen(text: &str) -> Result<Chess, PositionError> {
             fen: text.to_string(),
             reason: e.to_string(),
         })?;
-    // Standard first; then Chess960, which reads Shredder-FEN (HAha) and X-FEN (KQkq for the outermost rook)
-    // castling fields with any rook files, as lc0 does whatever UCI_Chess960 says.
-    fen.clone()
-        .into_position(CastlingMode::Standard)
-        .or_else(|_| fen.into_position(CastlingMode::Chess960))
+    // Chess960 castling too, as lc0 reads it whatever UCI_Chess960 says.
+    super::chess_from_fen(fen)
         .map_err(|e| PositionError::FenPosition {
             fen: text.to_string(),
             reason: e.to_string(),

@@ -9,5 +9,6 @@ mod packed_move;
 pub use game::{GameOutcome, GameState, PositionError};
 pub use history::{PositionHistory, PositionKey};
 pub use material::has_mating_material;
-pub use notation::{uci_move, uci_notation};
+pub use nn::fen::chess_from_fen;
+pub use notation::uci_move;
 pub use packed_move::PackedMove;

@@ -2,24 +2,19 @@
 //! king-takes-rook when `UCI_Chess960` is on, and also when it is off unless it is a castling of standard
 //! chess (king on the e-file, rook on the a- or h-file), which is written as the king's two-square move.
 
-use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, File, Move};
 
 /// `mv` in UCI notation; `chess960` is the `UCI_Chess960` option.
 pub fn uci_move(mv: &Move, chess960: bool) -> String {
-    uci_notation(mv, chess960).to_string()
-}
-
-/// The same as shakmaty's [`UciMove`].
-pub fn uci_notation(mv: &Move, chess960: bool) -> UciMove {
-    match mv {
+    let notation = match mv {
         Move::Castle { king, rook }
             if !chess960 && king.file() == File::E && matches!(rook.file(), File::A | File::H) =>
         {
             mv.to_uci(CastlingMode::Standard)
         }
         _ => mv.to_uci(CastlingMode::Chess960),
-    }
+    };
+    notation.to_string()
 }
 
 #[cfg(test)]

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use engine::position::chess_from_fen;
+use shakmaty::{Chess, EnPassantMode, Position};
 
 /// A start position and the book moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,10 +55,7 @@ impl Opening {
     /// The position before the book moves.
     pub fn start_position(&self) -> Result<Chess, InvalidOpening> {
         let fen: Fen = self.fen.parse().map_err(|e| InvalidOpening(format!("bad FEN '{}': {e}", self.fen)))?;
-        // Standard castling rights, else Chess960's (Shredder-FEN or X-FEN with any rook files).
-        fen.clone()
-            .into_position(CastlingMode::Standard)
-            .or_else(|_| fen.into_position(CastlingMode::Chess960))
+        chess_from_fen(fen)
             .map_err(|e| InvalidOpening(format!("illegal position '{}': {e}", self.fen)))
     }
 

@@ -1,0 +1,10 @@
+//! A FEN's position in every castling notation lc0 reads: standard, Shredder-FEN (`HAha`) and X-FEN (`KQkq` for
+//! the outermost rooks, whatever their files), so that Chess960 and DFRC positions load wherever a FEN does.
+
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, PositionError};
+
+/// The position of `setup`: with standard castling rights if they are, else with Chess960's.
+pub fn chess_from_fen(setup: Fen) -> Result<Chess, PositionError<Chess>> {
+    setup.clone().into_position(CastlingMode::Standard).or_else(|_| setup.into_position(CastlingMode::Chess960))
+}

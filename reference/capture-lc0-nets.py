@@ -49,6 +49,11 @@ POSITIONS = [
     ("all castling, black to move", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1", []),
     ("black to move with an en passant capture, FEN only", "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3", []),
     ("transposed rook ending, no pawns", "8/8/8/8/8/2k5/8/R3K3 w - - 4 50", []),
+    ("DFRC start, castling rooks on b, h, a and g files", "rbbnknrq/pppppppp/8/8/8/8/PPPPPPPP/QRNBNKBR w HBga - 0 1", []),
+    ("Chess960, both sides castled (king takes rook) in the history", "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1",
+     ["e1b1", "e8g8", "d2d4"]),
+    ("Chess960, a rook moved: white keeps the f-rook only", "bqnbnrkr/pppppppp/8/8/8/8/PPPPPPPP/BQNBNRKR w HFhf - 0 1",
+     ["h2h4", "a7a6", "h1h3"]),
 ]
 
 TOP = 48

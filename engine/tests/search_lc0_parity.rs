@@ -11,12 +11,11 @@ mod common;
 
 use common::Visits;
 use engine::clock::VirtualClock;
-use engine::position::GameState;
+use engine::position::{uci_move, GameState};
 use engine::search::{Search, SearchRequest};
 use engine::options::EngineOptions;
 use nn::{open_backend, Backend, BackendKind, CachingBackend};
 use serde_json::Value;
-use shakmaty::CastlingMode;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use timemgr::Stopper;
@@ -49,6 +48,14 @@ fn sequential_400_node_search_of_a_transformer_with_moves_left_matches_lc0() {
     compare_with_lc0("lc0-transformer-sequential-search-400.json", weights, flags, &|| Box::new(Visits(400)));
 }
 
+/// Chess960 and DFRC positions (reference/chess960-search-positions.json): castling rooks off the a- and
+/// h-files in the input planes, castling in the history and among the root moves.
+#[test]
+fn sequential_400_node_search_of_chess960_positions_matches_lc0() {
+    let flags = engine_flags(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1"]);
+    compare_with_lc0("lc0-chess960-sequential-search-400.json", MAIA, flags, &|| Box::new(Visits(400)));
+}
+
 #[test]
 fn batched_600_node_search_matches_lc0() {
     let flags = engine_flags(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=32"]);
@@ -68,11 +75,11 @@ fn engine_flags(flags: &[&str]) -> EngineOptions {
     EngineOptions::from_cli_flags(&flags).expect("valid flags")
 }
 
-/// A move as lc0's VerboseMoveStats prints it (castling as the king taking its rook) in standard UCI.
+/// A move as lc0's VerboseMoveStats prints it (castling as the king taking its rook) as lc0's `bestmove` writes
+/// it with UCI_Chess960 off.
 fn standard_uci(position: &shakmaty::Chess, lc0_move: &str) -> String {
     let uci: shakmaty::uci::UciMove = lc0_move.parse().expect("a UCI move");
-    let played = uci.to_move(position).expect("a legal move");
-    played.to_uci(CastlingMode::Standard).to_string()
+    uci_move(&uci.to_move(position).expect("a legal move"), false)
 }
 
 const MAIA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
@@ -123,7 +130,7 @@ fn compare_with_lc0(reference: &str, weights: &str, flags: EngineOptions, stoppe
             .root_visits()
             .into_iter()
             .filter(|(_, n)| *n > 0)
-            .map(|(m, n)| (m.to_uci(CastlingMode::Standard).to_string(), i64::from(n)))
+            .map(|(m, n)| (uci_move(&m, false), i64::from(n)))
             .collect();
         let theirs: BTreeMap<String, i64> = case["visits"]
             .as_object()
@@ -133,7 +140,7 @@ fn compare_with_lc0(reference: &str, weights: &str, flags: EngineOptions, stoppe
             .collect();
         let best = outcome
             .best
-            .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+            .map(|m| uci_move(&m, false))
             .unwrap_or_default();
         assert_eq!(
             best,

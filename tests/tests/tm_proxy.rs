@@ -275,3 +275,24 @@ fn a_missing_engine_or_a_bad_manager_string_is_named_with_the_way_out() {
     assert!(bad.stderr.contains("--time-manager 'bogus('") && bad.stderr.contains("kairos tm-help"), "{}", bad.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn chess960_passes_through_the_proxy() {
+    let dir = scratch("chess960");
+    let log = dir.join("stockfish-input.log");
+    let mut proxy = proxied_stockfish(&["--time-manager=simple"], &log);
+    proxy.send("uci");
+    proxy.read_until("uciok", ANSWER);
+    proxy.send("setoption name UCI_Chess960 value true");
+    // Both sides castled, written as king takes rook: the proxy follows the game itself to plan its time.
+    let position = "position fen 1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1 moves e1b1 e8g8";
+    proxy.send(position);
+    proxy.send("go wtime 5000 btime 5000");
+    let search = proxy.read_until("bestmove", ANSWER);
+    assert!(!search.iter().any(|line| line.contains("error")), "{search:?}");
+    let sent = lines_sent_to_the_engine(&log);
+    assert!(sent.contains(&"setoption name UCI_Chess960 value true".to_owned()), "{sent:?}");
+    assert!(sent.contains(&position.to_owned()), "{sent:?}");
+    assert!(sent.iter().any(|line| line.starts_with("go movetime")), "the clock became a move time: {sent:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

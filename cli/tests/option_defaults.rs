@@ -59,6 +59,18 @@ const LC0_OPTIONS: &[Lc0Option] = &[
     ("SyzygyPath", "", None),
     ("SyzygyFastPlay", "false", None),
     ("UCI_Chess960", "false", None),
+    ("ContemptMode", "play", None),
+    ("Contempt", "", None),
+    ("ContemptMaxValue", "420", Some((0.0, 10000.0))),
+    ("WDLCalibrationElo", "0", Some((0.0, 10000.0))),
+    ("WDLContemptAttenuation", "1", Some((-10.0, 10.0))),
+    ("WDLMaxS", "1.4", Some((0.0, 10.0))),
+    ("WDLEvalObjectivity", "1", Some((0.0, 1.0))),
+    ("WDLDrawRateTarget", "0", Some((0.0, 0.999))),
+    ("WDLDrawRateReference", "0.5", Some((0.001, 0.999))),
+    ("WDLBookExitBias", "0.65", Some((-2.0, 2.0))),
+    ("UCI_Opponent", "", None),
+    ("UCI_RatingAdv", "0", Some((-10000.0, 10000.0))),
 ];
 
 /// lc0's default of `name`, as text.

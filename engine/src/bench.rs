@@ -241,6 +241,7 @@ impl Bench {
             move_start_ms: 0.0,
             searchmoves: Vec::new(),
             hold_bestmove_until_stop: false,
+            infinite: false,
         };
         let outcome = self.search.start(request, sink).wait();
         let fen = || Fen::from_position(position, EnPassantMode::Legal).to_string();

@@ -15,7 +15,7 @@ use nn::{BackendKind, BackendOptions, DeviceChoice, Precision};
 use timemgr::options::{key_option, key_options, KeyOption, ParamKind, Value};
 use timemgr::{CommonStopperOptions, TimeManagerConfig};
 
-use crate::search::{ScoreType, SearchParams};
+use crate::search::{accurate_params, contempt, simplified_params, ContemptMode, RescaleParams, ScoreType, SearchParams};
 
 /// Why an option could not be set, or a command line not understood; names the problem and the way out.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -355,6 +355,36 @@ declare_options! {
         "Propagates proven results up the tree.";
     two_fold_draws: bool = true, OptionKind::Check, "TwoFoldDraws", "two-fold-draws",
         "Scores a position repeated once inside the tree as a draw.";
+    contempt_mode: String = "play", OptionKind::Combo(ContemptMode::NAMES), "ContemptMode", "contempt-mode",
+        "Whose side contempt favours: play (the side to move; off for go infinite), white_side_analysis, \
+         black_side_analysis, or disable.";
+    contempt: String = "", OptionKind::Text, "Contempt", "contempt",
+        "Simulated Elo advantage for the WDL rescaling: a number, or name=value entries matched against \
+         UCI_Opponent (e.g. 50 or stockfish=100,lc0=-20); empty = UCI_RatingAdv.";
+    contempt_max_value: f64 = 420.0, OptionKind::Float { min: 0.0, max: 10000.0 }, "ContemptMaxValue",
+        "contempt-max-value", "The largest contempt used; higher values are capped.";
+    wdl_calibration_elo: f64 = 0.0, OptionKind::Float { min: 0.0, max: 10000.0 }, "WDLCalibrationElo",
+        "wdl-calibration-elo", "Elo of the side to move (rapid-equivalent) for the WDL rescaling; 0 = use \
+         WDLDrawRateTarget instead.";
+    wdl_contempt_attenuation: f64 = 1.0, OptionKind::Float { min: -10.0, max: 10.0 }, "WDLContemptAttenuation",
+        "wdl-contempt-attenuation", "Scales how the Elo advantage is applied (1 for analysis, 0.5-0.6 for play).";
+    wdl_max_s: f64 = 1.4, OptionKind::Float { min: 0.0, max: 10.0 }, "WDLMaxS", "wdl-max-s",
+        "Cap of the WDL sharpness s read from the network.";
+    wdl_eval_objectivity: f64 = 1.0, OptionKind::Float { min: 0.0, max: 1.0 }, "WDLEvalObjectivity",
+        "wdl-eval-objectivity", "How objective the reported evaluation is under contempt: 0 the values searched \
+         with, 1 contempt removed.";
+    wdl_draw_rate_target: f64 = 0.0, OptionKind::Float { min: 0.0, max: 0.999 }, "WDLDrawRateTarget",
+        "wdl-draw-rate-target", "Target draw rate in equal positions for the WDL rescaling; 0 keeps the \
+         network's; ignored with WDLCalibrationElo.";
+    wdl_draw_rate_reference: f64 = 0.5, OptionKind::Float { min: 0.001, max: 0.999 }, "WDLDrawRateReference",
+        "wdl-draw-rate-reference", "The draw rate the network predicts at default settings.";
+    wdl_book_exit_bias: f64 = 0.65, OptionKind::Float { min: -2.0, max: 2.0 }, "WDLBookExitBias",
+        "wdl-book-exit-bias", "Book exit bias assumed when measuring Elo (0.2 for the start position, 1 for a 50% \
+         white win); matters above a target draw rate of 80%.";
+    uci_opponent: String = "", OptionKind::Text, "UCI_Opponent", "uci-opponent",
+        "Set by the GUI: the opponent's title, rating, kind and name; matched by Contempt's name=value entries.";
+    uci_rating_adv: f64 = 0.0, OptionKind::Float { min: -10000.0, max: 10000.0 }, "UCI_RatingAdv",
+        "uci-rating-adv", "Set by some GUIs: the Elo advantage over the opponent, the default contempt.";
     syzygy_path: String = "", OptionKind::Text, "SyzygyPath", "syzygy-paths",
         "Directories of Syzygy tablebases (.rtbw, .rtbz), separated by ':' (';' on Windows); empty = none.";
     syzygy_fast_play: bool = false, OptionKind::Check, "SyzygyFastPlay", "syzygy-fast-play",
@@ -414,6 +444,9 @@ impl EngineOptions {
         let mut candidate = self.clone();
         candidate.assign(name, raw)?;
         candidate.device_choice()?;
+        if let Err(error) = contempt(&candidate.uci_opponent, &candidate.contempt, 0.0) {
+            return Err(OptionsError::BadValue { option: "Contempt", value: candidate.contempt, allowed: error.to_string() });
+        }
         if let Err(error) = timemgr::time_manager_from_str(&candidate.time_manager) {
             return Err(OptionsError::BadValue {
                 option: "TimeManager",
@@ -493,6 +526,29 @@ impl EngineOptions {
             multipv: self.multipv as usize,
             score_type: ScoreType::from_name(&self.score_type).unwrap_or_default(),
             syzygy_fast_play: self.syzygy_fast_play,
+            contempt_mode: ContemptMode::from_name(&self.contempt_mode).unwrap_or_default(),
+            wdl_rescale: self.wdl_rescale_params(),
+            wdl_max_s: self.wdl_max_s as f32,
+            wdl_eval_objectivity: self.wdl_eval_objectivity as f32,
+        }
+    }
+
+    /// lc0's WDL rescaling from the contempt options (params.cc 687–703); `Contempt` is valid (`set` checks it).
+    fn wdl_rescale_params(&self) -> RescaleParams {
+        let value = contempt(&self.uci_opponent, &self.contempt, self.uci_rating_adv as f32)
+            .unwrap_or(self.uci_rating_adv as f32);
+        let (max, attenuation) = (self.contempt_max_value as f32, self.wdl_contempt_attenuation as f32);
+        if self.wdl_calibration_elo == 0.0 {
+            accurate_params(
+                value,
+                self.wdl_draw_rate_target as f32,
+                self.wdl_draw_rate_reference as f32,
+                self.wdl_book_exit_bias as f32,
+                max,
+                attenuation,
+            )
+        } else {
+            simplified_params(value, self.wdl_draw_rate_reference as f32, self.wdl_calibration_elo as f32, max, attenuation)
         }
     }
 
@@ -685,6 +741,22 @@ pub fn help_text() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_contempt_list_is_checked_when_set_and_reaches_the_search_as_lc0s_parameters() {
+        let mut options = EngineOptions::default();
+        let error = options.set("Contempt", "stockfish=lots").unwrap_err().to_string();
+        assert!(error.contains("Contempt") && error.contains("name=number"), "{error}");
+        assert_eq!(options.contempt, "", "nothing changed");
+        options.set("Contempt", "stockfish=100,lc0=-20").unwrap();
+        options.set("UCI_Opponent", "none 3500 computer Stockfish 17").unwrap();
+        // 100 Elo against Stockfish: the hand-worked diff of the wdl_rescale tests.
+        let params = options.search_params();
+        assert!((params.wdl_rescale.diff - 0.874_448_9).abs() < 1e-5, "{:?}", params.wdl_rescale);
+        assert_eq!(params.contempt_mode, ContemptMode::Play);
+        options.set("UCI_Opponent", "none 2800 computer Lc0 0.31").unwrap();
+        assert!(options.search_params().wdl_rescale.diff < 0.0, "-20 against lc0");
+    }
 
     #[test]
     fn component_configs_carry_the_option_values() {

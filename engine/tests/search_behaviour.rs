@@ -140,6 +140,7 @@ fn run_search(search: &mut Search, limit: u64, stop_on_win: bool) -> Finished {
         move_start_ms: 0.0,
         searchmoves: Vec::new(),
         hold_bestmove_until_stop: false,
+        infinite: false,
     };
     let handle = search.start(
         request,
@@ -237,6 +238,7 @@ fn a_move_into_a_proven_loss_loses_its_prior_as_in_lc0() {
         move_start_ms: 0.0,
         searchmoves: allowed.to_vec(),
         hold_bestmove_until_stop: false,
+        infinite: false,
     };
     search.start(request, Box::new(move |event| sink_events.lock().unwrap().push(event))).wait();
     let lines = events
@@ -389,6 +391,7 @@ fn start_endless(
         move_start_ms: 0.0,
         searchmoves: Vec::new(),
         hold_bestmove_until_stop: hold,
+        infinite: false,
     };
     search.start(
         request,
@@ -461,6 +464,7 @@ fn searchmoves_restrict_the_best_move() {
         move_start_ms: 0.0,
         searchmoves: vec![a3],
         hold_bestmove_until_stop: false,
+        infinite: false,
     };
     let outcome = search
         .start(request, Box::new(move |e| sink.lock().unwrap().push(e)))
@@ -675,6 +679,7 @@ fn root_children_that_cannot_catch_up_are_not_visited() {
         move_start_ms: 0.0,
         searchmoves: Vec::new(),
         hold_bestmove_until_stop: false,
+        infinite: false,
     };
     let pruned = search.start(request, Box::new(|_| {})).wait().unwrap();
     let mut free = search_for(None, &[], sequential(), Flavour::Hashed);
@@ -747,6 +752,7 @@ fn a_visit_limit_stops_after_the_last_batch_whenever_the_watchdog_polls() {
             move_start_ms: 0.0,
             searchmoves: Vec::new(),
             hold_bestmove_until_stop: false,
+            infinite: false,
         };
         let outcome = search.start(request, Box::new(|_| {})).wait().expect("a best move");
         let root_visits = 1 + search.root_visits().iter().map(|(_, n)| u64::from(*n)).sum::<u64>();

@@ -45,6 +45,7 @@ fn search(
         move_start_ms: 0.0,
         searchmoves: Vec::new(),
         hold_bestmove_until_stop: false,
+        infinite: false,
     };
     let outcome = search
         .start(

@@ -12,7 +12,7 @@ mod common;
 use common::Visits;
 use engine::clock::VirtualClock;
 use engine::position::{uci_move, GameState};
-use engine::search::{Search, SearchRequest};
+use engine::search::{InfoFields, Search, SearchEvent, SearchRequest};
 use engine::options::EngineOptions;
 use nn::{open_backend, Backend, BackendKind, CachingBackend};
 use serde_json::Value;
@@ -54,6 +54,27 @@ fn sequential_400_node_search_of_a_transformer_with_moves_left_matches_lc0() {
 fn sequential_400_node_search_of_chess960_positions_matches_lc0() {
     let flags = engine_flags(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1"]);
     compare_with_lc0("lc0-chess960-sequential-search-400.json", MAIA, flags, &|| Box::new(Visits(400)));
+}
+
+/// lc0's WDL rescaling (Contempt, WDLCalibrationElo, WDLDrawRateTarget, ContemptMode): the same searches of
+/// the five Maia-1900 positions, each under one setting, and the score and WDL of the last `info` line.
+#[test]
+fn sequential_400_node_searches_with_contempt_and_wdl_rescaling_match_lc0() {
+    let sequential = ["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1"];
+    for (reference, extra) in [
+        ("lc0-contempt-100-sequential-search-400.json", &["--contempt=100"][..]),
+        (
+            "lc0-calibration-elo-2000-contempt-150-sequential-search-400.json",
+            &["--wdl-calibration-elo=2000", "--contempt=150"][..],
+        ),
+        (
+            "lc0-draw-rate-0.6-black-side-sequential-search-400.json",
+            &["--wdl-draw-rate-target=0.6", "--contempt=-60", "--contempt-mode=black_side_analysis"][..],
+        ),
+    ] {
+        let flags: Vec<&str> = sequential.iter().chain(extra).copied().collect();
+        compare_with_lc0(reference, MAIA, engine_flags(&flags), &|| Box::new(Visits(400)));
+    }
 }
 
 #[test]
@@ -124,8 +145,16 @@ fn compare_with_lc0(reference: &str, weights: &str, flags: EngineOptions, stoppe
             move_start_ms: 0.0,
             searchmoves: Vec::new(),
             hold_bestmove_until_stop: false,
+            infinite: false,
         };
-        let outcome = search.start(request, Box::new(|_| {})).wait().unwrap();
+        let last_info = Arc::new(std::sync::Mutex::new(None));
+        let sink_info = Arc::clone(&last_info);
+        let sink = Box::new(move |event| {
+            if let SearchEvent::Info(line) = event {
+                *sink_info.lock().unwrap() = Some(line);
+            }
+        });
+        let outcome = search.start(request, sink).wait().unwrap();
         let ours: BTreeMap<String, i64> = search
             .root_visits()
             .into_iter()
@@ -153,6 +182,19 @@ fn compare_with_lc0(reference: &str, weights: &str, flags: EngineOptions, stoppe
             worst = worst.max(diff);
         }
         report.push(format!("{name}: ours {ours:?}\n{name}: lc0  {theirs:?}"));
+        if let Some(score) = case.get("score").and_then(Value::as_str) {
+            let fields = InfoFields { wdl: true, ..InfoFields::default() };
+            let line = last_info.lock().unwrap().clone().expect("an info line").to_uci(fields);
+            let after = |key: &str, count: usize| -> Vec<String> {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let at = words.iter().position(|w| *w == key).expect(key);
+                words[at + 1..at + 1 + count].iter().map(|w| w.to_string()).collect()
+            };
+            let wdl: Vec<i64> = after("wdl", 3).iter().map(|w| w.parse().unwrap()).collect();
+            let theirs_wdl: Vec<i64> = case["wdl"].as_array().unwrap().iter().map(|w| w.as_i64().unwrap()).collect();
+            assert_eq!(after("score", 2).join(" "), score, "{name}: {line}");
+            assert_eq!(wdl, theirs_wdl, "{name}: {line}");
+        }
     }
     println!("{}\nlargest visit difference: {worst}", report.join("\n"));
     assert!(

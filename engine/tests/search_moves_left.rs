@@ -32,6 +32,7 @@ fn search_to(search: &mut Search, visits: u64) -> SearchOutcome {
         move_start_ms: 0.0,
         searchmoves: Vec::new(),
         hold_bestmove_until_stop: false,
+        infinite: false,
     };
     search.start(request, Box::new(|_| {})).wait().expect("a best move")
 }

@@ -58,6 +58,7 @@ fn search(fen: &str, nodes: u64, tables: Option<Arc<Tablebases>>, fast_play: boo
         move_start_ms: 0.0,
         searchmoves: Vec::new(),
         hold_bestmove_until_stop: false,
+        infinite: false,
     };
     let handle = search.start(
         request,

@@ -8,6 +8,7 @@ use super::prefetch::prefetch;
 use super::select::{fpu, puct_multiplier, MovesLeftUtility};
 use super::stats::{best_root_edge, Progress, RootFilter};
 use super::tree::Tree;
+use super::wdl_rescale::SearchContempt;
 use crate::position::{has_mating_material, PositionHistory};
 use crate::tablebase::Tablebases;
 use nn::stage_timing::{enter, Stage};
@@ -74,6 +75,8 @@ pub struct GatherContext<'a> {
     /// The tables to end the search with below the root; None without tables, or when the DTZ tables
     /// already ranked the root's moves (as lc0: the filter then decides the result).
     pub tablebases: Option<&'a Tablebases>,
+    /// The WDL rescaling applied to every new evaluation.
+    pub contempt: &'a SearchContempt,
     /// Whether the network has a moves-left head (moves-left utility).
     pub has_moves_left: bool,
     /// Leaves wanted in the batch.
@@ -562,7 +565,12 @@ fn finish_leaf(
             if leaf.path.is_empty() {
                 progress.root_moves_left = Some(evaluation.m);
             }
-            (-evaluation.wl, evaluation.d, evaluation.m)
+            let (v, d) = if context.contempt.reshapes_evaluations() {
+                context.contempt.leaf(-evaluation.wl, evaluation.d, leaf.path.len())
+            } else {
+                (-evaluation.wl, evaluation.d)
+            };
+            (v, d, evaluation.m)
         }
     };
     backup(

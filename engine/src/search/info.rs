@@ -1,6 +1,6 @@
 //! UCI `info` lines and the values they show (LC0-NOTES §4.10, §4.11).
 
-use super::fastmath::{fast_log, fast_logistic};
+use super::wdl_rescale::SearchContempt;
 use crate::position::uci_move;
 use shakmaty::Move;
 
@@ -170,13 +170,14 @@ pub struct ShownValue {
 
 /// The score and displayed (WL, D) of a root move's (WL, D), computed as lc0's `SendUciInfo` does (in
 /// double where it uses double, truncated to an integer).
-pub fn shown_value(score_type: ScoreType, wl: f32, d: f32, has_wdl: bool) -> ShownValue {
-    let q = wl;
+pub fn shown_value(score_type: ScoreType, wl: f32, d: f32, has_wdl: bool, contempt: &SearchContempt) -> ShownValue {
     let tan_score = |scale: f64, slope: f64, x: f32| (scale * (slope * f64::from(x)).tan()) as f32;
-    let (wl, d, mu) = match score_type {
-        ScoreType::WdlMu => wdl_display(wl, d),
-        _ => (wl, d, 0.0),
+    let (wl, d, mu) = if score_type == ScoreType::WdlMu || contempt.shows_objective_values() {
+        contempt.display(wl, d)
+    } else {
+        (wl, d, 0.0)
     };
+    let q = wl;
     let score = match score_type {
         ScoreType::Centipawn => tan_score(90.0, 1.563_754_189_7, wl),
         ScoreType::CentipawnWithDrawScore => tan_score(90.0, 1.563_754_189_7, q),
@@ -208,19 +209,7 @@ pub fn shown_value(score_type: ScoreType, wl: f32, d: f32, has_wdl: bool) -> Sho
 /// effect). It reproduces the input up to those approximations; outside W, D, L ∈ (0.0001, 0.9999) the pair is
 /// kept and μ is 0.
 pub fn wdl_display(wl: f32, d: f32) -> (f32, f32, f32) {
-    let w = (1.0 + wl - d) / 2.0;
-    let l = (1.0 - wl - d) / 2.0;
-    let inside = |x: f32| x > 0.0001 && x < 0.9999;
-    if !(inside(w) && inside(d) && inside(l)) {
-        return (wl, d, 0.0);
-    }
-    let a = fast_log(1.0 / l - 1.0);
-    let b = fast_log(1.0 / w - 1.0);
-    let s = 2.0 / (a + b);
-    let mu = (a - b) / (a + b);
-    let w_new = fast_logistic((-1.0 + mu) / s);
-    let l_new = fast_logistic((-1.0 - mu) / s);
-    (w_new - l_new, (1.0 - w_new - l_new).max(0.0), mu)
+    SearchContempt::default().display(wl, d)
 }
 
 /// μ of lc0's logistic WDL model (0 when W, D or L is outside (0.0001, 0.9999)).
@@ -230,7 +219,7 @@ pub fn wdl_mu(wl: f32, d: f32) -> f32 {
 
 /// lc0's default `WDL_mu` centipawn score of a (WL, D) pair.
 pub fn wdl_mu_centipawns(wl: f32, d: f32, has_wdl: bool) -> i32 {
-    shown_value(ScoreType::WdlMu, wl, d, has_wdl).score
+    shown_value(ScoreType::WdlMu, wl, d, has_wdl, &SearchContempt::default()).score
 }
 
 /// Win, draw and loss in permille, rounded so they add up to 1000.
@@ -325,7 +314,7 @@ mod tests {
 
     #[test]
     fn score_types_by_hand() {
-        let shown = |score_type, wl| shown_value(score_type, wl, 0.2, true).score;
+        let shown = |score_type, wl| shown_value(score_type, wl, 0.2, true, &SearchContempt::default()).score;
         // 90·tan(1.5637541897·0.5) = 90·tan(0.78187709485) = 89.368…
         assert_eq!(shown(ScoreType::Centipawn, 0.5), 89);
         assert_eq!(shown(ScoreType::CentipawnWithDrawScore, -0.5), -89);
@@ -336,7 +325,7 @@ mod tests {
         assert_eq!(shown(ScoreType::WinPercentage, 0.25), 6250);
         assert_eq!(shown(ScoreType::Q, -0.25), -2500);
         assert_eq!(shown(ScoreType::WinMinusLoss, 0.125), 1250);
-        let raw = shown_value(ScoreType::Q, 0.033732, 0.054669, true);
+        let raw = shown_value(ScoreType::Q, 0.033732, 0.054669, true, &SearchContempt::default());
         assert_eq!((raw.wl, raw.d), (0.033732, 0.054669), "only WDL_mu transforms the shown W/D/L");
     }
 

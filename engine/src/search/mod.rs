@@ -14,6 +14,7 @@ mod select;
 mod stats;
 mod tree;
 mod verbose;
+mod wdl_rescale;
 
 pub use fastmath::{fast_log, fast_log2};
 pub use info::{
@@ -21,6 +22,9 @@ pub use info::{
     ScoreType, ShownValue,
 };
 pub use params::SearchParams;
+pub use wdl_rescale::{
+    accurate_params, contempt, simplified_params, wdl_rescale, BadContempt, ContemptMode, RescaleParams, SearchContempt,
+};
 pub use select::collision_budget;
 
 use crate::clock::SharedClock;
@@ -55,6 +59,8 @@ pub struct SearchRequest {
     pub searchmoves: Vec<Move>,
     /// Hold `bestmove` until `stop` (`go infinite`, `go ponder`).
     pub hold_bestmove_until_stop: bool,
+    /// `go infinite`: contempt mode `play` is off, as lc0 has it.
+    pub infinite: bool,
 }
 
 /// What the search tells the UCI layer.
@@ -220,7 +226,7 @@ impl Search {
         sink: Box<dyn FnMut(SearchEvent) + Send>,
     ) -> SearchHandle {
         self.finish_active();
-        let (filter, tablebases) = {
+        let (filter, tablebases, contempt) = {
             let mut state = self.lock();
             let reused = u64::from(state.tree.root.n);
             let legal = shakmaty::Position::legal_moves(state.tree.root_position());
@@ -233,7 +239,8 @@ impl Search {
                 tb_hits: root.tb_hits,
                 ..Progress::default()
             };
-            (root.filter, root.tablebases)
+            let turn = state.tree.root_position().turn();
+            (root.filter, root.tablebases, SearchContempt::new(&self.params, turn, request.infinite))
         };
         let run = Run::start(RunConfig {
             state: Arc::clone(&self.state),
@@ -246,6 +253,7 @@ impl Search {
             move_start_ms: request.move_start_ms,
             filter,
             tablebases,
+            contempt,
             hold: request.hold_bestmove_until_stop,
         });
         self.active = Some(Arc::clone(&run));

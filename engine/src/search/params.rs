@@ -2,6 +2,7 @@
 //! options (`crate::options`, LC0-NOTES §4.1).
 
 use super::info::ScoreType;
+use super::wdl_rescale::{ContemptMode, RescaleParams};
 
 /// Every option the search obeys; `Default` gives the engine options' defaults, lc0's UCI defaults.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,6 +61,14 @@ pub struct SearchParams {
     pub score_type: ScoreType,
     /// With DTZ tables, keep only the root's winning moves of the shortest DTZ (lc0's `SyzygyFastPlay`).
     pub syzygy_fast_play: bool,
+    /// Whose side the contempt favours.
+    pub contempt_mode: ContemptMode,
+    /// lc0's WDL rescaling from the contempt options (ratio 1 and diff 0: none).
+    pub wdl_rescale: RescaleParams,
+    /// The cap of the logistic width s read from a network's WDL.
+    pub wdl_max_s: f32,
+    /// How objective the displayed evaluation is under contempt (1: fully).
+    pub wdl_eval_objectivity: f32,
 }
 
 impl Default for SearchParams {

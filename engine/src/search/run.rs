@@ -10,6 +10,7 @@ use super::stats::{
 };
 use super::tree::Tree;
 use super::verbose::verbose_move_stats;
+use super::wdl_rescale::SearchContempt;
 use super::{AfterBestMove, SearchEvent, SearchOutcome};
 use crate::clock::SharedClock;
 use crate::position::PackedMove;
@@ -69,6 +70,7 @@ pub struct Run {
     move_start_ms: f64,
     filter: RootFilter,
     tablebases: Option<Arc<Tablebases>>,
+    contempt: SearchContempt,
     hold: bool,
     stop: AtomicBool,
     user_stop: AtomicBool,
@@ -104,6 +106,8 @@ pub struct RunConfig {
     pub filter: RootFilter,
     /// The tables the search probes below the root (see [`GatherContext::tablebases`]).
     pub tablebases: Option<Arc<Tablebases>>,
+    /// The WDL rescaling of this search.
+    pub contempt: SearchContempt,
     /// Hold `bestmove` until `stop` (infinite, ponder).
     pub hold: bool,
 }
@@ -145,6 +149,7 @@ impl Run {
             move_start_ms: config.move_start_ms,
             filter: config.filter,
             tablebases: config.tablebases,
+            contempt: config.contempt,
             hold: config.hold,
             stop: AtomicBool::new(false),
             user_stop: AtomicBool::new(false),
@@ -281,6 +286,7 @@ impl Run {
             params: &self.params,
             filter: &self.filter,
             tablebases: self.tablebases.as_deref(),
+            contempt: &self.contempt,
             has_moves_left: self.has_moves_left,
             batch_target: self.batch_target,
             collision_budget: collision_budget(
@@ -394,6 +400,7 @@ impl Run {
             hashfull: self.hashfull(&state.tree),
             multipv: self.params.multipv,
             score_type: self.params.score_type,
+            contempt: self.contempt,
         };
         let root_ready = stats.total_nodes > 0 || self.failed.load(Ordering::SeqCst);
         let may_send = self.stop.load(Ordering::SeqCst)
@@ -409,6 +416,7 @@ impl Run {
                     state.tree.root_position(),
                     &self.params,
                     self.has_moves_left,
+                    &self.contempt,
                 )));
             }
             let pv = principal_variation(root, state.tree.root_position(), &self.filter);

@@ -5,6 +5,7 @@ use super::info::{mate_moves, shown_value, wdl_permille, InfoLine, Score, ScoreT
 use super::node::Node;
 use super::params::SearchParams;
 use super::select::{best_child, fpu, MovesLeftUtility};
+use super::wdl_rescale::SearchContempt;
 use crate::position::PackedMove;
 use shakmaty::{Chess, Move, Position};
 use timemgr::search_stats::{IterationStats, TimeUsageHint};
@@ -165,6 +166,8 @@ pub struct InfoContext<'a> {
     pub multipv: usize,
     /// What the score shows.
     pub score_type: ScoreType,
+    /// The search's WDL rescaling, inverted for display.
+    pub contempt: SearchContempt,
 }
 
 /// The root's children in lc0's best-move order (§4.8) among the allowed moves, the first `count` of them;
@@ -218,7 +221,7 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
         ),
         None => (default_wl, root.d, 0.0, false, false),
     };
-    let shown = shown_value(context.score_type, wl, d, context.has_wdl);
+    let shown = shown_value(context.score_type, wl, d, context.has_wdl, &context.contempt);
     let score = if terminal && shown.wl != 0.0 {
         Score::Mate(mate_moves(shown.wl, m, tablebase))
     } else {

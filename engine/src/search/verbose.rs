@@ -1,7 +1,7 @@
 //! lc0's `VerboseMoveStats` lines: one per root move, least visited (then lowest Q + U) first, then one for the
 //! root node.
 
-use super::info::wdl_display;
+use super::wdl_rescale::SearchContempt;
 use super::node::{EdgeAndNode, Node, Terminal};
 use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier, MovesLeftUtility};
@@ -16,6 +16,7 @@ pub fn verbose_move_stats(
     root_position: &Chess,
     params: &SearchParams,
     has_moves_left: bool,
+    contempt: &SearchContempt,
 ) -> Vec<String> {
     let root_fpu = fpu(params, root);
     let puct_mult = puct_multiplier(params, root);
@@ -47,6 +48,7 @@ pub fn verbose_move_stats(
             line.push_str(&node_stats(
                 child.filter(|c| c.n > 0).map(|c| (c.wl as f32, c.d, c.m)),
                 root_fpu,
+                contempt,
             ));
             line.push_str(&format!(
                 "(U: {:>6.5}) (S: {:>8.5}) ",
@@ -64,7 +66,7 @@ pub fn verbose_move_stats(
         root.n_in_flight,
         root.visited_policy(),
     );
-    line.push_str(&node_stats(Some((-root.wl as f32, root.d, root.m)), root_fpu));
+    line.push_str(&node_stats(Some((-root.wl as f32, root.d, root.m)), root_fpu, contempt));
     line.push_str(&tail(Some(root), -1.0));
     lines.push(line);
     lines
@@ -81,10 +83,10 @@ fn head(label: &str, index: &str, n: u32, in_flight: u32, p: f32) -> String {
 
 /// WL, D and M of a node as lc0 displays them (through its WDL display transform), and Q, which is the
 /// displayed WL (no draw score) or the FPU for a move without visits.
-fn node_stats(values: Option<(f32, f32, f32)>, fpu: f32) -> String {
+fn node_stats(values: Option<(f32, f32, f32)>, fpu: f32, contempt: &SearchContempt) -> String {
     match values {
         Some((wl, d, m)) => {
-            let (wl, d, _) = wdl_display(wl, d);
+            let (wl, d, _) = contempt.display(wl, d);
             format!("(WL: {wl:>8.5}) (D: {d:>5.3}) (M: {m:>4.1}) (Q: {wl:>8.5}) ")
         }
         None => format!("(WL:  -.-----) (D: -.---) (M:  -.-) (Q: {fpu:>8.5}) "),
@@ -148,7 +150,7 @@ mod tests {
                 ..Node::default()
             },
         );
-        let lines = verbose_move_stats(&root, &Chess::default(), &SearchParams::default(), false);
+        let lines = verbose_move_stats(&root, &Chess::default(), &SearchParams::default(), false, &SearchContempt::default());
         assert_eq!(lines.len(), 2);
         // WL and D go through lc0's display transform: (0.03, 0.05) is shown as (0.02898, 0.047), and Q is the
         // shown WL; S adds U to the raw Q (0.03). V is the network's own value, the root's from its side to move.
@@ -174,7 +176,7 @@ mod tests {
             ],
             Node { n: 3, ..Node::default() },
         );
-        let lines = verbose_move_stats(&root, &Chess::default(), &SearchParams::default(), false);
+        let lines = verbose_move_stats(&root, &Chess::default(), &SearchParams::default(), false, &SearchContempt::default());
         // Equal N: the lower Q + U comes first although its prior is higher.
         assert!(lines[0].starts_with(&uci_move(&moves[1], true)), "{lines:?}");
         assert!(lines[1].starts_with(&uci_move(&moves[0], true)), "{lines:?}");

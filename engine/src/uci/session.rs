@@ -19,7 +19,7 @@ use super::trace_file::append_traces;
 use crate::clock::{SharedClock, VirtualClock, WallClock};
 use crate::options::EngineOptions;
 use crate::position::{uci_move, GameState};
-use crate::search::{InfoFields, Search, SearchEvent, SearchHandle, SearchOutcome, SearchRequest};
+use crate::search::{ContemptMode, InfoFields, Search, SearchEvent, SearchHandle, SearchOutcome, SearchRequest};
 use crate::tablebase::Tablebases;
 
 /// Whether the loop goes on after a command.
@@ -343,6 +343,7 @@ impl Session {
             move_start_ms: self.position_received_ms,
             searchmoves,
             hold_bestmove_until_stop: go.params.infinite || go.params.ponder,
+            infinite: go.params.infinite,
         };
         let fields = InfoFields {
             wdl: self.options.show_wdl,
@@ -350,6 +351,11 @@ impl Session {
             eps: self.options.show_eps,
             chess960: self.options.chess960,
         };
+        let params = evaluator.search.params();
+        if go.params.infinite && params.contempt_mode == ContemptMode::Play && params.wdl_rescale.diff != 0.0 {
+            // lc0's warning (search.cc 180-191): the side to favour is unknown while analysing.
+            self.out.send("info string WARNING: Contempt mode set to 'disable' as 'play' not supported for infinite search.")?;
+        }
         let reporter = Reporter { out: self.out.clone(), fields };
         let handle = evaluator.search.start(request, Box::new(move |event| reporter.report(event)));
         let ponder = go.params.ponder.then_some(go);

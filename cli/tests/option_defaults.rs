@@ -59,6 +59,7 @@ const LC0_OPTIONS: &[Lc0Option] = &[
     ("SyzygyPath", "", None),
     ("SyzygyFastPlay", "false", None),
     ("UCI_Chess960", "false", None),
+    ("DrawScore", "0", Some((-1.0, 1.0))),
     ("ContemptMode", "play", None),
     ("Contempt", "", None),
     ("ContemptMaxValue", "420", Some((0.0, 10000.0))),

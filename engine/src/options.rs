@@ -355,6 +355,8 @@ declare_options! {
         "Propagates proven results up the tree.";
     two_fold_draws: bool = true, OptionKind::Check, "TwoFoldDraws", "two-fold-draws",
         "Scores a position repeated once inside the tree as a draw.";
+    draw_score: f64 = 0.0, OptionKind::Float { min: -1.0, max: 1.0 }, "DrawScore", "draw-score",
+        "What a draw is worth to white: 0 standard scoring, -1 Armageddon (white must win).";
     contempt_mode: String = "play", OptionKind::Combo(ContemptMode::NAMES), "ContemptMode", "contempt-mode",
         "Whose side contempt favours: play (the side to move; off for go infinite), white_side_analysis, \
          black_side_analysis, or disable.";
@@ -526,6 +528,7 @@ impl EngineOptions {
             multipv: self.multipv as usize,
             score_type: ScoreType::from_name(&self.score_type).unwrap_or_default(),
             syzygy_fast_play: self.syzygy_fast_play,
+            draw_score: self.draw_score as f32,
             contempt_mode: ContemptMode::from_name(&self.contempt_mode).unwrap_or_default(),
             wdl_rescale: self.wdl_rescale_params(),
             wdl_max_s: self.wdl_max_s as f32,

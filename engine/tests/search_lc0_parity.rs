@@ -56,10 +56,11 @@ fn sequential_400_node_search_of_chess960_positions_matches_lc0() {
     compare_with_lc0("lc0-chess960-sequential-search-400.json", MAIA, flags, &|| Box::new(Visits(400)));
 }
 
-/// lc0's WDL rescaling (Contempt, WDLCalibrationElo, WDLDrawRateTarget, ContemptMode): the same searches of
-/// the five Maia-1900 positions, each under one setting, and the score and WDL of the last `info` line.
+/// lc0's WDL rescaling (Contempt, WDLCalibrationElo, WDLDrawRateTarget, ContemptMode) and DrawScore
+/// (Armageddon's −1, and 0.5 shown as Q): the same searches of the five Maia-1900 positions, each under one
+/// setting, and the score and WDL of the last `info` line.
 #[test]
-fn sequential_400_node_searches_with_contempt_and_wdl_rescaling_match_lc0() {
+fn sequential_400_node_searches_with_contempt_wdl_rescaling_and_draw_score_match_lc0() {
     let sequential = ["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1"];
     for (reference, extra) in [
         ("lc0-contempt-100-sequential-search-400.json", &["--contempt=100"][..]),
@@ -71,6 +72,8 @@ fn sequential_400_node_searches_with_contempt_and_wdl_rescaling_match_lc0() {
             "lc0-draw-rate-0.6-black-side-sequential-search-400.json",
             &["--wdl-draw-rate-target=0.6", "--contempt=-60", "--contempt-mode=black_side_analysis"][..],
         ),
+        ("lc0-draw-score-armageddon-sequential-search-400.json", &["--draw-score=-1"][..]),
+        ("lc0-draw-score-0.5-score-q-sequential-search-400.json", &["--draw-score=0.5", "--score-type=Q"][..]),
     ] {
         let flags: Vec<&str> = sequential.iter().chain(extra).copied().collect();
         compare_with_lc0(reference, MAIA, engine_flags(&flags), &|| Box::new(Visits(400)));

@@ -8,6 +8,7 @@ use super::prefetch::prefetch;
 use super::select::{fpu, puct_multiplier, MovesLeftUtility};
 use super::stats::{best_root_edge, Progress, RootFilter};
 use super::tree::Tree;
+use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
 use crate::position::{has_mating_material, PositionHistory};
 use crate::tablebase::Tablebases;
@@ -77,6 +78,8 @@ pub struct GatherContext<'a> {
     pub tablebases: Option<&'a Tablebases>,
     /// The WDL rescaling applied to every new evaluation.
     pub contempt: &'a SearchContempt,
+    /// What a draw is worth at each depth.
+    pub draw_score: DrawScore,
     /// Whether the network has a moves-left head (moves-left utility).
     pub has_moves_left: bool,
     /// Leaves wanted in the batch.
@@ -195,7 +198,7 @@ pub fn gather(
     if !(context.stopping)() {
         let _timer = enter(Stage::Prefetch);
         history.truncate(root_len);
-        prefetch(&tree.root, &mut history, params, computation)?;
+        prefetch(&tree.root, &mut history, params, context.draw_score, computation)?;
     }
     Ok(gathered)
 }
@@ -272,7 +275,7 @@ fn extend_history(root: &Node, path: &[u16], history: &mut PositionHistory) {
 /// are handed down the tree, each node giving its best child as many as it takes for the second best to catch
 /// up; a new or proven node takes one visit and the rest collide there.
 fn pick_nodes(tree: &mut Tree, limit: u32, context: &GatherContext<'_>) -> Vec<Picked> {
-    let best = best_root_edge(&tree.root, context.filter);
+    let best = best_root_edge(&tree.root, context.filter, context.draw_score);
     let mut pass = Pass {
         context,
         limit,
@@ -350,14 +353,15 @@ impl Pass<'_, '_> {
         } else {
             node.edges.len().min((node.n + node.n_in_flight + limit + 2) as usize)
         };
-        let fpu = fpu(params, node);
+        let draw_score = self.context.draw_score.at(path.len());
+        let fpu = fpu(params, node, draw_score);
         let moves_left = MovesLeftUtility::new(params, node, self.context.has_moves_left);
         let puct_mult = puct_multiplier(params, node);
         let policy: Vec<f32> = node.edges[..reachable].iter().map(Edge::p).collect();
         let mut utility = vec![fpu; reachable];
         for index in node.visited_children().filter(|&i| i < reachable) {
             let edge = node.edge(index);
-            let q = edge.q(fpu);
+            let q = edge.q_with_draw(fpu, draw_score);
             utility[index] = q + moves_left.of(edge, q);
         }
         let mut started: Vec<u32> = (0..reachable).map(|i| node.edge(i).n_started()).collect();

@@ -101,7 +101,7 @@ impl InfoLine {
     }
 }
 
-/// What the `score cp` field shows (lc0's `ScoreType`); Kairos has no draw score, so Q equals WL.
+/// What the `score cp` field shows (lc0's `ScoreType`); Q is WL plus `DrawScore` times D.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum ScoreType {
     /// `90·tan(1.5637541897·WL)`.
@@ -170,14 +170,13 @@ pub struct ShownValue {
 
 /// The score and displayed (WL, D) of a root move's (WL, D), computed as lc0's `SendUciInfo` does (in
 /// double where it uses double, truncated to an integer).
-pub fn shown_value(score_type: ScoreType, wl: f32, d: f32, has_wdl: bool, contempt: &SearchContempt) -> ShownValue {
+pub fn shown_value(score_type: ScoreType, wl: f32, d: f32, q: f32, has_wdl: bool, contempt: &SearchContempt) -> ShownValue {
     let tan_score = |scale: f64, slope: f64, x: f32| (scale * (slope * f64::from(x)).tan()) as f32;
     let (wl, d, mu) = if score_type == ScoreType::WdlMu || contempt.shows_objective_values() {
         contempt.display(wl, d)
     } else {
         (wl, d, 0.0)
     };
-    let q = wl;
     let score = match score_type {
         ScoreType::Centipawn => tan_score(90.0, 1.563_754_189_7, wl),
         ScoreType::CentipawnWithDrawScore => tan_score(90.0, 1.563_754_189_7, q),
@@ -219,7 +218,7 @@ pub fn wdl_mu(wl: f32, d: f32) -> f32 {
 
 /// lc0's default `WDL_mu` centipawn score of a (WL, D) pair.
 pub fn wdl_mu_centipawns(wl: f32, d: f32, has_wdl: bool) -> i32 {
-    shown_value(ScoreType::WdlMu, wl, d, has_wdl, &SearchContempt::default()).score
+    shown_value(ScoreType::WdlMu, wl, d, wl, has_wdl, &SearchContempt::default()).score
 }
 
 /// Win, draw and loss in permille, rounded so they add up to 1000.
@@ -314,7 +313,7 @@ mod tests {
 
     #[test]
     fn score_types_by_hand() {
-        let shown = |score_type, wl| shown_value(score_type, wl, 0.2, true, &SearchContempt::default()).score;
+        let shown = |score_type, wl| shown_value(score_type, wl, 0.2, wl, true, &SearchContempt::default()).score;
         // 90·tan(1.5637541897·0.5) = 90·tan(0.78187709485) = 89.368…
         assert_eq!(shown(ScoreType::Centipawn, 0.5), 89);
         assert_eq!(shown(ScoreType::CentipawnWithDrawScore, -0.5), -89);
@@ -325,7 +324,7 @@ mod tests {
         assert_eq!(shown(ScoreType::WinPercentage, 0.25), 6250);
         assert_eq!(shown(ScoreType::Q, -0.25), -2500);
         assert_eq!(shown(ScoreType::WinMinusLoss, 0.125), 1250);
-        let raw = shown_value(ScoreType::Q, 0.033732, 0.054669, true, &SearchContempt::default());
+        let raw = shown_value(ScoreType::Q, 0.033732, 0.054669, 0.033732, true, &SearchContempt::default());
         assert_eq!((raw.wl, raw.d), (0.033732, 0.054669), "only WDL_mu transforms the shown W/D/L");
     }
 

@@ -2,6 +2,7 @@
 //! leaves for the network, and stoppers that decide when to play.
 
 mod backup;
+mod draw_score;
 mod fastmath;
 mod gather;
 mod info;
@@ -21,6 +22,7 @@ pub use info::{
     shown_value, wdl_display, wdl_mu, wdl_mu_centipawns, wdl_permille, InfoFields, InfoLine, Score,
     ScoreType, ShownValue,
 };
+pub use draw_score::DrawScore;
 pub use params::SearchParams;
 pub use wdl_rescale::{
     accurate_params, contempt, simplified_params, wdl_rescale, BadContempt, ContemptMode, RescaleParams, SearchContempt,
@@ -226,7 +228,7 @@ impl Search {
         sink: Box<dyn FnMut(SearchEvent) + Send>,
     ) -> SearchHandle {
         self.finish_active();
-        let (filter, tablebases, contempt) = {
+        let (filter, tablebases, contempt, draw_score) = {
             let mut state = self.lock();
             let reused = u64::from(state.tree.root.n);
             let legal = shakmaty::Position::legal_moves(state.tree.root_position());
@@ -240,7 +242,8 @@ impl Search {
                 ..Progress::default()
             };
             let turn = state.tree.root_position().turn();
-            (root.filter, root.tablebases, SearchContempt::new(&self.params, turn, request.infinite))
+            let contempt = SearchContempt::new(&self.params, turn, request.infinite);
+            (root.filter, root.tablebases, contempt, DrawScore::new(self.params.draw_score, turn))
         };
         let run = Run::start(RunConfig {
             state: Arc::clone(&self.state),
@@ -254,6 +257,7 @@ impl Search {
             filter,
             tablebases,
             contempt,
+            draw_score,
             hold: request.hold_bestmove_until_stop,
         });
         self.active = Some(Arc::clone(&run));

@@ -152,6 +152,14 @@ impl EdgeAndNode<'_> {
             _ => default,
         }
     }
+    /// lc0's Q of the child, WL + `draw_score`·D for the player to move at the parent, or `default` if it has
+    /// no visits.
+    pub fn q_with_draw(&self, default: f32, draw_score: f32) -> f32 {
+        match self.node {
+            Some(c) if c.n > 0 => c.wl as f32 + draw_score * c.d,
+            _ => default,
+        }
+    }
     /// The child's D, or `default` if it has no visits.
     pub fn d(&self, default: f32) -> f32 {
         match self.node {
@@ -321,6 +329,11 @@ impl Node {
         self.m = plies_left;
         self.wl = f64::from(result);
         self.d = if result == 0 { 1.0 } else { 0.0 };
+    }
+
+    /// lc0's Q of this node for the player who moved into it: WL + `draw_score`·D.
+    pub fn q(&self, draw_score: f32) -> f32 {
+        self.wl as f32 + draw_score * self.d
     }
 
     /// Sum of the priors of the visited children, as lc0 counts them ([`Node::visited_children`]).

@@ -61,6 +61,8 @@ pub struct SearchParams {
     pub score_type: ScoreType,
     /// With DTZ tables, keep only the root's winning moves of the shortest DTZ (lc0's `SyzygyFastPlay`).
     pub syzygy_fast_play: bool,
+    /// What a draw is worth to white (lc0's DrawScore: 0 standard scoring, −1 Armageddon).
+    pub draw_score: f32,
     /// Whose side the contempt favours.
     pub contempt_mode: ContemptMode,
     /// lc0's WDL rescaling from the contempt options (ratio 1 and diff 0: none).

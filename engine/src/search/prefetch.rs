@@ -1,6 +1,7 @@
 //! Prefetching (LC0-NOTES §4.5 step 4): when a batch is small, add the positions the search will probably
 //! visit next, so their results wait in the NN cache. Their evaluations are not backed up.
 
+use super::draw_score::DrawScore;
 use super::node::{Node, Terminal};
 use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier};
@@ -13,6 +14,7 @@ pub fn prefetch(
     root: &Node,
     history: &mut PositionHistory,
     params: &SearchParams,
+    draw_score: DrawScore,
     computation: &mut dyn Computation,
 ) -> Result<(), BackendError> {
     let queued = computation.queued();
@@ -20,18 +22,27 @@ pub fn prefetch(
         return Ok(());
     }
     let budget = params.max_prefetch - queued;
-    prefetch_below(Some(root), budget, history, params, computation)?;
+    let mut context = Prefetch { params, draw_score, computation };
+    prefetch_below(Some(root), 0, budget, history, &mut context)?;
     Ok(())
+}
+
+/// What a prefetch pass reads and fills.
+struct Prefetch<'a> {
+    params: &'a SearchParams,
+    draw_score: DrawScore,
+    computation: &'a mut dyn Computation,
 }
 
 /// Spends up to `budget` prefetches below `node` (None = an edge without a node); returns how many it used.
 fn prefetch_below(
     node: Option<&Node>,
+    plies: usize,
     budget: usize,
     history: &mut PositionHistory,
-    params: &SearchParams,
-    computation: &mut dyn Computation,
+    context: &mut Prefetch<'_>,
 ) -> Result<usize, BackendError> {
+    let params = context.params;
     if budget == 0 {
         return Ok(0);
     }
@@ -39,7 +50,7 @@ fn prefetch_below(
         // As lc0: the slot counts as spent whether the position was already cached or is queued now, and
         // a position without legal moves is queued like any other.
         let moves: Vec<Move> = history.last().legal_moves().into_iter().collect();
-        computation.add(&EvalRequest {
+        context.computation.add(&EvalRequest {
             history: history.entries(),
             moves: &moves,
         })?;
@@ -49,12 +60,13 @@ fn prefetch_below(
         return Ok(0);
     }
     let puct_mult = puct_multiplier(params, node);
-    let fpu = fpu(params, node);
+    let draw_score = context.draw_score.at(plies);
+    let fpu = fpu(params, node, draw_score);
     let mut scored: Vec<(f32, usize)> = node
         .edges_and_nodes()
         .enumerate()
         .filter(|(_, e)| e.p() != 0.0)
-        .map(|(i, e)| (e.p() * puct_mult / (1 + e.n_started()) as f32 + e.q(fpu), i))
+        .map(|(i, e)| (e.p() * puct_mult / (1 + e.n_started()) as f32 + e.q_with_draw(fpu, draw_score), i))
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut budget = budget;
@@ -68,7 +80,7 @@ fn prefetch_below(
         let edge = node.edge(index);
         if let Some(&(next_score, _)) = scored.get(rank + 1) {
             // lc0 compares with the Q that uses the negated FPU here.
-            let q = edge.q(-fpu);
+            let q = edge.q_with_draw(-fpu, draw_score);
             budget_to_spend = if next_score > q {
                 let catch_up =
                     (edge.p() * puct_mult / (next_score - q) - edge.n_started() as f32) as i64 + 1;
@@ -78,13 +90,7 @@ fn prefetch_below(
             };
         }
         history.push(edge.mv.unpack(history.last().board()));
-        let spent = prefetch_below(
-            edge.node,
-            budget_to_spend,
-            history,
-            params,
-            computation,
-        );
+        let spent = prefetch_below(edge.node, plies + 1, budget_to_spend, history, context);
         history.truncate(len);
         let spent = spent?;
         budget -= spent.min(budget);

@@ -10,6 +10,7 @@ use super::stats::{
 };
 use super::tree::Tree;
 use super::verbose::verbose_move_stats;
+use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
 use super::{AfterBestMove, SearchEvent, SearchOutcome};
 use crate::clock::SharedClock;
@@ -71,6 +72,7 @@ pub struct Run {
     filter: RootFilter,
     tablebases: Option<Arc<Tablebases>>,
     contempt: SearchContempt,
+    draw_score: DrawScore,
     hold: bool,
     stop: AtomicBool,
     user_stop: AtomicBool,
@@ -108,6 +110,8 @@ pub struct RunConfig {
     pub tablebases: Option<Arc<Tablebases>>,
     /// The WDL rescaling of this search.
     pub contempt: SearchContempt,
+    /// What a draw is worth at each depth of this search.
+    pub draw_score: DrawScore,
     /// Hold `bestmove` until `stop` (infinite, ponder).
     pub hold: bool,
 }
@@ -150,6 +154,7 @@ impl Run {
             filter: config.filter,
             tablebases: config.tablebases,
             contempt: config.contempt,
+            draw_score: config.draw_score,
             hold: config.hold,
             stop: AtomicBool::new(false),
             user_stop: AtomicBool::new(false),
@@ -287,6 +292,7 @@ impl Run {
             filter: &self.filter,
             tablebases: self.tablebases.as_deref(),
             contempt: &self.contempt,
+            draw_score: self.draw_score,
             has_moves_left: self.has_moves_left,
             batch_target: self.batch_target,
             collision_budget: collision_budget(
@@ -367,7 +373,7 @@ impl Run {
         }
         let root = &state.tree.root;
         let now = self.elapsed_ms();
-        let mut stats = iteration_stats(root, &state.progress, &self.params, self.has_moves_left);
+        let mut stats = iteration_stats(root, &state.progress, &self.params, self.has_moves_left, self.draw_score);
         if stats.nodes_since_movestart > 0 && control.first_batch_ms.is_none() {
             control.first_batch_ms = Some(now);
         }
@@ -401,6 +407,7 @@ impl Run {
             multipv: self.params.multipv,
             score_type: self.params.score_type,
             contempt: self.contempt,
+            draw_score: self.draw_score,
         };
         let root_ready = stats.total_nodes > 0 || self.failed.load(Ordering::SeqCst);
         let may_send = self.stop.load(Ordering::SeqCst)
@@ -417,9 +424,10 @@ impl Run {
                     &self.params,
                     self.has_moves_left,
                     &self.contempt,
+                    self.draw_score,
                 )));
             }
-            let pv = principal_variation(root, state.tree.root_position(), &self.filter);
+            let pv = principal_variation(root, state.tree.root_position(), &self.filter, self.draw_score);
             let outcome = SearchOutcome {
                 best: pv.first().copied(),
                 ponder: pv.get(1).copied(),
@@ -438,7 +446,7 @@ impl Run {
         if stats.nodes_since_movestart == 0 {
             return None;
         }
-        let best = best_root_edge(root, &self.filter).map(|i| root.edges[i].mv);
+        let best = best_root_edge(root, &self.filter, self.draw_score).map(|i| root.edges[i].mv);
         let depth =
             ((state.progress.cumulative_depth / state.progress.playouts.max(1)) as u32).max(1);
         let seldepth = state.progress.max_depth;
@@ -474,6 +482,7 @@ impl Run {
             &state.progress,
             &self.params,
             self.has_moves_left,
+            self.draw_score,
         )
     }
 }

@@ -34,11 +34,11 @@ pub fn collision_budget(params: &SearchParams, n: u64) -> u32 {
 }
 
 /// First-play urgency of a node's unvisited children.
-pub fn fpu(params: &SearchParams, node: &Node) -> f32 {
+pub fn fpu(params: &SearchParams, node: &Node, draw_score: f32) -> f32 {
     if params.fpu_absolute {
         params.fpu_value
     } else {
-        -(node.wl as f32) - params.fpu_value * node.visited_policy().sqrt()
+        -node.q(-draw_score) - params.fpu_value * node.visited_policy().sqrt()
     }
 }
 
@@ -114,8 +114,9 @@ fn rank(edge: EdgeAndNode<'_>) -> EdgeRank {
     }
 }
 
-/// lc0's order of preference between two children: `Less` means `a` is better.
-pub fn compare_for_best(a: EdgeAndNode<'_>, b: EdgeAndNode<'_>) -> Ordering {
+/// lc0's order of preference between two children, their Q with `draw_score` for the player to move: `Less`
+/// means `a` is better.
+pub fn compare_for_best(a: EdgeAndNode<'_>, b: EdgeAndNode<'_>, draw_score: f32) -> Ordering {
     let (rank_a, rank_b) = (rank(a), rank(b));
     if rank_a != rank_b {
         return rank_b.cmp(&rank_a);
@@ -132,7 +133,7 @@ pub fn compare_for_best(a: EdgeAndNode<'_>, b: EdgeAndNode<'_>) -> Ordering {
         EdgeRank::NonTerminal => b
             .n()
             .cmp(&a.n())
-            .then_with(|| b.q(0.0).total_cmp(&a.q(0.0)))
+            .then_with(|| b.q_with_draw(0.0, draw_score).total_cmp(&a.q_with_draw(0.0, draw_score)))
             .then_with(|| b.prior.cmp(&a.prior)),
         // Both proven wins: the shorter; both proven losses: the longer.
         EdgeRank::TablebaseWin | EdgeRank::TerminalWin => a.m(0.0).total_cmp(&b.m(0.0)),
@@ -141,12 +142,12 @@ pub fn compare_for_best(a: EdgeAndNode<'_>, b: EdgeAndNode<'_>) -> Ordering {
 }
 
 /// The index of the best child by [`compare_for_best`] among those `allowed` (the first on ties).
-pub fn best_child(node: &Node, allowed: impl Fn(usize) -> bool) -> Option<usize> {
+pub fn best_child(node: &Node, draw_score: f32, allowed: impl Fn(usize) -> bool) -> Option<usize> {
     let mut best: Option<usize> = None;
     for index in (0..node.edges.len()).filter(|&i| allowed(i)) {
         match best {
             Some(current)
-                if compare_for_best(node.edge(index), node.edge(current)) != Ordering::Less => {
+                if compare_for_best(node.edge(index), node.edge(current), draw_score) != Ordering::Less => {
             }
             _ => best = Some(index),
         }
@@ -183,20 +184,20 @@ mod tests {
         use Terminal::{EndOfGame, Tablebase, No};
         // A win over the board beats a tablebase win, which beats a well-visited ordinary move.
         let ranks = [(1.0, 9.0, 1, EndOfGame), (1.0, 1.0, 50, Tablebase), (0.9, 5.0, 100, No)];
-        assert_eq!(best_child(&parent_of(&ranks), |_| true), Some(0));
-        assert_eq!(best_child(&parent_of(&ranks), |i| i != 0), Some(1));
+        assert_eq!(best_child(&parent_of(&ranks), 0.0, |_| true), Some(0));
+        assert_eq!(best_child(&parent_of(&ranks), 0.0, |i| i != 0), Some(1));
         // Two proven wins: the shorter, whatever the visits (lc0 compares M only).
         let wins = [(1.0, 9.0, 10, EndOfGame), (1.0, 3.0, 1, EndOfGame)];
-        assert_eq!(best_child(&parent_of(&wins), |_| true), Some(1));
+        assert_eq!(best_child(&parent_of(&wins), 0.0, |_| true), Some(1));
         // Two proven losses: the longer.
         let losses = [(-1.0, 3.0, 10, Tablebase), (-1.0, 9.0, 1, Tablebase)];
-        assert_eq!(best_child(&parent_of(&losses), |_| true), Some(1));
+        assert_eq!(best_child(&parent_of(&losses), 0.0, |_| true), Some(1));
         // A tablebase loss is still better than a loss over the board.
         let mixed = [(-1.0, 9.0, 1, EndOfGame), (-1.0, 1.0, 1, Tablebase)];
-        assert_eq!(best_child(&parent_of(&mixed), |_| true), Some(1));
+        assert_eq!(best_child(&parent_of(&mixed), 0.0, |_| true), Some(1));
         // Two proven draws: the one by the rules before the one from the tables, even if longer.
         let draws = [(0.0, 2.0, 5, Tablebase), (0.0, 8.0, 5, EndOfGame)];
-        assert_eq!(best_child(&parent_of(&draws), |_| true), Some(1));
+        assert_eq!(best_child(&parent_of(&draws), 0.0, |_| true), Some(1));
     }
 
     #[test]

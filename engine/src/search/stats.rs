@@ -5,6 +5,7 @@ use super::info::{mate_moves, shown_value, wdl_permille, InfoLine, Score, ScoreT
 use super::node::Node;
 use super::params::SearchParams;
 use super::select::{best_child, fpu, MovesLeftUtility};
+use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
 use crate::position::PackedMove;
 use shakmaty::{Chess, Move, Position};
@@ -58,18 +59,19 @@ impl RootFilter {
 }
 
 /// The best root child by lc0's rule among the allowed moves.
-pub fn best_root_edge(root: &Node, filter: &RootFilter) -> Option<usize> {
-    best_child(root, |i| filter.allows(root.edges[i].mv))
+pub fn best_root_edge(root: &Node, filter: &RootFilter, draw_score: DrawScore) -> Option<usize> {
+    best_child(root, draw_score.at(0), |i| filter.allows(root.edges[i].mv))
 }
 
 /// The principal variation as lc0 prints it: best children while their node exists, ending with at most one
 /// edge that has no node yet (chosen by prior). Its second move is the ponder move.
-pub fn principal_variation(root: &Node, root_position: &Chess, filter: &RootFilter) -> Vec<Move> {
-    best_root_edge(root, filter).map_or_else(Vec::new, |first| variation(root, root_position, first))
+pub fn principal_variation(root: &Node, root_position: &Chess, filter: &RootFilter, draw_score: DrawScore) -> Vec<Move> {
+    best_root_edge(root, filter, draw_score)
+        .map_or_else(Vec::new, |first| variation(root, root_position, first, draw_score))
 }
 
 /// The variation that starts with the root's edge `first` and follows the best children from there.
-fn variation(root: &Node, root_position: &Chess, first: usize) -> Vec<Move> {
+fn variation(root: &Node, root_position: &Chess, first: usize, draw_score: DrawScore) -> Vec<Move> {
     let mut position = root_position.clone();
     let mut pv = Vec::new();
     let mut node = root;
@@ -80,7 +82,7 @@ fn variation(root: &Node, root_position: &Chess, first: usize) -> Vec<Move> {
         let Some(child) = node.child(i) else { break };
         position.play_unchecked(mv);
         node = child;
-        index = best_child(node, |_| true);
+        index = best_child(node, draw_score.at(pv.len()), |_| true);
     }
     pv
 }
@@ -91,6 +93,7 @@ pub fn iteration_stats(
     progress: &Progress,
     params: &SearchParams,
     has_moves_left: bool,
+    draw_score: DrawScore,
 ) -> IterationStats {
     let mut stats = IterationStats {
         total_nodes: progress.playouts - progress.pending_playouts + progress.reused_visits,
@@ -104,7 +107,9 @@ pub fn iteration_stats(
     if root.n == 0 {
         return stats;
     }
-    let root_fpu = fpu(params, root);
+    // lc0 takes the odd-depth draw score here (GetDrawScore(true)), unlike everywhere else at the root.
+    let stats_draw_score = draw_score.at(1);
+    let root_fpu = fpu(params, root, stats_draw_score);
     let moves_left = MovesLeftUtility::new(params, root, has_moves_left);
     let mut max_n = 0;
     let mut best_qu = -1000.0f32;
@@ -124,7 +129,7 @@ pub fn iteration_stats(
                 stats.num_losing_edges += 1;
             }
         }
-        let q = edge.q(root_fpu);
+        let q = edge.q_with_draw(root_fpu, stats_draw_score);
         if n > 0 && q > -0.98 {
             stats.may_resign = false;
         }
@@ -168,6 +173,8 @@ pub struct InfoContext<'a> {
     pub score_type: ScoreType,
     /// The search's WDL rescaling, inverted for display.
     pub contempt: SearchContempt,
+    /// What a draw is worth at each depth.
+    pub draw_score: DrawScore,
 }
 
 /// The root's children in lc0's best-move order (§4.8) among the allowed moves, the first `count` of them;
@@ -176,14 +183,14 @@ pub struct InfoContext<'a> {
 /// Picked one at a time (the first on ties), not sorted: lc0's order is not total where terminal draws meet
 /// other moves (two terminals compare by M, a terminal and a non-terminal by N), and Rust's sort panics when
 /// it sees that, which killed the search thread in a game of the 10+0.1 SPRT (EXPERIMENTS.md).
-pub fn best_root_edges(root: &Node, filter: &RootFilter, count: usize) -> Vec<usize> {
+pub fn best_root_edges(root: &Node, filter: &RootFilter, draw_score: DrawScore, count: usize) -> Vec<usize> {
     if root.n == 0 {
         return Vec::new();
     }
     let mut ranked: Vec<usize> = Vec::with_capacity(count.min(root.edges.len()));
     while ranked.len() < count {
         let allowed = |i: usize| filter.allows(root.edges[i].mv) && !ranked.contains(&i);
-        let Some(best) = best_child(root, allowed) else { break };
+        let Some(best) = best_child(root, draw_score.at(0), allowed) else { break };
         ranked.push(best);
     }
     ranked
@@ -192,7 +199,7 @@ pub fn best_root_edges(root: &Node, filter: &RootFilter, count: usize) -> Vec<us
 /// The `info` lines for the current tree: one per MultiPV rank, each scored by its own first move, as lc0's
 /// `SendUciInfo`; a root without visits gives one line scored by the root itself.
 pub fn info_lines(root: &Node, context: &InfoContext<'_>) -> Vec<InfoLine> {
-    let edges = best_root_edges(root, context.filter, context.multipv.max(1));
+    let edges = best_root_edges(root, context.filter, context.draw_score, context.multipv.max(1));
     if edges.is_empty() {
         return vec![line_for(root, None, context)];
     }
@@ -211,6 +218,9 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
     let progress = context.progress;
     let edge = edge_index.map(|i| root.edge(i));
     let default_wl = -(root.wl as f32);
+    let draw_score = context.draw_score.at(0);
+    let default_q = -root.q(-draw_score);
+    let q = edge.map_or(default_q, |edge| edge.q_with_draw(default_q, draw_score));
     let (wl, d, m, terminal, tablebase) = match edge {
         Some(edge) => (
             edge.q(default_wl),
@@ -221,7 +231,7 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
         ),
         None => (default_wl, root.d, 0.0, false, false),
     };
-    let shown = shown_value(context.score_type, wl, d, context.has_wdl, &context.contempt);
+    let shown = shown_value(context.score_type, wl, d, q, context.has_wdl, &context.contempt);
     let score = if terminal && shown.wl != 0.0 {
         Score::Mate(mate_moves(shown.wl, m, tablebase))
     } else {
@@ -235,7 +245,7 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
         (context.since_first_batch_ms > 0).then(|| count * 1000 / context.since_first_batch_ms as u64)
     };
     let pv = match edge_index {
-        Some(index) => variation(root, context.root_position, index),
+        Some(index) => variation(root, context.root_position, index, context.draw_score),
         None => Vec::new(),
     };
     InfoLine {
@@ -281,9 +291,9 @@ mod tests {
         );
         // Scanned in order as best_child scans: b does not beat a (M), c beats a (N): c first, as the bestmove
         // best_child picks; then a before b by M.
-        assert_eq!(best_root_edges(&root, &RootFilter::new(&[]), 3), vec![2, 0, 1]);
-        let best = best_child(&root, |_| true);
-        assert_eq!(best_root_edges(&root, &RootFilter::new(&[]), 1), vec![best.unwrap()]);
+        assert_eq!(best_root_edges(&root, &RootFilter::new(&[]), DrawScore::default(), 3), vec![2, 0, 1]);
+        let best = best_child(&root, 0.0, |_| true);
+        assert_eq!(best_root_edges(&root, &RootFilter::new(&[]), DrawScore::default(), 1), vec![best.unwrap()]);
     }
 
     /// A child's (N, WL, M, proven).
@@ -319,7 +329,7 @@ mod tests {
             cumulative_depth: 25,
             ..Progress::default()
         };
-        iteration_stats(node, &progress, &SearchParams::default(), false)
+        iteration_stats(node, &progress, &SearchParams::default(), false, DrawScore::default())
     }
 
     #[test]
@@ -375,18 +385,18 @@ mod tests {
             (0.1, Some((2, 1.0, 2.0, true))),
         ]);
         // Both wins have N = 2; the shorter one (M = 2) is preferred.
-        assert_eq!(best_root_edge(&node, &RootFilter::default()), Some(2));
+        assert_eq!(best_root_edge(&node, &RootFilter::default(), DrawScore::default()), Some(2));
         let node = root(&[
             (0.6, Some((50, 0.3, 0.0, false))),
             (0.3, Some((50, 0.4, 0.0, false))),
         ]);
-        assert_eq!(best_root_edge(&node, &RootFilter::default()), Some(1));
+        assert_eq!(best_root_edge(&node, &RootFilter::default(), DrawScore::default()), Some(1));
         let node = root(&[
             (0.6, Some((50, 0.3, 0.0, false))),
             (0.3, Some((60, -1.0, 3.0, true))),
         ]);
         assert_eq!(
-            best_root_edge(&node, &RootFilter::default()),
+            best_root_edge(&node, &RootFilter::default(), DrawScore::default()),
             Some(0),
             "a proven loss is last whatever its N"
         );

@@ -1,6 +1,7 @@
 //! lc0's `VerboseMoveStats` lines: one per root move, least visited (then lowest Q + U) first, then one for the
 //! root node.
 
+use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
 use super::node::{EdgeAndNode, Node, Terminal};
 use super::params::SearchParams;
@@ -17,21 +18,23 @@ pub fn verbose_move_stats(
     params: &SearchParams,
     has_moves_left: bool,
     contempt: &SearchContempt,
+    draw_score: DrawScore,
 ) -> Vec<String> {
-    let root_fpu = fpu(params, root);
+    let draw_score = draw_score.at(0);
+    let root_fpu = fpu(params, root, draw_score);
     let puct_mult = puct_multiplier(params, root);
     let moves_left = MovesLeftUtility::new(params, root, has_moves_left);
     let u = |edge: EdgeAndNode<'_>| edge.p() * puct_mult / (1 + edge.n_started()) as f32;
     let mut edges: Vec<EdgeAndNode<'_>> = root.edges_and_nodes().collect();
     edges.sort_by(|&a, &b| {
-        let key = |edge: EdgeAndNode<'_>| edge.q(root_fpu) + u(edge);
+        let key = |edge: EdgeAndNode<'_>| edge.q_with_draw(root_fpu, draw_score) + u(edge);
         a.n().cmp(&b.n()).then(key(a).total_cmp(&key(b)))
     });
     let mut lines: Vec<String> = edges
         .into_iter()
         .map(|edge| {
             let child = edge.node;
-            let q = edge.q(root_fpu);
+            let q = edge.q_with_draw(root_fpu, draw_score);
             // lc0 left-aligns a move's policy index and right-aligns the root's edge count; it shows
             // the untransformed index (`MoveToNNIndex(move, 0)`) whatever the input format.
             let mv = edge.mv.unpack(root_position.board());
@@ -49,13 +52,14 @@ pub fn verbose_move_stats(
                 child.filter(|c| c.n > 0).map(|c| (c.wl as f32, c.d, c.m)),
                 root_fpu,
                 contempt,
+                draw_score,
             ));
             line.push_str(&format!(
                 "(U: {:>6.5}) (S: {:>8.5}) ",
                 u(edge),
                 q + u(edge) + moves_left.of(edge, q)
             ));
-            line.push_str(&tail(child.filter(|c| c.n > 0), 1.0));
+            line.push_str(&tail(child.filter(|c| c.n > 0), 1.0, draw_score));
             line
         })
         .collect();
@@ -66,8 +70,8 @@ pub fn verbose_move_stats(
         root.n_in_flight,
         root.visited_policy(),
     );
-    line.push_str(&node_stats(Some((-root.wl as f32, root.d, root.m)), root_fpu, contempt));
-    line.push_str(&tail(Some(root), -1.0));
+    line.push_str(&node_stats(Some((-root.wl as f32, root.d, root.m)), root_fpu, contempt, draw_score));
+    line.push_str(&tail(Some(root), -1.0, draw_score));
     lines.push(line);
     lines
 }
@@ -82,12 +86,13 @@ fn head(label: &str, index: &str, n: u32, in_flight: u32, p: f32) -> String {
 }
 
 /// WL, D and M of a node as lc0 displays them (through its WDL display transform), and Q, which is the
-/// displayed WL (no draw score) or the FPU for a move without visits.
-fn node_stats(values: Option<(f32, f32, f32)>, fpu: f32, contempt: &SearchContempt) -> String {
+/// displayed WL plus the draw score times the displayed D, or the FPU for a move without visits.
+fn node_stats(values: Option<(f32, f32, f32)>, fpu: f32, contempt: &SearchContempt, draw_score: f32) -> String {
     match values {
         Some((wl, d, m)) => {
             let (wl, d, _) = contempt.display(wl, d);
-            format!("(WL: {wl:>8.5}) (D: {d:>5.3}) (M: {m:>4.1}) (Q: {wl:>8.5}) ")
+            let q = wl + draw_score * d;
+            format!("(WL: {wl:>8.5}) (D: {d:>5.3}) (M: {m:>4.1}) (Q: {q:>8.5}) ")
         }
         None => format!("(WL:  -.-----) (D: -.---) (M:  -.-) (Q: {fpu:>8.5}) "),
     }
@@ -96,14 +101,15 @@ fn node_stats(values: Option<(f32, f32, f32)>, fpu: f32, contempt: &SearchContem
 /// The value column (a proven node's value, else the network's own evaluation of the position, as lc0 shows
 /// it from its NN cache) and the bound tag, with `sign` −1 for the root, whose values are stored from the
 /// opponent's view.
-fn tail(node: Option<&Node>, sign: f64) -> String {
+fn tail(node: Option<&Node>, sign: f64, draw_score: f32) -> String {
     let Some(node) = node else {
         return "(V:  -.----) ".to_string();
     };
     let value = match (node.terminal, node.network_wl()) {
         (Terminal::No, None) => None,
         (Terminal::No, Some(network_wl)) => Some(f64::from(network_wl)),
-        _ => Some(node.wl),
+        // lc0: GetQ(sign · draw score), shown times sign.
+        _ => Some(f64::from(node.q(sign as f32 * draw_score))),
     };
     let value = value.map_or_else(
         || "(V:  -.----) ".to_string(),
@@ -150,7 +156,7 @@ mod tests {
                 ..Node::default()
             },
         );
-        let lines = verbose_move_stats(&root, &Chess::default(), &SearchParams::default(), false, &SearchContempt::default());
+        let lines = verbose_move_stats(&root, &Chess::default(), &SearchParams::default(), false, &SearchContempt::default(), DrawScore::default());
         assert_eq!(lines.len(), 2);
         // WL and D go through lc0's display transform: (0.03, 0.05) is shown as (0.02898, 0.047), and Q is the
         // shown WL; S adds U to the raw Q (0.03). V is the network's own value, the root's from its side to move.
@@ -176,7 +182,7 @@ mod tests {
             ],
             Node { n: 3, ..Node::default() },
         );
-        let lines = verbose_move_stats(&root, &Chess::default(), &SearchParams::default(), false, &SearchContempt::default());
+        let lines = verbose_move_stats(&root, &Chess::default(), &SearchParams::default(), false, &SearchContempt::default(), DrawScore::default());
         // Equal N: the lower Q + U comes first although its prior is higher.
         assert!(lines[0].starts_with(&uci_move(&moves[1], true)), "{lines:?}");
         assert!(lines[1].starts_with(&uci_move(&moves[0], true)), "{lines:?}");

@@ -4,10 +4,9 @@
 
 mod common;
 
-use common::{FnBackend, Visits};
-use engine::clock::VirtualClock;
+use common::{request_for_visits, FnBackend};
 use engine::position::GameState;
-use engine::search::{Score, Search, SearchEvent, SearchOutcome, SearchParams, SearchRequest};
+use engine::search::{Score, Search, SearchEvent, SearchOutcome, SearchParams};
 use nn::{EvalRequest, Evaluation};
 use shakmaty::CastlingMode;
 use std::sync::{Arc, Mutex};
@@ -38,15 +37,7 @@ fn search(
     search.set_position(&GameState::from_uci(fen, &moves).unwrap());
     let scores = Arc::new(Mutex::new(Vec::new()));
     let sink_scores = Arc::clone(&scores);
-    let request = SearchRequest {
-        after_bestmove: None,
-        stopper: Box::new(Visits(nodes)),
-        clock: Arc::new(VirtualClock::new(1000.0, 0.0)),
-        move_start_ms: 0.0,
-        searchmoves: Vec::new(),
-        hold_bestmove_until_stop: false,
-        infinite: false,
-    };
+    let request = request_for_visits(nodes);
     let outcome = search
         .start(
             request,

@@ -7,10 +7,9 @@ mod common;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use common::{FnBackend, Visits};
-use engine::clock::VirtualClock;
+use common::{request_for_visits, FnBackend};
 use engine::position::GameState;
-use engine::search::{InfoLine, Score, Search, SearchEvent, SearchOutcome, SearchParams, SearchRequest};
+use engine::search::{InfoLine, Score, Search, SearchEvent, SearchOutcome, SearchParams};
 use engine::tablebase::Tablebases;
 use nn::{EvalRequest, Evaluation};
 use shakmaty::CastlingMode;
@@ -51,15 +50,7 @@ fn search(fen: &str, nodes: u64, tables: Option<Arc<Tablebases>>, fast_play: boo
     search.set_position(&GameState::from_uci(Some(fen), &[]).unwrap());
     let lines = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&lines);
-    let request = SearchRequest {
-        after_bestmove: None,
-        stopper: Box::new(Visits(nodes)),
-        clock: Arc::new(VirtualClock::new(1000.0, 0.0)),
-        move_start_ms: 0.0,
-        searchmoves: Vec::new(),
-        hold_bestmove_until_stop: false,
-        infinite: false,
-    };
+    let request = request_for_visits(nodes);
     let handle = search.start(
         request,
         Box::new(move |event| {

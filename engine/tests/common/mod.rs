@@ -4,6 +4,10 @@
 // Each test binary compiles this module on its own and uses only part of it.
 #![allow(dead_code)]
 
+use std::sync::Arc;
+
+use engine::clock::VirtualClock;
+use engine::search::SearchRequest;
 use nn::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
 use timemgr::search_stats::{Hints, IterationStats, Stopper};
 
@@ -65,5 +69,18 @@ pub struct Visits(pub u64);
 impl Stopper for Visits {
     fn should_stop(&mut self, stats: &IterationStats, _: &mut Hints) -> bool {
         stats.total_nodes >= self.0
+    }
+}
+
+/// A search of every root move until `nodes` visits, on a virtual clock, with no end-of-move callback.
+pub fn request_for_visits(nodes: u64) -> SearchRequest {
+    SearchRequest {
+        after_bestmove: None,
+        stopper: Box::new(Visits(nodes)),
+        clock: Arc::new(VirtualClock::new(1000.0, 0.0)),
+        move_start_ms: 0.0,
+        searchmoves: Vec::new(),
+        hold_bestmove_until_stop: false,
+        infinite: false,
     }
 }

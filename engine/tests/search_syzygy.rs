@@ -65,7 +65,11 @@ fn search(fen: &str, nodes: u64, tables: Option<Arc<Tablebases>>, fast_play: boo
 }
 
 fn best(outcome: &SearchOutcome) -> String {
-    outcome.best.unwrap().to_uci(CastlingMode::Standard).to_string()
+    best_uci(&outcome.best.unwrap())
+}
+
+fn best_uci(mv: &shakmaty::Move) -> String {
+    mv.to_uci(CastlingMode::Standard).to_string()
 }
 
 #[test]
@@ -110,4 +114,36 @@ fn a_capture_into_a_lost_table_position_is_avoided() {
     assert_ne!(best(&outcome), "h1h8");
     let (outcome, _) = search(fen, 400, None, false, knightless_looks_lost);
     assert_eq!(best(&outcome), "h1h8", "without tables the network's error stands");
+}
+
+#[test]
+fn a_capture_into_a_blessed_loss_is_a_tablebase_draw() {
+    // Six pieces: Bxd4 reaches KBNvKN with black to move, a loss that the fifty-move rule saves (python-chess:
+    // WDL −1, DTZ −109). lc0 scores cursed wins and blessed losses as draws.
+    let fen = "8/8/1n6/8/3r4/5K2/8/B4k1N w - - 0 1";
+    let game = GameState::from_uci(Some(fen), &[]).unwrap();
+    let capture = shakmaty::Position::legal_moves(game.position()).into_iter().find(|mv| best_uci(mv) == "a1d4");
+    let search_capture = |tables: Option<Arc<Tablebases>>| {
+        let params = SearchParams { threads: 1, minibatch_size: 1, ..SearchParams::default() };
+        let mut search = Search::new(Arc::new(FnBackend::new(1, rookless_looks_won)), params);
+        search.set_tablebases(tables);
+        search.set_position(&game);
+        let mut request = request_for_visits(50);
+        request.searchmoves = vec![capture.unwrap()];
+        let last = Arc::new(Mutex::new(None));
+        let sink = Arc::clone(&last);
+        let handle = search.start(request, Box::new(move |event| {
+            if let SearchEvent::Info(line) = event {
+                *sink.lock().unwrap() = Some(line);
+            }
+        }));
+        handle.wait().unwrap();
+        let line = last.lock().unwrap().clone();
+        line.unwrap()
+    };
+    let line = search_capture(Some(tables()));
+    assert_eq!((line.score, line.wdl), (Score::Cp(0), (0, 1000, 0)), "a proven draw: {line:?}");
+    assert_eq!(line.tb_hits, 1);
+    let line = search_capture(None);
+    assert_ne!(line.score, Score::Cp(0), "the network alone sees black better: {line:?}");
 }

@@ -5,6 +5,9 @@ use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, PositionError};
 
 /// The position of `setup`: with standard castling rights if they are, else with Chess960's.
-pub fn chess_from_fen(setup: Fen) -> Result<Chess, PositionError<Chess>> {
-    setup.clone().into_position(CastlingMode::Standard).or_else(|_| setup.into_position(CastlingMode::Chess960))
+pub fn chess_from_fen(setup: Fen) -> Result<Chess, Box<PositionError<Chess>>> {
+    match setup.clone().into_position(CastlingMode::Standard) {
+        Ok(position) => Ok(position),
+        Err(_) => setup.into_position(CastlingMode::Chess960).map_err(Box::new),
+    }
 }

@@ -6,7 +6,7 @@ use serde::{Serialize, Serializer};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+use shakmaty::{Chess, EnPassantMode, Position};
 
 use crate::backend::{evaluate_one, EvalRequest, HistoryEntry};
 use crate::error::NnError;
@@ -135,7 +135,8 @@ pub fn evaluate_position(
     let l = (1.0 - evaluation.wl - evaluation.d) / 2.0;
     let mut policy: Vec<(String, f32)> = legal
         .iter()
-        .map(|m| m.to_uci(CastlingMode::Standard).to_string())
+        // A Chess960 position's castling as king takes rook (its king's destination can be an ordinary move).
+        .map(|m| m.to_uci(position.castles().mode()).to_string())
         .zip(evaluation.policy.iter().copied())
         .collect();
     policy.sort_by(|a, b| b.1.total_cmp(&a.1));

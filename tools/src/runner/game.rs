@@ -192,7 +192,7 @@ fn run_game(
             return Ending { termination: Termination::EngineStartFailed, ..ending };
         }
     }
-    let (mut position, mut history, mut played) = match replay_opening(&job.opening, settings.variant) {
+    let ReplayedOpening { mut position, mut history, moves: mut played } = match replay_opening(&job.opening, settings.variant) {
         Ok(start) => start,
         Err(invalid) => return Ending::draw(Termination::InvalidOpening, &invalid.to_string()),
     };
@@ -282,12 +282,19 @@ fn position_key(position: &Chess) -> u64 {
     position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
-/// The position after the book moves, the positions seen, and the book moves in the variant's notation (a
-/// Chess960 engine reads castling as king takes rook, whatever notation the book used).
-fn replay_opening(
-    opening: &Opening,
-    variant: Variant,
-) -> Result<(Chess, HashMap<u64, u32>, Vec<String>), InvalidOpening> {
+/// An opening played out: where the game starts.
+struct ReplayedOpening {
+    /// The position after the book moves.
+    position: Chess,
+    /// How often each position occurred.
+    history: HashMap<u64, u32>,
+    /// The book moves in the variant's notation.
+    moves: Vec<String>,
+}
+
+/// The opening played out, its moves in the variant's notation (a Chess960 engine reads castling as king
+/// takes rook, whatever notation the book used).
+fn replay_opening(opening: &Opening, variant: Variant) -> Result<ReplayedOpening, InvalidOpening> {
     let positions = opening.positions()?;
     let mut history = HashMap::new();
     for position in &positions {
@@ -299,8 +306,8 @@ fn replay_opening(
         let m = m.ok_or_else(|| InvalidOpening(format!("book move '{text}' is illegal after '{}'", opening.fen)))?;
         moves.push(UciMove::from_move(m, variant.castling_mode()).to_string());
     }
-    let last = positions.last().cloned().unwrap_or_default();
-    Ok((last, history, moves))
+    let position = positions.last().cloned().unwrap_or_default();
+    Ok(ReplayedOpening { position, history, moves })
 }
 
 fn rules_ending(position: &Chess, history: &HashMap<u64, u32>) -> Option<Ending> {

@@ -11,103 +11,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use timemgr::search_stats::{Hints, IterationStats, Stopper};
 
-/// How the test backend values positions.
-#[derive(Clone, Copy)]
-enum Flavour {
-    /// Every position is even; every move equally likely.
-    Uniform,
-    /// Values and priors derived from the position's Zobrist hash: fixed, but far from uniform.
-    Hashed,
-}
+mod common;
 
-struct TestBackend {
-    flavour: Flavour,
-    batch: usize,
-}
+use common::{hashed, mix, uniform, FnBackend, Visits, VisitsOrWin};
 
-struct TestComputation {
-    flavour: Flavour,
-    queued: Vec<Evaluation>,
-}
-
-fn mix(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x
-}
-
-fn evaluate(flavour: Flavour, request: &EvalRequest<'_>) -> Evaluation {
-    let moves = request.moves.len().max(1);
-    match flavour {
-        Flavour::Uniform => Evaluation {
-            wl: 0.0,
-            d: 0.0,
-            m: 0.0,
-            policy: vec![1.0 / moves as f32; request.moves.len()],
-        },
-        Flavour::Hashed => {
-            let position = &request.history.last().unwrap().position;
-            let hash =
-                mix(
-                    shakmaty::Position::zobrist_hash::<Zobrist64>(position, EnPassantMode::Legal).0,
-                );
-            let weights: Vec<f32> = (0..request.moves.len())
-                .map(|i| 1.0 + (mix(hash ^ i as u64) % 1000) as f32 / 100.0)
-                .collect();
-            let total: f32 = weights.iter().sum();
-            Evaluation {
-                wl: (hash % 2001) as f32 / 1000.0 - 1.0,
-                d: 0.0,
-                m: 0.0,
-                policy: weights.iter().map(|w| w / total).collect(),
-            }
-        }
-    }
-}
-
-impl Backend for TestBackend {
-    fn attributes(&self) -> BackendAttributes {
-        BackendAttributes {
-            has_wdl: true,
-            has_moves_left: false,
-            recommended_batch_size: self.batch,
-            maximum_batch_size: 256,
-            suggested_threads: 1,
-        }
-    }
-    fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(TestComputation {
-            flavour: self.flavour,
-            queued: Vec::new(),
-        })
-    }
-}
-
-impl Computation for TestComputation {
-    fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
-        self.queued.push(evaluate(self.flavour, request));
-        Ok(Added::Queued(self.queued.len() - 1))
-    }
-    fn queued(&self) -> usize {
-        self.queued.len()
-    }
-    fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
-        Ok(self.queued)
-    }
-}
-
-/// Stops at a visit limit or when a win is proven; counts its end-of-search calls.
-struct VisitsStopper {
-    limit: u64,
-    stop_on_win: bool,
-}
-
-impl Stopper for VisitsStopper {
-    fn should_stop(&mut self, stats: &IterationStats, _hints: &mut Hints) -> bool {
-        stats.total_nodes >= self.limit || (self.stop_on_win && stats.win_found)
-    }
-}
+/// How a test network values positions.
+type Judge = fn(&EvalRequest<'_>) -> Evaluation;
 
 fn sequential() -> SearchParams {
     SearchParams {
@@ -135,7 +44,7 @@ fn run_search(search: &mut Search, limit: u64, stop_on_win: bool) -> Finished {
         after_bestmove: Some(Box::new(move |_| {
             counted_calls.fetch_add(1, Ordering::SeqCst);
         })),
-        stopper: Box::new(VisitsStopper { limit, stop_on_win }),
+        stopper: if stop_on_win { Box::new(VisitsOrWin(limit)) } else { Box::new(Visits(limit)) },
         clock,
         move_start_ms: 0.0,
         searchmoves: Vec::new(),
@@ -155,8 +64,8 @@ fn run_search(search: &mut Search, limit: u64, stop_on_win: bool) -> Finished {
     }
 }
 
-fn search_for(fen: Option<&str>, moves: &[&str], params: SearchParams, flavour: Flavour) -> Search {
-    let mut search = Search::new(Arc::new(TestBackend { flavour, batch: 8 }), params);
+fn search_for(fen: Option<&str>, moves: &[&str], params: SearchParams, evaluate: Judge) -> Search {
+    let mut search = Search::new(Arc::new(FnBackend::new(8, evaluate)), params);
     search.set_position(&GameState::from_uci(fen, moves).unwrap());
     search
 }
@@ -183,7 +92,7 @@ fn finds_mate_in_one_with_a_uniform_network() {
         Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
         &[],
         sequential(),
-        Flavour::Uniform,
+        uniform,
     );
     let finished = run_search(&mut search, 300, false);
     let outcome = finished.outcome.unwrap();
@@ -200,7 +109,7 @@ fn proves_mate_in_two_by_certainty_propagation() {
         Some("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"),
         &[],
         sequential(),
-        Flavour::Uniform,
+        uniform,
     );
     let finished = run_search(&mut search, 20_000, true);
     let outcome = finished.outcome.unwrap();
@@ -224,7 +133,7 @@ fn a_move_into_a_proven_loss_loses_its_prior_as_in_lc0() {
     // to g4 and Nc3 so that it looks into g4 at all with a uniform network.
     let params = SearchParams { verbose_move_stats: true, ..sequential() };
     let game = GameState::from_uci(None, &["f2f3", "e7e5"]).unwrap();
-    let mut search = Search::new(Arc::new(TestBackend { flavour: Flavour::Uniform, batch: 8 }), params);
+    let mut search = Search::new(Arc::new(FnBackend::new(8, uniform)), params);
     search.set_position(&game);
     let allowed = ["g2g4", "b1c3"].map(|text| {
         text.parse::<shakmaty::uci::UciMove>().unwrap().to_move(game.position()).unwrap()
@@ -233,7 +142,7 @@ fn a_move_into_a_proven_loss_loses_its_prior_as_in_lc0() {
     let sink_events = Arc::clone(&events);
     let request = SearchRequest {
         after_bestmove: None,
-        stopper: Box::new(VisitsStopper { limit: 400, stop_on_win: false }),
+        stopper: Box::new(Visits(400)),
         clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
         move_start_ms: 0.0,
         searchmoves: allowed.to_vec(),
@@ -264,7 +173,7 @@ fn stalemate_root_gives_no_best_move() {
         Some("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
         &[],
         sequential(),
-        Flavour::Uniform,
+        uniform,
     );
     let finished = run_search(&mut search, 100, false);
     assert_eq!(finished.outcome.unwrap().best, None);
@@ -277,7 +186,7 @@ fn stalemate_root_gives_no_best_move() {
 
 #[test]
 fn tree_is_reused_after_the_expected_reply_only() {
-    let mut search = search_for(None, &[], sequential(), Flavour::Hashed);
+    let mut search = search_for(None, &[], sequential(), hashed);
     let outcome = run_search(&mut search, 400, false).outcome.unwrap();
     let (best, ponder) = (uci(outcome.best), uci(outcome.ponder));
     let reused = search.set_position(&GameState::from_uci(None, &[&best, &ponder]).unwrap());
@@ -296,7 +205,7 @@ fn tree_is_reused_after_the_expected_reply_only() {
         0
     );
     // A reply the tree never visited keeps nothing.
-    let mut search = search_for(None, &[], sequential(), Flavour::Hashed);
+    let mut search = search_for(None, &[], sequential(), hashed);
     run_search(&mut search, 400, false);
     assert!(search.set_position(&GameState::from_uci(None, &[&best]).unwrap()) > 0);
     let unvisited = search
@@ -321,7 +230,7 @@ fn one_thread_with_a_virtual_clock_is_deterministic() {
                 minibatch_size: 4,
                 ..SearchParams::default()
             },
-            Flavour::Hashed,
+            hashed,
         );
         let finished = run_search(&mut search, 600, false);
         let infos: Vec<String> = finished
@@ -348,7 +257,7 @@ fn two_threads_finish_and_respect_the_visit_limit() {
         minibatch_size: 8,
         ..SearchParams::default()
     };
-    let mut search = search_for(None, &[], params, Flavour::Hashed);
+    let mut search = search_for(None, &[], params, hashed);
     let finished = run_search(&mut search, 1000, false);
     let outcome = finished.outcome.unwrap();
     assert!(outcome.stats.total_nodes >= 1000);
@@ -399,8 +308,11 @@ fn start_endless(
     )
 }
 
+/// Waits until the running search has `nodes` visits; fails the test after a minute rather than hang CI.
 fn wait_for_nodes(handle: &engine::search::SearchHandle, nodes: u64) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while handle.stats().total_nodes < nodes {
+        assert!(std::time::Instant::now() < deadline, "the search did not reach {nodes} visits within a minute");
         std::thread::yield_now();
     }
 }
@@ -411,7 +323,7 @@ fn infinite_search_holds_the_best_move_until_stop() {
         Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
         &[],
         sequential(),
-        Flavour::Uniform,
+        uniform,
     );
     let events = Arc::new(Mutex::new(Vec::new()));
     let handle = start_endless(&mut search, &events, true);
@@ -433,7 +345,7 @@ fn infinite_search_holds_the_best_move_until_stop() {
 
 #[test]
 fn abort_sends_no_best_move() {
-    let mut search = search_for(None, &[], sequential(), Flavour::Hashed);
+    let mut search = search_for(None, &[], sequential(), hashed);
     let events = Arc::new(Mutex::new(Vec::new()));
     let handle = start_endless(&mut search, &events, false);
     wait_for_nodes(&handle, 50);
@@ -448,7 +360,7 @@ fn abort_sends_no_best_move() {
 
 #[test]
 fn searchmoves_restrict_the_best_move() {
-    let mut search = search_for(None, &[], sequential(), Flavour::Hashed);
+    let mut search = search_for(None, &[], sequential(), hashed);
     let game = GameState::from_uci(None, &[]).unwrap();
     let a3: Move = "a2a3"
         .parse::<shakmaty::uci::UciMove>()
@@ -459,7 +371,7 @@ fn searchmoves_restrict_the_best_move() {
     let sink = Arc::clone(&sink_events);
     let request = SearchRequest {
         after_bestmove: None,
-        stopper: Box::new(VisitsStopper { limit: 100, stop_on_win: false }),
+        stopper: Box::new(Visits(100)),
         clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
         move_start_ms: 0.0,
         searchmoves: vec![a3],
@@ -480,7 +392,7 @@ fn verbose_stats_come_before_the_best_move() {
         verbose_move_stats: true,
         ..sequential()
     };
-    let mut search = search_for(None, &[], params, Flavour::Hashed);
+    let mut search = search_for(None, &[], params, hashed);
     let finished = run_search(&mut search, 50, false);
     let verbose = finished
         .events
@@ -527,11 +439,7 @@ fn history_key(request: &EvalRequest<'_>) -> String {
 
 impl Backend for CachingBackend {
     fn attributes(&self) -> BackendAttributes {
-        TestBackend {
-            flavour: Flavour::Hashed,
-            batch: 1,
-        }
-        .attributes()
+        FnBackend::new(1, hashed).attributes()
     }
     fn new_computation(&self) -> Box<dyn Computation + '_> {
         Box::new(CachingComputation {
@@ -548,7 +456,7 @@ impl Computation for CachingComputation<'_> {
             self.backend.hits.fetch_add(1, Ordering::SeqCst);
             return Ok(Added::Ready(hit.clone()));
         }
-        self.queued.push((key, evaluate(Flavour::Hashed, request)));
+        self.queued.push((key, hashed(request)));
         Ok(Added::Queued(self.queued.len() - 1))
     }
     fn queued(&self) -> usize {
@@ -608,11 +516,7 @@ struct BrokenComputation(usize);
 
 impl Backend for BrokenBackend {
     fn attributes(&self) -> BackendAttributes {
-        TestBackend {
-            flavour: Flavour::Uniform,
-            batch: 4,
-        }
-        .attributes()
+        FnBackend::new(4, uniform).attributes()
     }
     fn new_computation(&self) -> Box<dyn Computation + '_> {
         Box::new(BrokenComputation(0))
@@ -651,7 +555,7 @@ fn the_ram_limit_stops_an_endless_search() {
         ram_limit_mb: 1,
         ..sequential()
     };
-    let mut search = search_for(None, &[], params, Flavour::Hashed);
+    let mut search = search_for(None, &[], params, hashed);
     let events = Arc::new(Mutex::new(Vec::new()));
     let outcome = start_endless(&mut search, &events, false).wait().unwrap();
     assert!(outcome.best.is_some());
@@ -671,7 +575,7 @@ impl Stopper for OnePlayoutLeft {
 
 #[test]
 fn root_children_that_cannot_catch_up_are_not_visited() {
-    let mut search = search_for(None, &[], sequential(), Flavour::Hashed);
+    let mut search = search_for(None, &[], sequential(), hashed);
     let request = SearchRequest {
         after_bestmove: None,
         stopper: Box::new(OnePlayoutLeft(400)),
@@ -682,7 +586,7 @@ fn root_children_that_cannot_catch_up_are_not_visited() {
         infinite: false,
     };
     let pruned = search.start(request, Box::new(|_| {})).wait().unwrap();
-    let mut free = search_for(None, &[], sequential(), Flavour::Hashed);
+    let mut free = search_for(None, &[], sequential(), hashed);
     let unpruned = run_search(&mut free, 400, false).outcome.unwrap();
     let best_n = |s: &IterationStats| *s.edge_n.iter().max().unwrap();
     assert!(
@@ -708,7 +612,7 @@ struct SlowHalfReadyComputation {
 
 impl Backend for SlowHalfReadyBackend {
     fn attributes(&self) -> BackendAttributes {
-        TestBackend { flavour: Flavour::Hashed, batch: 4 }.attributes()
+        FnBackend::new(4, hashed).attributes()
     }
     fn new_computation(&self) -> Box<dyn Computation + '_> {
         Box::new(SlowHalfReadyComputation { queued: Vec::new() })
@@ -719,7 +623,7 @@ impl Computation for SlowHalfReadyComputation {
     fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
         let position = &request.history.last().unwrap().position;
         let hash = mix(shakmaty::Position::zobrist_hash::<Zobrist64>(position, EnPassantMode::Legal).0);
-        let evaluation = evaluate(Flavour::Hashed, request);
+        let evaluation = hashed(request);
         if hash.is_multiple_of(2) {
             return Ok(Added::Ready(evaluation));
         }
@@ -747,7 +651,7 @@ fn a_visit_limit_stops_after_the_last_batch_whenever_the_watchdog_polls() {
         search.set_position(&GameState::default());
         let request = SearchRequest {
             after_bestmove: None,
-            stopper: Box::new(VisitsStopper { limit, stop_on_win: false }),
+            stopper: Box::new(Visits(limit)),
             clock: Arc::new(engine::clock::WallClock::new()),
             move_start_ms: 0.0,
             searchmoves: Vec::new(),

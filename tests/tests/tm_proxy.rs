@@ -156,6 +156,7 @@ fn on_a_scaled_clock_an_engine_that_never_stops_is_stopped_at_three_plans() {
     assert_eq!(search.last().map(String::as_str), Some("bestmove e2e4"), "{search:?}");
     // simple plans 284 ms; the proxy lets the engine run to 3 × 284 = 852 ms, within half of (10000 − 200).
     assert!(waited >= Duration::from_millis(852), "stopped after {waited:?}, before three plans");
+    assert!(waited < Duration::from_millis(4900), "stopped after {waited:?}, beyond half of the clock");
     assert!(!search.iter().any(|line| line.contains("no bestmove")), "a planned stop is no overrun: {search:?}");
 }
 

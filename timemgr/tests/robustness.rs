@@ -47,8 +47,19 @@ proptest! {
         match TimeManagerConfig::parse(&spec) {
             Ok(config) => {
                 let canonical = config.to_string();
-                prop_assert_eq!(TimeManagerConfig::parse(&canonical).unwrap(), config);
-                let _ = time_manager_from_str(&canonical);
+                prop_assert_eq!(&TimeManagerConfig::parse(&canonical).unwrap(), &config);
+                // A manager that builds plays a move on an ordinary clock and traces it under its own name (ctm
+                // without a model says which fallback played).
+                if let Ok(mut manager) = time_manager_from_str(&canonical) {
+                    let go = GoParams { wtime: Some(60_000), btime: Some(60_000), winc: Some(600), binc: Some(600), ..GoParams::default() };
+                    let ctx = MoveContext { white_to_move: true, move_overhead_ms: 100, legal_moves: 20, ..MoveContext::default() };
+                    let chain = build_stopper_chain(Some(manager.as_mut()), &go, &ctx, &lc0_stopper_options());
+                    drop(chain);
+                    manager.end_of_move(&IterationStats { total_nodes: 100, nodes_since_movestart: 100, ..IterationStats::default() });
+                    let traces = manager.drain_trace();
+                    prop_assert_eq!(traces.len(), 1);
+                    prop_assert!(traces[0].manager.starts_with(config.name()), "{} for {}", traces[0].manager, canonical);
+                }
             }
             Err(e) => prop_assert!(!e.to_string().is_empty()),
         }

@@ -9,9 +9,11 @@ use std::sync::Arc;
 use engine::clock::VirtualClock;
 use engine::search::SearchRequest;
 use nn::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::EnPassantMode;
 use timemgr::search_stats::{Hints, IterationStats, Stopper};
 
-/// A backend that evaluates each position with `evaluate`, one batch of up to 64 at a time.
+/// A backend that evaluates each position with `evaluate`, in batches of up to 256.
 pub struct FnBackend<F> {
     evaluate: F,
     has_moves_left: bool,
@@ -41,7 +43,7 @@ impl<F: Fn(&EvalRequest<'_>) -> Evaluation + Send + Sync> Backend for FnBackend<
             has_wdl: true,
             has_moves_left: self.has_moves_left,
             recommended_batch_size: self.batch_size,
-            maximum_batch_size: 64,
+            maximum_batch_size: 256,
             suggested_threads: 1,
         }
     }
@@ -83,4 +85,41 @@ pub fn request_for_visits(nodes: u64) -> SearchRequest {
         hold_bestmove_until_stop: false,
         infinite: false,
     }
+}
+
+/// Stops once the root has this many visits or a win is proven.
+pub struct VisitsOrWin(pub u64);
+
+impl Stopper for VisitsOrWin {
+    fn should_stop(&mut self, stats: &IterationStats, _: &mut Hints) -> bool {
+        stats.total_nodes >= self.0 || stats.win_found
+    }
+}
+
+/// Every position even and every move equally likely.
+pub fn uniform(request: &EvalRequest<'_>) -> Evaluation {
+    let moves = request.moves.len().max(1);
+    Evaluation { wl: 0.0, d: 0.0, m: 0.0, policy: vec![1.0 / moves as f32; request.moves.len()] }
+}
+
+/// Values and priors derived from the position's Zobrist hash: fixed, but far from uniform.
+pub fn hashed(request: &EvalRequest<'_>) -> Evaluation {
+    let position = &request.history.last().expect("a position").position;
+    let hash = mix(shakmaty::Position::zobrist_hash::<Zobrist64>(position, EnPassantMode::Legal).0);
+    let weights: Vec<f32> = (0..request.moves.len()).map(|i| 1.0 + (mix(hash ^ i as u64) % 1000) as f32 / 100.0).collect();
+    let total: f32 = weights.iter().sum();
+    Evaluation {
+        wl: (hash % 2001) as f32 / 1000.0 - 1.0,
+        d: 0.0,
+        m: 0.0,
+        policy: weights.iter().map(|w| w / total).collect(),
+    }
+}
+
+/// A 64-bit finaliser (MurmurHash3's) that spreads the hash over the priors.
+pub fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x
 }

@@ -423,12 +423,7 @@ impl TimeManager for SmoothManager {
         };
         let node_use = current.node_plan.map(|plan| plan.node_use_sample(final_stats, current.stopped_by));
         let mut reason = match (current.node_plan, current.stopped_by) {
-            (Some(plan), cause) => format!(
-                "{} (node target {:.0}, reached {})",
-                cause.unwrap_or(StopCause::Other).label(),
-                plan.target,
-                final_stats.total_nodes
-            ),
+            (Some(plan), cause) => plan.stop_reason(cause.unwrap_or(StopCause::Other), Some(final_stats.total_nodes)),
             (None, _) => current
                 .stopped
                 .unwrap_or_else(|| "stopped before the deadline (another stopper or the GUI)".to_owned()),

@@ -57,6 +57,16 @@ pub(super) struct NodePlan {
 }
 
 impl NodePlan {
+    /// Why a move under this plan stopped, as the stopper reports it and the trace keeps it: the cause and the
+    /// target, and the tree size reached once the move is over.
+    pub fn stop_reason(&self, cause: StopCause, reached: Option<u64>) -> String {
+        match reached {
+            Some(nodes) => format!("{} (node target {:.0}, reached {nodes})", cause.label(), self.target),
+            None => format!("{} (node target {:.0})", cause.label(), self.target),
+        }
+    }
+
+
     /// The plan from the move's budget: the constant tree size `nodes_per_move_including_reuse`, whose new
     /// part is stretched by the learned share of the target that moves reach (the time-use estimator of the
     /// time mode, here a node-use estimator), so that smart-pruned moves and full ones average out to the
@@ -195,6 +205,28 @@ impl Stopper for NodeStopper {
     }
 
     fn stop_reason(&self) -> Option<String> {
-        self.stopped_by.map(|cause| format!("{} (node target {:.0})", cause.label(), self.plan.target))
+        self.stopped_by.map(|cause| self.plan.stop_reason(cause, None))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stop_reason_names_the_cause_the_target_and_once_known_the_tree_reached() {
+        let plan = NodePlan {
+            target: 1234.4,
+            base: 0.0,
+            theta: 1.0,
+            soft_cap_ms: 1000,
+            hard_deadline_ms: 2000,
+            single_move: false,
+            search_forced: false,
+            smart_pruning: true,
+            prune_floor: 0.0,
+        };
+        assert_eq!(plan.stop_reason(StopCause::Target, None), "target (node target 1234)");
+        assert_eq!(plan.stop_reason(StopCause::SmartPruning, Some(1100)), "smart-pruning (node target 1234, reached 1100)");
     }
 }

@@ -295,17 +295,12 @@ struct ReplayedOpening {
 /// The opening played out, its moves in the variant's notation (a Chess960 engine reads castling as king
 /// takes rook, whatever notation the book used).
 fn replay_opening(opening: &Opening, variant: Variant) -> Result<ReplayedOpening, InvalidOpening> {
-    let positions = opening.positions()?;
+    let (positions, book_moves) = opening.replay()?;
     let mut history = HashMap::new();
     for position in &positions {
         *history.entry(position_key(position)).or_insert(0) += 1;
     }
-    let mut moves = Vec::new();
-    for (position, text) in positions.iter().zip(&opening.moves) {
-        let m = text.parse::<UciMove>().ok().and_then(|m| m.to_move(position).ok());
-        let m = m.ok_or_else(|| InvalidOpening(format!("book move '{text}' is illegal after '{}'", opening.fen)))?;
-        moves.push(UciMove::from_move(m, variant.castling_mode()).to_string());
-    }
+    let moves = book_moves.into_iter().map(|m| UciMove::from_move(m, variant.castling_mode()).to_string()).collect();
     let position = positions.last().cloned().unwrap_or_default();
     Ok(ReplayedOpening { position, history, moves })
 }

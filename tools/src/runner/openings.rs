@@ -9,7 +9,7 @@ use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use engine::position::chess_from_fen;
-use shakmaty::{Chess, EnPassantMode, Position};
+use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 /// A start position and the book moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,8 +61,14 @@ impl Opening {
 
     /// The positions from the start through every book move, checking each move's legality.
     pub fn positions(&self) -> Result<Vec<Chess>, InvalidOpening> {
+        self.replay().map(|(positions, _)| positions)
+    }
+
+    /// The positions from the start through every book move, and the book moves themselves, checked legal.
+    pub fn replay(&self) -> Result<(Vec<Chess>, Vec<Move>), InvalidOpening> {
         let mut position = self.start_position()?;
         let mut positions = vec![position.clone()];
+        let mut moves = Vec::with_capacity(self.moves.len());
         for text in &self.moves {
             let m = text
                 .parse::<UciMove>()
@@ -71,8 +77,9 @@ impl Opening {
                 .ok_or_else(|| InvalidOpening(format!("book move '{text}' is illegal after '{}'", self.fen)))?;
             position.play_unchecked(m);
             positions.push(position.clone());
+            moves.push(m);
         }
-        Ok(positions)
+        Ok((positions, moves))
     }
 }
 

@@ -13,7 +13,7 @@ use timemgr::search_stats::{Hints, IterationStats, Stopper};
 
 mod common;
 
-use common::{hashed, mix, uniform, FnBackend, Visits, VisitsOrWin};
+use common::{hashed, lc0_defaults, mix, uniform, FnBackend, Visits, VisitsOrWin};
 
 /// How a test network values positions.
 type Judge = fn(&EvalRequest<'_>) -> Evaluation;
@@ -24,7 +24,7 @@ fn sequential() -> SearchParams {
         minibatch_size: 1,
         max_prefetch: 0,
         out_of_order_eval: false,
-        ..SearchParams::default()
+        ..lc0_defaults()
     }
 }
 
@@ -228,7 +228,7 @@ fn one_thread_with_a_virtual_clock_is_deterministic() {
             SearchParams {
                 threads: 1,
                 minibatch_size: 4,
-                ..SearchParams::default()
+                ..lc0_defaults()
             },
             hashed,
         );
@@ -255,7 +255,7 @@ fn two_threads_finish_and_respect_the_visit_limit() {
     let params = SearchParams {
         threads: 2,
         minibatch_size: 8,
-        ..SearchParams::default()
+        ..lc0_defaults()
     };
     let mut search = search_for(None, &[], params, hashed);
     let finished = run_search(&mut search, 1000, false);
@@ -482,7 +482,7 @@ fn cache_hits_with_prefetch(max_prefetch: usize) -> (u32, SearchOutcome) {
         threads: 1,
         minibatch_size: 1,
         max_prefetch,
-        ..SearchParams::default()
+        ..lc0_defaults()
     };
     let mut search = Search::new(Arc::new(backend), params);
     search.set_position(&GameState::default());
@@ -646,7 +646,7 @@ fn a_visit_limit_stops_after_the_last_batch_whenever_the_watchdog_polls() {
     for limit in [17, 21, 26, 30] {
         let mut search = Search::new(
             Arc::new(SlowHalfReadyBackend),
-            SearchParams { threads: 1, minibatch_size: 4, ..SearchParams::default() },
+            SearchParams { threads: 1, minibatch_size: 4, ..lc0_defaults() },
         );
         search.set_position(&GameState::default());
         let request = SearchRequest {

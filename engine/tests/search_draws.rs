@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{request_for_visits, FnBackend};
+use common::{lc0_defaults, request_for_visits, FnBackend};
 use engine::position::GameState;
 use engine::search::{Score, Search, SearchEvent, SearchOutcome, SearchParams};
 use nn::{EvalRequest, Evaluation};
@@ -30,7 +30,7 @@ fn search(
         threads: 1,
         minibatch_size: 1,
         two_fold_draws,
-        ..SearchParams::default()
+        ..lc0_defaults()
     };
     let mut search = Search::new(Arc::new(FnBackend::new(1, white_better)), params);
     let moves: Vec<&str> = moves.split_whitespace().collect();

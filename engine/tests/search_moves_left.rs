@@ -5,7 +5,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{FnBackend, Visits};
+use common::{lc0_defaults, FnBackend, Visits};
 use engine::clock::{SharedClock, VirtualClock};
 use engine::position::GameState;
 use engine::search::{Search, SearchOutcome, SearchParams, SearchRequest};
@@ -40,7 +40,7 @@ fn search_to(search: &mut Search, visits: u64) -> SearchOutcome {
 #[test]
 fn a_fresh_root_reports_its_evaluation_and_a_reused_root_its_running_mean() {
     let backend = piece_count_moves_left(true);
-    let params = SearchParams { threads: 1, minibatch_size: 1, ..SearchParams::default() };
+    let params = SearchParams { threads: 1, minibatch_size: 1, ..lc0_defaults() };
     let mut search = Search::new(backend, params);
     search.set_position(&GameState::default());
     let fresh = search_to(&mut search, 3);
@@ -61,7 +61,7 @@ fn a_fresh_root_reports_its_evaluation_and_a_reused_root_its_running_mean() {
 
 #[test]
 fn without_a_moves_left_head_there_is_no_estimate() {
-    let mut search = Search::new(piece_count_moves_left(false), SearchParams::default());
+    let mut search = Search::new(piece_count_moves_left(false), lc0_defaults());
     search.set_position(&GameState::default());
     assert_eq!(search_to(&mut search, 10).stats.root_moves_left_plies, None);
 }

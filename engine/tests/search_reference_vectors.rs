@@ -1,6 +1,7 @@
 //! The search's formulas against lc0's numbers in reference/tm-test-vectors.json.
 
-use engine::search::{collision_budget, cpuct, fast_log, wdl_mu, wdl_mu_centipawns, SearchParams};
+use engine::options::EngineOptions;
+use engine::search::{collision_budget, cpuct, fast_log, wdl_mu, wdl_mu_centipawns};
 use serde_json::Value;
 
 fn vectors() -> Value {
@@ -27,7 +28,7 @@ fn fast_log_matches_lc0() {
 
 #[test]
 fn cpuct_matches_lc0_with_fast_log() {
-    let params = SearchParams::default();
+    let params = EngineOptions::default().search_params();
     for row in rows("cpuct") {
         let n = row["N"].as_u64().unwrap() as u32;
         let expected = row["cpuct_f32_fastlog"].as_f64().unwrap() as f32;
@@ -37,7 +38,7 @@ fn cpuct_matches_lc0_with_fast_log() {
 
 #[test]
 fn collision_budget_matches_lc0() {
-    let params = SearchParams::default();
+    let params = EngineOptions::default().search_params();
     for row in rows("collisions_left") {
         let n = row["n"].as_u64().unwrap();
         assert_eq!(

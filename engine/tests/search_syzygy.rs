@@ -7,7 +7,7 @@ mod common;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use common::{request_for_visits, FnBackend};
+use common::{lc0_defaults, request_for_visits, FnBackend};
 use engine::position::GameState;
 use engine::search::{InfoLine, Score, Search, SearchEvent, SearchOutcome, SearchParams};
 use engine::tablebase::Tablebases;
@@ -44,7 +44,7 @@ fn knightless_looks_lost(request: &EvalRequest<'_>) -> Evaluation {
 }
 
 fn search(fen: &str, nodes: u64, tables: Option<Arc<Tablebases>>, fast_play: bool, judge: Judge) -> (SearchOutcome, InfoLine) {
-    let params = SearchParams { threads: 1, minibatch_size: 1, syzygy_fast_play: fast_play, ..SearchParams::default() };
+    let params = SearchParams { threads: 1, minibatch_size: 1, syzygy_fast_play: fast_play, ..lc0_defaults() };
     let mut search = Search::new(Arc::new(FnBackend::new(1, judge)), params);
     search.set_tablebases(tables);
     search.set_position(&GameState::from_uci(Some(fen), &[]).unwrap());
@@ -124,7 +124,7 @@ fn a_capture_into_a_blessed_loss_is_a_tablebase_draw() {
     let game = GameState::from_uci(Some(fen), &[]).unwrap();
     let capture = shakmaty::Position::legal_moves(game.position()).into_iter().find(|mv| best_uci(mv) == "a1d4");
     let search_capture = |tables: Option<Arc<Tablebases>>| {
-        let params = SearchParams { threads: 1, minibatch_size: 1, ..SearchParams::default() };
+        let params = SearchParams { threads: 1, minibatch_size: 1, ..lc0_defaults() };
         let mut search = Search::new(Arc::new(FnBackend::new(1, rookless_looks_won)), params);
         search.set_tablebases(tables);
         search.set_position(&game);

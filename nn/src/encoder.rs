@@ -460,3 +460,18 @@ pub fn write_dense(planes: &InputPlanes, out: &mut [f32]) {
         }
     }
 }
+
+/// The positions' input planes as `[slots][64 squares][112 planes]`, straight from their bit masks; slots past
+/// the positions (a padded batch's) stay zero.
+pub fn square_major_input(positions: &[InputPlanes], slots: usize) -> Vec<f32> {
+    let mut x = vec![0.0; slots.max(positions.len()) * 64 * PLANES];
+    for (planes, x) in positions.iter().zip(x.chunks_exact_mut(64 * PLANES)) {
+        for (square, row) in x.chunks_exact_mut(PLANES).enumerate() {
+            for (value, plane) in row.iter_mut().zip(planes) {
+                *value = if plane.mask >> square & 1 == 1 { plane.value } else { 0.0 };
+            }
+        }
+    }
+    x
+}
+

@@ -19,6 +19,7 @@ pub mod policy_map;
 pub mod positional_encoding;
 pub mod prior;
 pub mod proto;
+pub mod raw_outputs;
 pub mod report;
 pub mod rust_net;
 pub mod softmax;

@@ -8,10 +8,10 @@
 
 mod winograd;
 
-use crate::encoder::{InputPlanes, PLANES};
+use crate::encoder::{square_major_input, InputPlanes};
 use crate::network::{Activation, Body, Conv, Dense, HeadInput, Network, PolicyHead, ValueKind};
 use crate::policy_map::{conv_policy_map, POLICY_SIZE};
-use crate::torch_net::RawOutputs;
+use crate::raw_outputs::RawOutputs;
 use winograd::{Scratch, Winograd3x3};
 
 /// Positions computed together: each layer's weights are read once for all of them, and sixteen positions'
@@ -301,20 +301,6 @@ fn activate(activation: Activation, values: &mut [f32]) {
     }
 }
 
-/// The positions' input planes as `[slots][64 squares][112 planes]`, straight from their bit masks; slots past
-/// the positions (a padded batch's) stay zero.
-pub(crate) fn square_major_input(positions: &[InputPlanes], slots: usize) -> Vec<f32> {
-    let mut x = vec![0.0; slots.max(positions.len()) * SQUARES * PLANES];
-    for (planes, x) in positions.iter().zip(x.chunks_exact_mut(SQUARES * PLANES)) {
-        for (square, row) in x.chunks_exact_mut(PLANES).enumerate() {
-            for (value, plane) in row.iter_mut().zip(planes) {
-                *value = if plane.mask >> square & 1 == 1 { plane.value } else { 0.0 };
-            }
-        }
-    }
-    x
-}
-
 /// `[64][channels]` to `[channels][64]`, the order the network's fully connected layers were trained on.
 fn channel_major(values: &[f32], channels: usize) -> Vec<f32> {
     let mut out = vec![0.0; channels * SQUARES];
@@ -417,6 +403,7 @@ impl Head {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoder::PLANES;
 
     /// `[channels][64]` to `[64][channels]`.
     pub(super) fn square_major(values: &[f32], channels: usize) -> Vec<f32> {

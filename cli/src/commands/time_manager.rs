@@ -28,7 +28,7 @@ pub fn help(args: &[String]) -> Result<()> {
 #[derive(Parser)]
 struct PlanArgs {
     /// The manager in option-string form, e.g. 'smooth(preset=lc0)'.
-    #[arg(long = "time-manager", default_value_t = EngineOptions::default().time_manager)]
+    #[arg(long = "time-manager", default_value_t = EngineOptions::default().time_manager.text().to_owned())]
     time_manager: String,
     /// Time control in seconds: 60+0.6, or 40/60+0 for moves-to-go controls.
     #[arg(long, default_value = "60+0.6")]

@@ -4,7 +4,8 @@
 use super::info::ScoreType;
 use super::wdl_rescale::{ContemptMode, RescaleParams};
 
-/// Every option the search obeys; `Default` gives the engine options' defaults, lc0's UCI defaults.
+/// Every option the search obeys. It has no defaults of its own: `EngineOptions::default().search_params()`
+/// gives lc0's UCI defaults, declared once in the options table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchParams {
     /// Search threads (0 = the backend's suggestion).
@@ -71,11 +72,4 @@ pub struct SearchParams {
     pub wdl_max_s: f32,
     /// How objective the displayed evaluation is under contempt (1: fully).
     pub wdl_eval_objectivity: f32,
-}
-
-impl Default for SearchParams {
-    /// lc0's UCI defaults, as the engine's options declare them (the one place they are written).
-    fn default() -> Self {
-        crate::options::EngineOptions::default().search_params()
-    }
 }

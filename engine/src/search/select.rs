@@ -202,7 +202,7 @@ mod tests {
 
     #[test]
     fn moves_left_utility_favours_the_shorter_win_by_the_hand_worked_amount() {
-        let params = SearchParams::default();
+        let params = crate::options::EngineOptions::default().search_params();
         let parent = Node {
             wl: 0.9,
             m: 20.0,
@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn collision_budget_examples_from_the_notes() {
-        let params = SearchParams::default();
+        let params = crate::options::EngineOptions::default().search_params();
         for (n, expected) in [
             (0, 1),
             (28, 1),

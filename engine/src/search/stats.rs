@@ -329,7 +329,7 @@ mod tests {
             cumulative_depth: 25,
             ..Progress::default()
         };
-        iteration_stats(node, &progress, &SearchParams::default(), false, DrawScore::default())
+        iteration_stats(node, &progress, &crate::options::EngineOptions::default().search_params(), false, DrawScore::default())
     }
 
     #[test]

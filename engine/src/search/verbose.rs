@@ -156,7 +156,7 @@ mod tests {
                 ..Node::default()
             },
         );
-        let lines = verbose_move_stats(&root, &Chess::default(), &SearchParams::default(), false, &SearchContempt::default(), DrawScore::default());
+        let lines = verbose_move_stats(&root, &Chess::default(), &crate::options::EngineOptions::default().search_params(), false, &SearchContempt::default(), DrawScore::default());
         assert_eq!(lines.len(), 2);
         // WL and D go through lc0's display transform: (0.03, 0.05) is shown as (0.02898, 0.047), and Q is the
         // shown WL; S adds U to the raw Q (0.03). V is the network's own value, the root's from its side to move.
@@ -182,7 +182,7 @@ mod tests {
             ],
             Node { n: 3, ..Node::default() },
         );
-        let lines = verbose_move_stats(&root, &Chess::default(), &SearchParams::default(), false, &SearchContempt::default(), DrawScore::default());
+        let lines = verbose_move_stats(&root, &Chess::default(), &crate::options::EngineOptions::default().search_params(), false, &SearchContempt::default(), DrawScore::default());
         // Equal N: the lower Q + U comes first although its prior is higher.
         assert!(lines[0].starts_with(&uci_move(&moves[1], true)), "{lines:?}");
         assert!(lines[1].starts_with(&uci_move(&moves[0], true)), "{lines:?}");

@@ -35,6 +35,7 @@ use std::io::{self, BufRead, Write};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::time::Instant;
 
+use crate::options::{EngineOptions, OptionsError, TimeManagerSetting};
 use crate::uci::{Flow, UciOutput};
 pub use clock_scale::LimitAs;
 use session::ProxySession;
@@ -66,6 +67,9 @@ pub enum ProxyError {
         /// What is wrong with it (not a `source`: the message already says it; boxed, as it is large).
         reason: Box<timemgr::OptionError>,
     },
+    /// The move overhead is out of the option's range.
+    #[error("--move-overhead: {0}")]
+    MoveOverhead(OptionsError),
     /// The wrapped engine could not be started.
     #[error("could not start the wrapped engine '{command}': {reason}; check the path after --")]
     StartEngine {
@@ -106,13 +110,17 @@ pub fn run_tm_proxy(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
 ) -> Result<(), ProxyError> {
-    let manager = timemgr::time_manager_from_str(&config.time_manager)
+    let mut options = EngineOptions::default();
+    options.time_manager = TimeManagerSetting::parse(&config.time_manager)
+        .map_err(|reason| ProxyError::TimeManager { spec: config.time_manager.clone(), reason: Box::new(reason) })?;
+    options.set("MoveOverheadMs", &config.move_overhead_ms.to_string()).map_err(ProxyError::MoveOverhead)?;
+    let manager = options.time_manager.build()
         .map_err(|reason| ProxyError::TimeManager { spec: config.time_manager.clone(), reason: Box::new(reason) })?;
     let (sender, events) = mpsc::channel();
     let engine = WrappedEngine::start(&config.engine, &config.engine_args, sender.clone())
         .map_err(|reason| ProxyError::StartEngine { command: config.engine.clone(), reason })?;
     read_gui_lines(input, sender);
-    let mut session = ProxySession::new(&config, manager, engine, UciOutput::new(output));
+    let mut session = ProxySession::new(options, config.limit_as, manager, engine, UciOutput::new(output));
     loop {
         let received = match session.stop_deadline() {
             Some(deadline) => events.recv_timeout(deadline.saturating_duration_since(Instant::now())),

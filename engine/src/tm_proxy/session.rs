@@ -4,25 +4,23 @@
 use std::time::{Duration, Instant};
 
 use shakmaty::Position;
-use timemgr::{time_manager_from_str, GoParams, MoveContext, TimeManager, TimeManagerConfig};
+use timemgr::{GoParams, MoveContext, TimeManager};
 
 use super::clock_scale::{hard_stop_ms, ClockScale, LimitAs};
 use super::fallback::missing_inputs;
 use super::info::SearchCounts;
 use super::limit::{final_stats, limited_go, ManagedMove, MoveLimit};
 use super::wrapped::WrappedEngine;
-use super::{ProxyConfig, ProxyError};
+use super::ProxyError;
+use crate::options::EngineOptions;
 use crate::position::GameState;
 use crate::uci::{parse_command, CommandError, Flow, GoCommand, UciCommand, UciOutput};
 
-/// The proxy's option that selects the time manager; hides a wrapped engine's option of that name.
-const TIME_MANAGER_OPTION: &str = "TimeManager";
-/// The proxy's option for the move overhead; hides a wrapped engine's option of that name.
-const MOVE_OVERHEAD_OPTION: &str = "MoveOverheadMs";
+/// The engine's options the proxy takes as its own (as the engine declares them); each hides a wrapped
+/// engine's option of that name.
+const ENGINE_OPTIONS: [&str; 2] = ["TimeManager", "MoveOverheadMs"];
 /// The proxy's option that selects how the engine gets the plan.
 const LIMIT_AS_OPTION: &str = "LimitAs";
-/// The largest `MoveOverheadMs`, as the engine's own.
-const MAX_MOVE_OVERHEAD_MS: i64 = 100_000_000;
 /// How long to wait for the exit status of an engine whose output has ended.
 const EXIT_STATUS_WAIT: Duration = Duration::from_millis(200);
 
@@ -58,9 +56,9 @@ struct ManagedSearch {
 pub struct ProxySession {
     out: UciOutput,
     engine: WrappedEngine,
-    manager_spec: String,
+    /// `TimeManager` and `MoveOverheadMs`, parsed and validated by the engine's options table.
+    options: EngineOptions,
     manager: Box<dyn TimeManager>,
-    move_overhead_ms: i64,
     limit_as: LimitAs,
     clock_scale: ClockScale,
     game: GameState,
@@ -74,15 +72,20 @@ pub struct ProxySession {
 }
 
 impl ProxySession {
-    /// A session with the start position and a fresh manager.
-    pub fn new(config: &ProxyConfig, manager: Box<dyn TimeManager>, engine: WrappedEngine, out: UciOutput) -> Self {
+    /// A session with the start position and a fresh manager built from `options`.
+    pub fn new(
+        options: EngineOptions,
+        limit_as: LimitAs,
+        manager: Box<dyn TimeManager>,
+        engine: WrappedEngine,
+        out: UciOutput,
+    ) -> Self {
         Self {
             out,
             engine,
-            manager_spec: config.time_manager.clone(),
+            options,
             manager,
-            move_overhead_ms: config.move_overhead_ms.clamp(0, MAX_MOVE_OVERHEAD_MS),
-            limit_as: config.limit_as,
+            limit_as,
             clock_scale: ClockScale::default(),
             game: GameState::default(),
             book_exit_ply: None,
@@ -205,32 +208,24 @@ impl ProxySession {
         }
     }
 
-    fn own_option_lines(&self) -> [String; 3] {
-        [
-            format!("option name {TIME_MANAGER_OPTION} type string default {}", self.manager_spec),
-            format!(
-                "option name {MOVE_OVERHEAD_OPTION} type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
-                self.move_overhead_ms
-            ),
-            format!(
-                "option name {LIMIT_AS_OPTION} type combo default {} {}",
-                self.limit_as.name(),
-                LimitAs::NAMES.map(|name| format!("var {name}")).join(" ")
-            ),
-        ]
+    /// The `option` lines of the engine's options the proxy takes, as the engine announces them, and `LimitAs`.
+    fn own_option_lines(&self) -> Vec<String> {
+        let engine_lines = self.options.uci_option_lines();
+        let mut lines: Vec<String> = ENGINE_OPTIONS
+            .iter()
+            .filter_map(|name| engine_lines.iter().find(|line| option_name(line).as_deref() == Some(*name)).cloned())
+            .collect();
+        lines.push(format!(
+            "option name {LIMIT_AS_OPTION} type combo default {} {}",
+            self.limit_as.name(),
+            LimitAs::NAMES.map(|name| format!("var {name}")).join(" ")
+        ));
+        lines
     }
 
     fn set_own_option(&mut self, name: &str, value: &str) -> Result<(), ProxyError> {
         if self.search.is_some() {
             self.out.error(&format!("cannot set option {name} during a search; send stop first"))?;
-        } else if name.eq_ignore_ascii_case(TIME_MANAGER_OPTION) {
-            match time_manager_from_str(value) {
-                Ok(manager) => {
-                    self.manager = manager;
-                    self.manager_spec = value.to_owned();
-                }
-                Err(error) => self.out.error(&format!("TimeManager '{value}': {error}; the previous one is kept"))?,
-            }
         } else if name.eq_ignore_ascii_case(LIMIT_AS_OPTION) {
             match LimitAs::from_name(value) {
                 Some(limit_as) => self.limit_as = limit_as,
@@ -240,11 +235,11 @@ impl ProxySession {
                 ))?,
             }
         } else {
-            match value.trim().parse::<i64>() {
-                Ok(ms) if (0..=MAX_MOVE_OVERHEAD_MS).contains(&ms) => self.move_overhead_ms = ms,
-                _ => self.out.error(&format!(
-                    "MoveOverheadMs '{value}' is not an integer from 0 to {MAX_MOVE_OVERHEAD_MS}; the previous value is kept"
-                ))?,
+            let before = self.options.time_manager.clone();
+            match self.options.set(name, value) {
+                Ok(()) if self.options.time_manager != before => self.new_manager(),
+                Ok(()) => {}
+                Err(error) => self.out.error(&format!("{error}; the previous one is kept"))?,
             }
         }
         Ok(())
@@ -263,11 +258,17 @@ impl ProxySession {
         self.send_to_engine(line)
     }
 
-    /// A new game: a fresh manager (the option string was checked when it was set), no book exit yet.
+    /// A new game: a fresh manager, no book exit yet.
     fn new_game(&mut self, game: GameState) {
         self.game = game;
         self.book_exit_ply = None;
-        if let Ok(manager) = time_manager_from_str(&self.manager_spec) {
+        self.new_manager();
+    }
+
+    /// A fresh manager from the `TimeManager` option (validated when it was set; should its model file have
+    /// gone since, the manager in use is kept).
+    fn new_manager(&mut self) {
+        if let Ok(manager) = self.options.time_manager.build() {
             self.manager = manager;
         }
     }
@@ -310,9 +311,9 @@ impl ProxySession {
         };
         self.send_to_engine(&line)?;
         let stop_after_ms = match given_clock_ms {
-            Some(_) => hard_stop_ms(planned.limit.time_ms(), movers_clock.unwrap_or(0), self.move_overhead_ms),
+            Some(_) => hard_stop_ms(planned.limit.time_ms(), movers_clock.unwrap_or(0), self.options.move_overhead_ms),
             // Half the overhead for the engine's overrun; the other half covers its answer to stop and the pipes.
-            None => planned.limit.time_ms().saturating_add((self.move_overhead_ms / 2) as u64),
+            None => planned.limit.time_ms().saturating_add((self.options.move_overhead_ms / 2) as u64),
         };
         let stop_at = started + Duration::from_millis(stop_after_ms);
         let counts = Some(SearchCounts::default());
@@ -359,12 +360,11 @@ impl ProxySession {
 
     /// The manager's plan for a `go` with a clock, after saying once per manager what it must do without.
     fn plan(&mut self, go: &GoParams) -> Result<Option<ManagedMove>, ProxyError> {
-        if self.explained_spec.as_deref() != Some(self.manager_spec.as_str()) {
-            self.explained_spec = Some(self.manager_spec.clone());
-            if let Ok(config) = TimeManagerConfig::parse(&self.manager_spec) {
-                for note in missing_inputs(&config) {
-                    self.out.send(&format!("info string tm-proxy: {}: {note}", self.manager_spec))?;
-                }
+        let spec = self.options.time_manager.text();
+        if self.explained_spec.as_deref() != Some(spec) {
+            self.explained_spec = Some(spec.to_owned());
+            for note in missing_inputs(self.options.time_manager_config()) {
+                self.out.send(&format!("info string tm-proxy: {spec}: {note}"))?;
             }
         }
         let context = self.move_context();
@@ -380,7 +380,7 @@ impl ProxySession {
             white_to_move: position.turn().is_white(),
             game_ply,
             reused_visits: 0,
-            move_overhead_ms: self.move_overhead_ms,
+            move_overhead_ms: self.options.move_overhead_ms,
             legal_moves: position.legal_moves().len(),
             piece_count: position.board().occupied().count() as u32,
             network_moves_left_plies: None,
@@ -417,7 +417,7 @@ impl ProxySession {
 
 /// Whether a UCI option name is one of the proxy's own (UCI names are case-insensitive).
 fn is_own_option(name: &str) -> bool {
-    [TIME_MANAGER_OPTION, MOVE_OVERHEAD_OPTION, LIMIT_AS_OPTION].iter().any(|own| name.eq_ignore_ascii_case(own))
+    ENGINE_OPTIONS.iter().chain([&LIMIT_AS_OPTION]).any(|own| name.eq_ignore_ascii_case(own))
 }
 
 /// The name in an engine's `option name <name> type …` line.

@@ -9,7 +9,7 @@ use nn::{Backend, CachingBackend};
 use shakmaty::uci::UciMove;
 use shakmaty::{Move, Position};
 use timemgr::{
-    build_stopper_chain, time_manager_from_str, CommonStopperOptions, GoParams, Hints, IterationStats, MoveContext,
+    build_stopper_chain, CommonStopperOptions, GoParams, Hints, IterationStats, MoveContext,
     Stopper, TimeManager,
 };
 
@@ -222,10 +222,10 @@ impl Session {
 
     /// A fresh time manager for a new game; a failure is reported and gives None.
     fn new_time_manager(&self) -> Option<SharedTimeManager> {
-        match time_manager_from_str(&self.options.time_manager) {
+        match self.options.time_manager.build() {
             Ok(manager) => Some(Arc::new(Mutex::new(manager))),
             Err(error) => {
-                let _ = self.out.error(&format!("TimeManager '{}': {error}", self.options.time_manager));
+                let _ = self.out.error(&format!("TimeManager '{}': {error}", self.options.time_manager.text()));
                 None
             }
         }
@@ -467,6 +467,7 @@ fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use timemgr::time_manager_from_str;
     use shakmaty::CastlingMode;
 
     #[test]

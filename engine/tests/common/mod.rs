@@ -1,5 +1,5 @@
-//! Test doubles shared by the search tests: a network whose verdict is a plain function of the request, and
-//! a stopper at a visit count.
+//! Test doubles shared by the search tests: the default parameters, a network whose verdict is a plain
+//! function of the request, and a stopper at a visit count.
 
 // Each test binary compiles this module on its own and uses only part of it.
 #![allow(dead_code)]
@@ -7,11 +7,17 @@
 use std::sync::Arc;
 
 use engine::clock::VirtualClock;
-use engine::search::SearchRequest;
+use engine::options::EngineOptions;
+use engine::search::{SearchParams, SearchRequest};
 use nn::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::EnPassantMode;
 use timemgr::search_stats::{Hints, IterationStats, Stopper};
+
+/// lc0's UCI defaults of the search, as the engine's options table declares them (the one place they are).
+pub fn lc0_defaults() -> SearchParams {
+    EngineOptions::default().search_params()
+}
 
 /// A backend that evaluates each position with `evaluate`, in batches of up to 256.
 pub struct FnBackend<F> {

@@ -7,38 +7,12 @@ mod attention;
 
 use attention::{AttentionBodyT, DenseT, EncoderStackT};
 
-use crate::encoder::{InputPlanes, PLANES};
+use crate::encoder::{square_major_input, InputPlanes, PLANES};
 use crate::network::{
     Activation, Body, Conv, Dense, HeadInput, Network, PolicyHead, Projection, ValueKind,
 };
 use crate::policy_map::{attention_policy_map, conv_policy_map, POLICY_SIZE};
-use crate::rust_net::square_major_input;
-
-/// Raw outputs of one batch, on the host.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RawOutputs {
-    /// `[batch][1858]` policy logits.
-    pub policy: Vec<f32>,
-    /// `[batch][3]` WDL logits, or `[batch][1]` pre-tanh values.
-    pub value: Vec<f32>,
-    /// `[batch]` moves left, when the network has the head.
-    pub moves_left: Option<Vec<f32>>,
-}
-
-impl RawOutputs {
-    /// Drops the outputs of every position after the first `batch` of `computed`.
-    fn keep_first(&mut self, batch: usize, computed: usize) {
-        if batch == computed {
-            return;
-        }
-        let value_outputs = self.value.len() / computed;
-        self.policy.truncate(batch * POLICY_SIZE);
-        self.value.truncate(batch * value_outputs);
-        if let Some(moves_left) = &mut self.moves_left {
-            moves_left.truncate(batch);
-        }
-    }
-}
+pub use crate::raw_outputs::RawOutputs;
 
 /// The batch size a batch of `batch` positions is computed at: 1 to 4 as they are, then the next of 6, 8, 12,
 /// 16, 24, 32, 48, 64, … (a power of two or three quarters of one), so at most a third of a batch is padding.

@@ -1,6 +1,6 @@
 //! `kairos tm-help [NAME]`: every manager and estimator with each key's default, range and meaning.
 
-use super::config::ParamValue;
+use super::value::ParamValue;
 use super::error::{Names, OptionError, Suggestion};
 use super::registry::{component, estimators, managers, ComponentKind, ComponentSpec, ParamKind};
 

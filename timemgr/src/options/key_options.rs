@@ -5,7 +5,8 @@
 
 use std::sync::LazyLock;
 
-use super::config::{ParamValue, TimeManagerConfig};
+use super::config::TimeManagerConfig;
+use super::value::ParamValue;
 use super::dict::Value;
 use super::error::OptionError;
 use super::registry::{estimators, managers, ComponentKind, ComponentSpec, ParamKind, ParamSpec};

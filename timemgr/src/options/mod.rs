@@ -7,8 +7,10 @@ pub mod error;
 pub mod help;
 pub mod key_options;
 pub mod registry;
+pub mod value;
 
-pub use config::{ComponentConfig, ParamValue, TimeManagerConfig};
+pub use config::{ComponentConfig, TimeManagerConfig};
+pub use value::ParamValue;
 pub use dict::{parse_dict, Dict, Value};
 pub use error::OptionError;
 pub use help::render_help;

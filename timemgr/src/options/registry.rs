@@ -2,8 +2,7 @@
 //! tuner and canonical printing all read these tables, so nothing is listed twice. Each table is declared
 //! together with the typed struct the code reads it as ([`ComponentKeys`]).
 
-use super::config::ParamValue;
-pub use crate::managers::smooth::SmoothLimit;
+use super::value::ParamValue;
 use super::error::OptionError;
 
 /// What a key holds, with its default, range and (for numbers) the tuner's step.
@@ -129,6 +128,25 @@ impl KeyValue for String {
     fn from_param(value: ParamValue) -> Option<Self> {
         match value {
             ParamValue::Text(text) => Some(text),
+            _ => None,
+        }
+    }
+}
+
+/// What ends a smooth move: time (lc0's behaviour) or the node target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SmoothLimit {
+    /// The node target is turned into a deadline through the NPS estimate.
+    Time,
+    /// The node target is the stop.
+    Nodes,
+}
+
+impl KeyValue for SmoothLimit {
+    fn from_param(value: ParamValue) -> Option<Self> {
+        match value {
+            ParamValue::Choice("time") => Some(Self::Time),
+            ParamValue::Choice("nodes") => Some(Self::Nodes),
             _ => None,
         }
     }

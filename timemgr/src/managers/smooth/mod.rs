@@ -24,14 +24,13 @@ use std::sync::{Arc, Mutex};
 use super::{lock, new_trace, Adjustments, ClockView, TimeManager};
 use crate::decay::{exponential_decay, linear_decay};
 use crate::estimator::MovesLeftEstimator;
-pub use crate::options::registry::SmoothParams;
+pub use crate::options::registry::{SmoothLimit, SmoothParams};
 use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext, Stopper, TimeUsageHint};
 use crate::trace::{MoveTrace, StopCause, TraceBook, TraceValue};
 
 mod nodes;
 
 use nodes::{NodePlan, NodeStopper};
-pub use nodes::SmoothLimit;
 
 /// The learned state (LC0-NOTES §1.4) plus the best-move share for `theta`.
 #[derive(Clone, Debug, PartialEq)]

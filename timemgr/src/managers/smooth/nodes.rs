@@ -9,29 +9,8 @@ use std::sync::{Arc, Mutex};
 
 use super::{lock, Shared, SmoothBudget, SmoothParams, SmoothState};
 use crate::managers::ClockView;
-use crate::options::registry::KeyValue;
-use crate::options::ParamValue;
 use crate::search_stats::{Hints, IterationStats, MoveContext, Stopper};
 use crate::trace::{MoveTrace, StopCause};
-
-/// What ends a smooth move: time (lc0's behaviour) or the node target.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SmoothLimit {
-    /// The node target is turned into a deadline through the NPS estimate.
-    Time,
-    /// The node target is the stop.
-    Nodes,
-}
-
-impl KeyValue for SmoothLimit {
-    fn from_param(value: ParamValue) -> Option<Self> {
-        match value {
-            ParamValue::Choice("time") => Some(Self::Time),
-            ParamValue::Choice("nodes") => Some(Self::Nodes),
-            _ => None,
-        }
-    }
-}
 
 /// One move's node budget and its time limits.
 #[derive(Clone, Copy, Debug, PartialEq)]

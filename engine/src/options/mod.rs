@@ -15,6 +15,10 @@ use nn::{BackendKind, BackendOptions, DeviceChoice, Precision};
 use timemgr::options::{key_option, key_options, KeyOption, ParamKind, Value};
 use timemgr::{CommonStopperOptions, TimeManagerConfig};
 
+mod time_manager;
+
+pub use time_manager::TimeManagerSetting;
+
 use crate::search::{accurate_params, contempt, simplified_params, ContemptMode, RescaleParams, ScoreType, SearchParams};
 
 /// Why an option could not be set, or a command line not understood; names the problem and the way out.
@@ -199,6 +203,19 @@ impl OptionField for String {
     }
 }
 
+impl OptionField for TimeManagerSetting {
+    fn from_raw(spec: &OptionSpec, raw: &str) -> Result<Self, OptionsError> {
+        TimeManagerSetting::parse(raw).map_err(|error| OptionsError::BadValue {
+            option: spec.uci_name,
+            value: raw.to_string(),
+            allowed: format!("a valid time-manager string ({error})"),
+        })
+    }
+    fn to_uci(&self) -> String {
+        self.text().to_owned()
+    }
+}
+
 /// Declares every option once; generates [`EngineOptions`], its `Default`, [`OPTIONS`] and the setters.
 macro_rules! declare_options {
     ($( $field:ident : $ty:ty = $default:expr, $kind:expr, $uci:literal, $flag:literal, $help:literal; )*) => {
@@ -278,7 +295,7 @@ declare_options! {
         "Batches to evaluate before smart pruning may stop the search.";
     move_overhead_ms: i64 = 200, OptionKind::Spin { min: 0, max: 100_000_000 }, "MoveOverheadMs",
         "move-overhead", "Milliseconds reserved per move for communication lag.";
-    time_manager: String = timemgr::DEFAULT_TIME_MANAGER, OptionKind::Text, "TimeManager", "time-manager",
+    time_manager: TimeManagerSetting = timemgr::DEFAULT_TIME_MANAGER, OptionKind::Text, "TimeManager", "time-manager",
         "Time manager and its parameters, e.g. legacy or smooth(max-move-budget=0.5); `kairos tm-help` lists them.";
     weights_file: String = DEFAULT_WEIGHTS, OptionKind::Text, "WeightsFile", "weights",
         "Path of the Lc0 network (.pb.gz); relative paths are looked up from the working directory and the repository.";
@@ -436,9 +453,9 @@ pub fn all_option_specs() -> impl Iterator<Item = &'static OptionSpec> {
 
 impl EngineOptions {
     /// Sets the option whose UCI name is `name` (case-insensitive) from its textual value; the value is
-    /// checked against the option's type and range, and a time-manager string by building the manager.
-    /// On error nothing changes. A time-manager key rewrites the `TimeManager` string (the later write wins:
-    /// a key overrides itself in the string, a later `TimeManager` replaces the whole string).
+    /// checked against the option's type and range, and a time-manager string is parsed and validated here,
+    /// once. On error nothing changes. A time-manager key changes its key in the `TimeManager` configuration
+    /// (the later write wins: a key overrides itself, a later `TimeManager` replaces the whole configuration).
     pub fn set(&mut self, name: &str, raw: &str) -> Result<(), OptionsError> {
         if let Some(key) = key_option(name) {
             return self.set_time_manager_key(key, raw);
@@ -448,13 +465,6 @@ impl EngineOptions {
         candidate.device_choice()?;
         if let Err(error) = contempt(&candidate.uci_opponent, &candidate.contempt, 0.0) {
             return Err(OptionsError::BadValue { option: "Contempt", value: candidate.contempt, allowed: error.to_string() });
-        }
-        if let Err(error) = timemgr::time_manager_from_str(&candidate.time_manager) {
-            return Err(OptionsError::BadValue {
-                option: "TimeManager",
-                value: raw.to_string(),
-                allowed: format!("a valid time-manager string ({error})"),
-            });
         }
         *self = candidate;
         Ok(())
@@ -467,32 +477,28 @@ impl EngineOptions {
             OptionKind::Float { .. } => Value::Float(<f64 as OptionField>::from_raw(&spec, raw)?),
             _ => Value::Bool(<bool as OptionField>::from_raw(&spec, raw)?),
         };
-        let config = self.time_manager_config()?;
-        let changed = key.set_in(&config, &value).map_err(OptionsError::TimeManagerKey)?.to_string();
-        if let Err(error) = timemgr::time_manager_from_str(&changed) {
-            return Err(OptionsError::BadValue {
-                option: spec.uci_name,
-                value: raw.to_string(),
-                allowed: format!("a value the time manager accepts ({error})"),
-            });
-        }
-        self.time_manager = changed;
+        let changed = key.set_in(self.time_manager.config(), &value).map_err(OptionsError::TimeManagerKey)?;
+        self.time_manager = TimeManagerSetting::from_config(changed).map_err(|error| OptionsError::BadValue {
+            option: spec.uci_name,
+            value: raw.to_string(),
+            allowed: format!("a value the time manager accepts ({error})"),
+        })?;
         Ok(())
     }
 
-    /// The `TimeManager` string, parsed (it is valid: `set` checks every value it takes).
-    pub fn time_manager_config(&self) -> Result<TimeManagerConfig, OptionsError> {
-        TimeManagerConfig::parse(&self.time_manager).map_err(OptionsError::TimeManagerKey)
+    /// The parsed `TimeManager` configuration.
+    pub fn time_manager_config(&self) -> &TimeManagerConfig {
+        self.time_manager.config()
     }
 
     /// Each time-manager key's value as text, in the order of [`key_option_specs`]: its value in the selected
     /// manager or estimator, or its registry default when the key belongs to another one.
     fn key_values_as_text(&self) -> Vec<String> {
-        let config = self.time_manager_config().ok();
+        let config = self.time_manager_config();
         key_options()
             .iter()
             .map(|key| {
-                let value = config.as_ref().and_then(|c| key.value_in(c)).unwrap_or_else(|| key.param.default_value());
+                let value = key.value_in(config).unwrap_or_else(|| key.param.default_value());
                 value.to_string()
             })
             .collect()
@@ -789,7 +795,7 @@ mod tests {
         assert_eq!(options.policy_temperature, 1.359);
         assert_eq!(options.smart_pruning_factor, 1.33);
         assert_eq!(options.move_overhead_ms, 200);
-        assert_eq!(options.time_manager, "smooth(preset=kairos)");
+        assert_eq!(options.time_manager.text(), "smooth(preset=kairos)");
         assert_eq!(options.nn_cache_size, 2_000_000);
         assert_eq!(options.max_prefetch, 32);
         assert!(options.out_of_order_eval && options.sticky_endgames && options.two_fold_draws);
@@ -819,7 +825,7 @@ mod tests {
         options.set("uci_showwdl", "true").unwrap();
         assert_eq!((options.threads, options.fpu_strategy.as_str(), options.show_wdl), (3, "absolute", true));
         options.set("TimeManager", "smooth(max-move-budget=0.5)").unwrap();
-        assert_eq!(options.time_manager, "smooth(max-move-budget=0.5)");
+        assert_eq!(options.time_manager.text(), "smooth(max-move-budget=0.5)");
         options.set("scoretype", "wdl_MU").unwrap();
         options.set("ScoreType", "w-l").unwrap();
         options.set("MultiPV", "4").unwrap();
@@ -886,6 +892,22 @@ mod tests {
         assert!(error.to_string().contains("expected one of centipawn, centipawn_with_drawscore"), "{error}");
         assert!(matches!(options.set("MultiPV", "0"), Err(OptionsError::BadValue { option: "MultiPV", .. })));
         assert_eq!(options, EngineOptions::default(), "failed sets change nothing");
+    }
+
+    #[test]
+    fn the_time_manager_is_validated_when_it_is_set_and_not_again_by_other_options() {
+        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../experiments/2026-11-24-ctm-data/ctm-1.0.safetensors");
+        let model = std::env::temp_dir().join(format!("kairos-options-ctm-{}.safetensors", std::process::id()));
+        std::fs::copy(&committed, &model).unwrap();
+        let mut options = EngineOptions::default();
+        options.set("TimeManager", &format!("ctm(model={})", model.display())).unwrap();
+        std::fs::remove_file(&model).unwrap();
+        // The model is gone: a manager can no longer be built, yet an unrelated option is set without reading it.
+        options.set("Threads", "2").unwrap();
+        options.set("MoveOverheadMs", "50").unwrap();
+        let error = options.time_manager.build().err().unwrap().to_string();
+        assert!(error.contains(&model.display().to_string()), "{error}");
+        assert_eq!(options.time_manager.text(), format!("ctm(model={})", model.display()));
     }
 
     #[test]
@@ -972,14 +994,14 @@ mod tests {
         options.set("smoothforcepiggybankms", "250").unwrap();
         options.set("MleLegacySteepness", "6").unwrap();
         options.set("SmoothNeedMoreTime", "true").unwrap();
-        let by_keys = options.time_manager_config().unwrap();
+        let by_keys = options.time_manager_config().clone();
         let written = TimeManagerConfig::parse(
             "smooth(limit=nodes,max-move-budget=0.42,force-piggybank-ms=250,need-more-time=true,mle-legacy(steepness=6.0))",
         )
         .unwrap();
-        assert_eq!(by_keys, written, "{}", options.time_manager);
+        assert_eq!(by_keys, written, "{}", options.time_manager.text());
         options.set("TimeManager", "smooth(max-move-budget=0.25)").unwrap();
-        assert_eq!(options.time_manager, "smooth(max-move-budget=0.25)", "a later TimeManager replaces the string");
+        assert_eq!(options.time_manager.text(), "smooth(max-move-budget=0.25)", "a later TimeManager replaces the string");
     }
 
     #[test]
@@ -998,7 +1020,7 @@ mod tests {
         );
         assert!(matches!(options.set("SmoothTrendNpsUpdatePeriodMs", "0.5"), Err(OptionsError::BadValue { .. })));
         assert!(options.set("LognormalMu", "4").unwrap_err().to_string().contains("smooth(lognormal)"));
-        assert_eq!(options.time_manager, "smooth", "failed sets change nothing");
+        assert_eq!(options.time_manager.text(), "smooth", "failed sets change nothing");
     }
 
     #[test]
@@ -1011,7 +1033,7 @@ mod tests {
             "60",
         ]))
         .unwrap();
-        assert_eq!(options.time_manager, "smooth(preset=lc0,max-move-budget=0.5,need-more-time=false,mle-legacy(midpoint=60.0))");
+        assert_eq!(options.time_manager.text(), "smooth(preset=lc0,max-move-budget=0.5,need-more-time=false,mle-legacy(midpoint=60.0))");
         let error = EngineOptions::from_cli_flags(&args(&["--legacy-slowmover=1.5", "--time-manager=legacy"]));
         assert!(matches!(error, Err(OptionsError::TimeManagerKey(_))), "smooth is selected when the key comes");
         let help = help_text();

@@ -110,9 +110,9 @@ pub fn run_tm_proxy(
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
 ) -> Result<(), ProxyError> {
-    let mut options = EngineOptions::default();
-    options.time_manager = TimeManagerSetting::parse(&config.time_manager)
+    let time_manager = TimeManagerSetting::parse(&config.time_manager)
         .map_err(|reason| ProxyError::TimeManager { spec: config.time_manager.clone(), reason: Box::new(reason) })?;
+    let mut options = EngineOptions { time_manager, ..EngineOptions::default() };
     options.set("MoveOverheadMs", &config.move_overhead_ms.to_string()).map_err(ProxyError::MoveOverhead)?;
     let manager = options.time_manager.build()
         .map_err(|reason| ProxyError::TimeManager { spec: config.time_manager.clone(), reason: Box::new(reason) })?;

@@ -10,7 +10,8 @@ use timemgr::ctm::TargetKind;
 use tools::ctm::clock_pgn::{parse_clock, read_games};
 use tools::ctm::dataset::Dataset;
 use tools::ctm::features::{encode, material, one_hot_indices};
-use tools::ctm::model::{Arch, CtmModel};
+use timemgr::ctm::Architecture;
+use tools::ctm::model::CtmModel;
 use tools::ctm::samples::{extract, ply_times, Ending, FilterRow, Filters, Sample, TimeControl, TimeControlFilter};
 use tools::ctm::train::{r_squared, split_by_game, train, TrainConfig};
 use tools::ctm::CtmError;
@@ -194,7 +195,7 @@ fn synthetic(games: u32, per_game: u32, seed: u64) -> Dataset {
     Dataset::from_samples(&samples, TargetKind::ShareOfClock)
 }
 
-fn quick(arch: Arch, epochs: usize) -> TrainConfig {
+fn quick(arch: Architecture, epochs: usize) -> TrainConfig {
     TrainConfig { batch_size: 128, max_epochs: epochs, learning_rate: 3e-3, ..TrainConfig::thesis(arch) }
 }
 
@@ -229,7 +230,7 @@ fn split_is_by_game_and_seeded() {
 #[test]
 fn mlp_and_cnn_learn_a_linear_function_of_the_material() {
     let dataset = synthetic(100, 20, 1);
-    for arch in [Arch::Ctm10, Arch::Ctm20] {
+    for arch in [Architecture::Mlp, Architecture::Cnn] {
         let trained = train(&dataset, &quick(arch, 12), |_| {}).unwrap();
         let best = trained.history.iter().find(|s| s.epoch == trained.best_epoch).unwrap();
         assert!(best.val_r2 > 0.9, "{}: validation R² {}", arch.name(), best.val_r2);
@@ -241,7 +242,7 @@ fn mlp_and_cnn_learn_a_linear_function_of_the_material() {
 #[test]
 fn same_seed_same_weights_and_the_model_file_round_trips() {
     let dataset = synthetic(20, 10, 2);
-    let run = |seed| train(&dataset, &TrainConfig { seed, ..quick(Arch::Ctm21, 2) }, |_| {}).unwrap();
+    let run = |seed| train(&dataset, &TrainConfig { seed, ..quick(Architecture::ResidualCnn, 2) }, |_| {}).unwrap();
     let (a, b, c) = (run(5), run(5), run(6));
     assert!(a.model.weights() == b.model.weights(), "same seed, different weights");
     assert_eq!(a.history, b.history);
@@ -250,7 +251,7 @@ fn same_seed_same_weights_and_the_model_file_round_trips() {
     let path = temp("model.safetensors");
     a.model.save(&path, HashMap::new()).unwrap();
     let loaded = CtmModel::load(&path).unwrap();
-    assert_eq!((loaded.arch, loaded.kernel), (Arch::Ctm21, 3));
+    assert_eq!((loaded.arch, loaded.kernel), (Architecture::ResidualCnn, 3));
     assert_eq!(loaded.norm, a.model.norm);
     assert!(loaded.weights() == a.model.weights(), "the weights changed on the way through the file");
     let rows: Vec<usize> = (0..dataset.len()).collect();

@@ -16,7 +16,8 @@ use timemgr::ctm::{CtmNetwork, TargetKind};
 use tools::ctm::clock_pgn::read_games;
 use tools::ctm::dataset::Dataset;
 use tools::ctm::features::encode;
-use tools::ctm::model::{Arch, CtmModel};
+use timemgr::ctm::Architecture;
+use tools::ctm::model::CtmModel;
 use tools::ctm::samples::Sample;
 use tools::ctm::train::{train, TrainConfig};
 
@@ -51,7 +52,7 @@ fn compare(model: &CtmModel, path: &Path, data: &Dataset) -> (f32, f32) {
     let rows: Vec<usize> = (0..data.len()).collect();
     let tch_rho = model.predict(data, &rows);
     let network = CtmNetwork::load(path).unwrap();
-    assert_eq!(network.arch(), model.arch.architecture());
+    assert_eq!(network.arch(), model.arch);
     let mut worst = 0f32;
     for (&row, &expected) in rows.iter().zip(&tch_rho) {
         let features: [u8; FEATURES] = data.row(row).try_into().unwrap();
@@ -67,7 +68,7 @@ fn plain_rust_predictions_equal_the_tch_forward_pass_on_1000_positions() {
     let data = real_positions(1000, 11);
     let dir = std::env::temp_dir().join(format!("kairos-ctm-inference-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for (arch, kernel) in [(Arch::Ctm10, 3), (Arch::Ctm20, 5), (Arch::Ctm21, 3)] {
+    for (arch, kernel) in [(Architecture::Mlp, 3), (Architecture::Cnn, 5), (Architecture::ResidualCnn, 3)] {
         let config =
             TrainConfig { kernel, batch_size: 128, max_epochs: 2, learning_rate: 3e-3, seed: 7, ..TrainConfig::thesis(arch) };
         let trained = train(&data, &config, |_| {}).unwrap();

@@ -14,7 +14,8 @@ use timemgr::ctm::{CtmNetwork, TargetKind};
 use tools::ctm::dataset::Dataset;
 use tools::ctm::instability::LabelRule;
 use tools::ctm::label::{label_candidates, label_position, LabelSettings};
-use tools::ctm::model::{Arch, CtmModel};
+use timemgr::ctm::Architecture;
+use tools::ctm::model::CtmModel;
 use tools::ctm::positions::{candidates, parse_epd, read_inputs, Line};
 use tools::ctm::samples::Sample;
 use tools::ctm::train::{train, TrainConfig};
@@ -132,7 +133,7 @@ fn a_labelled_dataset_trains_into_a_model_that_predicts_instability() {
     let loaded = Dataset::load(&path).unwrap();
     assert_eq!(loaded, dataset);
     assert_eq!(loaded.target_kind, TargetKind::Instability);
-    let config = TrainConfig { max_epochs: 1, batch_size: 8, validation_fraction: 0.4, ..TrainConfig::thesis(Arch::Ctm20) };
+    let config = TrainConfig { max_epochs: 1, batch_size: 8, validation_fraction: 0.4, ..TrainConfig::thesis(Architecture::Cnn) };
     let trained = train(&loaded, &config, |_| {}).unwrap();
     assert_eq!(trained.model.target_kind, TargetKind::Instability);
     let model_path = temp("labels-model.safetensors");

@@ -5,11 +5,10 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
-use timemgr::ctm::TargetKind;
+use timemgr::ctm::{Architecture, TargetKind};
 
 use super::clock_pgn::read_games;
 use super::dataset::Dataset;
-use super::model::Arch;
 use super::samples::{extract, format_table, Ending, Filters, TimeControlFilter};
 use super::train::{format_history, train, TrainConfig};
 
@@ -88,8 +87,8 @@ pub fn run_tm_data(args: TmDataArgs) -> anyhow::Result<()> {
 #[derive(Args, Debug, Clone)]
 pub struct TmTrainArgs {
     /// The architecture: ctm-1.0 (MLP), ctm-2.0 (CNN) or ctm-2.1 (CNN with 3 residual blocks).
-    #[arg(long, value_enum)]
-    pub arch: Arch,
+    #[arg(long, value_parser = parse_architecture)]
+    pub arch: Architecture,
     /// A dataset written by `kairos tm-data` (target ρ) or `kairos tm-label` (target: decision instability).
     #[arg(long)]
     pub data: PathBuf,
@@ -170,4 +169,12 @@ pub fn run_tm_train(args: TmTrainArgs) -> anyhow::Result<()> {
     super::plot::write_curves(&plot, &title, &trained.history)?;
     println!("wrote {} and {}", args.out.display(), plot.display());
     Ok(())
+}
+
+/// `--arch`'s value, or which names it takes.
+fn parse_architecture(name: &str) -> Result<Architecture, String> {
+    Architecture::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Architecture::ALL.iter().map(|arch| arch.name()).collect();
+        format!("expected one of {}", names.join(", "))
+    })
 }

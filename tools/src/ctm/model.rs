@@ -19,69 +19,13 @@ use tch::nn::{self, Module, ModuleT};
 use tch::{Device, Kind, Tensor};
 use timemgr::ctm::network::{CHANNELS, HIDDEN1, HIDDEN2, PLANES, RESIDUAL_BLOCKS};
 use timemgr::ctm::model_file::TARGET_KIND_KEY;
-use timemgr::ctm::{Architecture, ModelFile, TargetKind};
+use timemgr::ctm::{Architecture, ModelFile, Normalisation, TargetKind};
 
 use super::dataset::{bytes_of_f32, write_atomically, Dataset};
 use super::features::{BOARD_FEATURES, FEATURES};
 use super::CtmError;
 
 pub use timemgr::ctm::model_file::FORMAT;
-
-/// A CTM-Net architecture of the thesis.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Arch {
-    /// The MLP.
-    #[value(name = "ctm-1.0")]
-    Ctm10,
-    /// The one-convolution CNN.
-    #[value(name = "ctm-2.0")]
-    Ctm20,
-    /// The CNN with three residual blocks.
-    #[value(name = "ctm-2.1")]
-    Ctm21,
-}
-
-impl Arch {
-    /// The name used on the command line and in model files.
-    pub fn name(self) -> &'static str {
-        self.architecture().name()
-    }
-
-    /// The same architecture as timemgr names it.
-    pub fn architecture(self) -> Architecture {
-        match self {
-            Arch::Ctm10 => Architecture::Mlp,
-            Arch::Ctm20 => Architecture::Cnn,
-            Arch::Ctm21 => Architecture::ResidualCnn,
-        }
-    }
-
-    fn from_architecture(architecture: Architecture) -> Self {
-        match architecture {
-            Architecture::Mlp => Arch::Ctm10,
-            Architecture::Cnn => Arch::Ctm20,
-            Architecture::ResidualCnn => Arch::Ctm21,
-        }
-    }
-
-    /// Whether the net reads planes (the 0/1 inputs are then not normalised).
-    pub fn is_cnn(self) -> bool {
-        self.architecture().is_cnn()
-    }
-}
-
-/// Z-score statistics of the inputs and of the target, fitted on the training rows.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Normalisation {
-    /// Mean of each of the 769 inputs (0 where an input is left as it is).
-    pub feature_mean: Vec<f32>,
-    /// Standard deviation of each input (1 where left as it is or constant).
-    pub feature_std: Vec<f32>,
-    /// Mean of ρ.
-    pub target_mean: f32,
-    /// Standard deviation of ρ (1 if constant).
-    pub target_std: f32,
-}
 
 /// Mean and standard deviation, with 1 for a constant.
 fn mean_std(values: impl Iterator<Item = f64> + Clone) -> (f32, f32) {
@@ -92,41 +36,40 @@ fn mean_std(values: impl Iterator<Item = f64> + Clone) -> (f32, f32) {
     (mean as f32, std as f32)
 }
 
-impl Normalisation {
-    /// Fits the statistics on `rows` of `data`: all inputs for the MLP, only the material for the CNNs.
-    pub fn fit(data: &Dataset, rows: &[usize], arch: Arch) -> Self {
-        let first = if arch.is_cnn() { BOARD_FEATURES } else { 0 };
-        let mut feature_mean = vec![0.0; FEATURES];
-        let mut feature_std = vec![1.0; FEATURES];
-        for j in first..FEATURES {
-            (feature_mean[j], feature_std[j]) = mean_std(rows.iter().map(|&i| f64::from(data.row(i)[j])));
-        }
-        let (target_mean, target_std) = mean_std(rows.iter().map(|&i| f64::from(data.target[i])));
-        Normalisation { feature_mean, feature_std, target_mean, target_std }
+/// Fits the input and target statistics on `rows` of `data`: all inputs for the MLP, only the material for
+/// the CNNs.
+pub fn fit_normalisation(data: &Dataset, rows: &[usize], arch: Architecture) -> Normalisation {
+    let first = if arch.is_cnn() { BOARD_FEATURES } else { 0 };
+    let mut feature_mean = vec![0.0; FEATURES];
+    let mut feature_std = vec![1.0; FEATURES];
+    for j in first..FEATURES {
+        (feature_mean[j], feature_std[j]) = mean_std(rows.iter().map(|&i| f64::from(data.row(i)[j])));
     }
+    let (target_mean, target_std) = mean_std(rows.iter().map(|&i| f64::from(data.target[i])));
+    Normalisation { feature_mean, feature_std, target_mean, target_std }
+}
 
-    /// The network input of `rows`: `[N, 769]` for the MLP, `[N, 13, 8, 8]` for the CNNs.
-    pub fn inputs(&self, data: &Dataset, rows: &[usize], arch: Arch) -> Tensor {
-        let mut values = Vec::with_capacity(rows.len() * FEATURES);
-        for &i in rows {
-            let row = data.row(i);
-            values.extend((0..FEATURES).map(|j| (f32::from(row[j]) - self.feature_mean[j]) / self.feature_std[j]));
-        }
-        let n = rows.len() as i64;
-        let flat = Tensor::from_slice(&values).view([n, FEATURES as i64]);
-        if !arch.is_cnn() {
-            return flat;
-        }
-        let planes = flat.narrow(1, 0, BOARD_FEATURES as i64).reshape([n, 12, 8, 8]);
-        let material = flat.narrow(1, BOARD_FEATURES as i64, 1).reshape([n, 1, 1, 1]).expand([n, 1, 8, 8], false);
-        Tensor::cat(&[planes, material], 1)
+/// The network input of `rows` under `norm`: `[N, 769]` for the MLP, `[N, 13, 8, 8]` for the CNNs.
+pub fn network_inputs(norm: &Normalisation, data: &Dataset, rows: &[usize], arch: Architecture) -> Tensor {
+    let mut values = Vec::with_capacity(rows.len() * FEATURES);
+    for &i in rows {
+        let row = data.row(i);
+        values.extend((0..FEATURES).map(|j| (f32::from(row[j]) - norm.feature_mean[j]) / norm.feature_std[j]));
     }
+    let n = rows.len() as i64;
+    let flat = Tensor::from_slice(&values).view([n, FEATURES as i64]);
+    if !arch.is_cnn() {
+        return flat;
+    }
+    let planes = flat.narrow(1, 0, BOARD_FEATURES as i64).reshape([n, 12, 8, 8]);
+    let material = flat.narrow(1, BOARD_FEATURES as i64, 1).reshape([n, 1, 1, 1]).expand([n, 1, 8, 8], false);
+    Tensor::cat(&[planes, material], 1)
+}
 
-    /// The normalised targets of `rows`, `[N, 1]`.
-    pub fn targets(&self, data: &Dataset, rows: &[usize]) -> Tensor {
-        let values: Vec<f32> = rows.iter().map(|&i| (data.target[i] - self.target_mean) / self.target_std).collect();
-        Tensor::from_slice(&values).view([rows.len() as i64, 1])
-    }
+/// The targets of `rows` normalised by `norm`, `[N, 1]`.
+pub fn normalised_targets(norm: &Normalisation, data: &Dataset, rows: &[usize]) -> Tensor {
+    let values: Vec<f32> = rows.iter().map(|&i| (data.target[i] - norm.target_mean) / norm.target_std).collect();
+    Tensor::from_slice(&values).view([rows.len() as i64, 1])
 }
 
 /// The layers of one architecture.
@@ -144,24 +87,24 @@ pub struct CtmNet {
 
 impl CtmNet {
     /// Creates the layers of `arch` under `path`; `kernel` (3 or 5) is the CNNs' convolution size.
-    pub fn new(path: &nn::Path, arch: Arch, kernel: i64) -> Self {
+    pub fn new(path: &nn::Path, arch: Architecture, kernel: i64) -> Self {
         let conv_config = nn::ConvConfig { padding: kernel / 2, ..Default::default() };
         let channels = CHANNELS as i64;
         let conv = |name: &str, input: i64| nn::conv2d(path / name, input, channels, kernel, conv_config);
         let layers = match arch {
-            Arch::Ctm10 => Layers::Mlp {
+            Architecture::Mlp => Layers::Mlp {
                 hidden1: nn::linear(path / "hidden1", FEATURES as i64, HIDDEN1 as i64, Default::default()),
                 hidden2: nn::linear(path / "hidden2", HIDDEN1 as i64, HIDDEN2 as i64, Default::default()),
                 output: nn::linear(path / "output", HIDDEN2 as i64, 1, Default::default()),
             },
-            Arch::Ctm20 | Arch::Ctm21 => {
-                let residual = if arch == Arch::Ctm21 { RESIDUAL_BLOCKS } else { 0 };
+            Architecture::Cnn | Architecture::ResidualCnn => {
+                let residual = if arch == Architecture::ResidualCnn { RESIDUAL_BLOCKS } else { 0 };
                 Layers::Cnn {
                     stem: conv("stem", PLANES as i64),
                     blocks: (0..residual)
                         .map(|b| (conv(&format!("block{b}_a"), channels), conv(&format!("block{b}_b"), channels)))
                         .collect(),
-                    dropout: if arch == Arch::Ctm21 { 0.5 } else { 0.15 },
+                    dropout: if arch == Architecture::ResidualCnn { 0.5 } else { 0.15 },
                     output: nn::linear(path / "output", channels * 64, 1, Default::default()),
                 }
             }
@@ -190,7 +133,7 @@ impl ModuleT for CtmNet {
 /// A trained net with its normalisation: what `tm-train` writes and a time manager would read.
 pub struct CtmModel {
     /// The architecture.
-    pub arch: Arch,
+    pub arch: Architecture,
     /// The CNNs' convolution size.
     pub kernel: i64,
     /// What the net predicts (the training data's target kind).
@@ -205,7 +148,7 @@ pub struct CtmModel {
 
 impl CtmModel {
     /// A freshly initialised model (from torch's global generator) of a target of kind `target_kind`.
-    pub fn new(arch: Arch, kernel: i64, target_kind: TargetKind, norm: Normalisation) -> Result<Self, CtmError> {
+    pub fn new(arch: Architecture, kernel: i64, target_kind: TargetKind, norm: Normalisation) -> Result<Self, CtmError> {
         if kernel != 3 && kernel != 5 {
             return Err(CtmError::Invalid(format!("kernel {kernel}: the thesis's convolutions are 3 or 5")));
         }
@@ -219,7 +162,7 @@ impl CtmModel {
         let _guard = tch::no_grad_guard();
         let mut out = Vec::with_capacity(rows.len());
         for chunk in rows.chunks(8192) {
-            let y = self.net.forward_t(&self.norm.inputs(data, chunk, self.arch), false);
+            let y = self.net.forward_t(&network_inputs(&self.norm, data, chunk, self.arch), false);
             let y = y.view([-1]) * f64::from(self.norm.target_std) + f64::from(self.norm.target_mean);
             out.extend(Vec::<f32>::try_from(&y).unwrap_or_default());
         }
@@ -269,13 +212,7 @@ impl CtmModel {
     /// Reads a file written by [`CtmModel::save`], through timemgr's reader (the one the `ctm` manager uses).
     pub fn load(path: &Path) -> Result<Self, CtmError> {
         let file = ModelFile::read(path)?;
-        let norm = Normalisation {
-            feature_mean: file.norm.feature_mean.clone(),
-            feature_std: file.norm.feature_std.clone(),
-            target_mean: file.norm.target_mean,
-            target_std: file.norm.target_std,
-        };
-        let model = CtmModel::new(Arch::from_architecture(file.arch), file.kernel as i64, file.target_kind, norm)?;
+        let model = CtmModel::new(file.arch, file.kernel as i64, file.target_kind, file.norm.clone())?;
         let _guard = tch::no_grad_guard();
         for (name, mut var) in model.vs.variables() {
             let shape: Vec<usize> = var.size().iter().map(|&d| d as usize).collect();

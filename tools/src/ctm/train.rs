@@ -12,14 +12,16 @@ use tch::nn::{ModuleT, OptimizerConfig};
 use tch::{Device, Kind, Reduction, Tensor};
 
 use super::dataset::Dataset;
-use super::model::{Arch, CtmModel, Normalisation};
+use timemgr::ctm::Architecture;
+
+use super::model::{fit_normalisation, network_inputs, normalised_targets, CtmModel};
 use super::CtmError;
 
 /// The training settings; [`TrainConfig::thesis`] gives the thesis's.
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
     /// Which net.
-    pub arch: Arch,
+    pub arch: Architecture,
     /// The CNNs' convolution size, 3 or 5.
     pub kernel: i64,
     /// Adam's learning rate.
@@ -42,7 +44,7 @@ pub struct TrainConfig {
 
 impl TrainConfig {
     /// The thesis's settings for `arch` (lr 3e-4, batch 2048, about 10 epochs of patience).
-    pub fn thesis(arch: Arch) -> Self {
+    pub fn thesis(arch: Architecture) -> Self {
         TrainConfig {
             arch,
             kernel: 3,
@@ -166,12 +168,12 @@ pub fn train(data: &Dataset, config: &TrainConfig, mut on_epoch: impl FnMut(&Epo
     tch::set_num_threads(config.threads.max(1));
     tch::manual_seed(config.seed as i64);
     let (train_rows, val_rows) = split_by_game(&data.game, config.validation_fraction, config.seed)?;
-    let norm = Normalisation::fit(data, &train_rows, config.arch);
+    let norm = fit_normalisation(data, &train_rows, config.arch);
     let val_rho: Vec<f64> = val_rows.iter().map(|&i| f64::from(data.target[i])).collect();
     let mean_baseline_val_r2 = r_squared(&vec![f64::from(norm.target_mean); val_rho.len()], &val_rho);
     let mut model = CtmModel::new(config.arch, config.kernel, data.target_kind, norm)?;
-    let (train_x, train_y) = (model.norm.inputs(data, &train_rows, config.arch), model.norm.targets(data, &train_rows));
-    let (val_x, val_y) = (model.norm.inputs(data, &val_rows, config.arch), model.norm.targets(data, &val_rows));
+    let (train_x, train_y) = (network_inputs(&model.norm, data, &train_rows, config.arch), normalised_targets(&model.norm, data, &train_rows));
+    let (val_x, val_y) = (network_inputs(&model.norm, data, &val_rows, config.arch), normalised_targets(&model.norm, data, &val_rows));
     let mut optimizer = tch::nn::Adam::default().build(&model.vs, config.learning_rate)?;
 
     let n = train_rows.len() as i64;

@@ -2,11 +2,11 @@
 //! the time-manager trace, random command sequences, and virtual-clock replays. Timeouts only guard
 //! against hangs; nothing asserts on wall time.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::thread;
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
+
+use engine::uci::child::UciChild;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -19,39 +19,22 @@ const HANG_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A running engine with a line reader on its output.
 struct Engine {
-    child: Child,
-    stdin: ChildStdin,
+    child: UciChild,
     lines: Receiver<String>,
     transcript: Vec<String>,
 }
 
 impl Engine {
     fn start(flags: &[&str]) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
-            .args(flags)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("kairos starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine { child, stdin, lines, transcript: Vec::new() }
+        let mut command = Command::new(env!("CARGO_BIN_EXE_kairos"));
+        command.args(flags).stderr(Stdio::null());
+        let (child, lines) = UciChild::spawn_with_lines(&mut command).expect("kairos starts");
+        Engine { child, lines, transcript: Vec::new() }
     }
 
     fn send(&mut self, line: &str) {
         self.transcript.push(format!("> {line}"));
-        writeln!(self.stdin, "{line}").expect("engine reads its input");
-        self.stdin.flush().expect("flush");
+        self.child.send(line).expect("engine reads its input");
     }
 
     /// Reads lines until one satisfies `done`; returns every line read, that one last.
@@ -100,16 +83,9 @@ impl Engine {
                 }
             }
         }
-        let status = self.child.wait().expect("engine exits");
-        assert!(status.success(), "exit status {status}");
+        let status = self.child.exit_status_within(HANG_TIMEOUT);
+        assert!(status.is_some_and(|status| status.success()), "exit status {status:?}");
         rest
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

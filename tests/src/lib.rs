@@ -1,10 +1,15 @@
 //! Shared helpers for the end-to-end tests: where the kairos binary, the default network and the reference
-//! data are, and a way to run the binary with a time limit.
+//! data are, a way to run the binary with a time limit, and a UCI session with it.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use engine::uci::child::UciChild;
+
+/// How long a UCI session's engine may take to exit after `quit` before it is killed.
+const QUIT_WAIT: Duration = Duration::from_secs(10);
 
 /// The workspace root, so tests find `reference/` and `weights/` wherever cargo runs them from.
 pub fn workspace_root() -> PathBuf {
@@ -97,40 +102,22 @@ pub fn run_kairos(args: &[&str], dir: &Path, limit: Duration) -> Output {
 
 /// A kairos process in UCI mode, driven line by line like a GUI drives it.
 pub struct UciSession {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
+    child: UciChild,
     lines: std::sync::mpsc::Receiver<String>,
 }
 
 impl UciSession {
     /// Starts `kairos args…` in the workspace root.
     pub fn start(args: &[&str]) -> Self {
-        let mut child = Command::new(kairos_binary())
-            .args(args)
-            .current_dir(workspace_root())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start kairos");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            use std::io::BufRead;
-            for line in std::io::BufReader::new(stdout).lines().map_while(Result::ok) {
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Self { child, stdin, lines }
+        let mut command = Command::new(kairos_binary());
+        command.args(args).current_dir(workspace_root()).stderr(Stdio::null());
+        let (child, lines) = UciChild::spawn_with_lines(&mut command).expect("start kairos");
+        Self { child, lines }
     }
 
     /// Sends one command line.
     pub fn send(&mut self, line: &str) {
-        use std::io::Write;
-        writeln!(self.stdin, "{line}").expect("write to kairos");
+        self.child.send(line).expect("write to kairos");
     }
 
     /// Every line up to and including the first that starts with `prefix`; fails the test after `limit`.
@@ -155,7 +142,6 @@ impl UciSession {
 
 impl Drop for UciSession {
     fn drop(&mut self) {
-        self.send("quit");
-        let _ = self.child.wait();
+        self.child.quit(QUIT_WAIT);
     }
 }

@@ -187,9 +187,7 @@ impl ProxySession {
 
     /// Passes `quit` on and gives the engine a moment to exit.
     pub fn quit(&mut self) -> Result<Flow, ProxyError> {
-        if self.engine.send("quit").is_ok() {
-            self.engine.wait_for_exit();
-        }
+        self.engine.quit();
         Ok(Flow::Quit)
     }
 

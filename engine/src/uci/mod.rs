@@ -1,6 +1,7 @@
 //! The UCI front end: reads commands line by line, drives the search, and writes every answer as one
 //! flushed line. Bad input never ends the session: it is answered with `info string error …`.
 
+pub mod child;
 mod command;
 mod output;
 mod session;

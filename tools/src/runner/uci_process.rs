@@ -1,10 +1,10 @@
-//! One UCI engine run as a subprocess: a reader thread per engine, deadlines on every wait, killed on drop.
+//! One UCI engine of a match, run as a [`UciChild`]: deadlines on every wait, killed on drop.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use crossbeam_channel::{Receiver, RecvTimeoutError};
+use engine::uci::child::UciChild;
 
 use super::engine_config::EngineConfig;
 
@@ -99,8 +99,7 @@ impl SearchReport {
 
 /// A running engine process.
 pub struct UciProcess {
-    child: Child,
-    stdin: ChildStdin,
+    child: UciChild,
     lines: Receiver<String>,
 }
 
@@ -111,37 +110,13 @@ impl UciProcess {
         extra_options: &[(String, String)],
         timeout: Duration,
     ) -> Result<Self, EngineFailure> {
-        let mut child = Command::new(&config.command)
-            .args(&config.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| EngineFailure::StartFailed {
-                command: config.command.display().to_string(),
-                reason: e.to_string(),
-            })?;
-        let (stdin, stdout) = match (child.stdin.take(), child.stdout.take()) {
-            (Some(stdin), Some(stdout)) => (stdin, stdout),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(EngineFailure::StartFailed {
+        let (child, lines) =
+            UciChild::spawn_with_lines(Command::new(&config.command).args(&config.args).stderr(Stdio::null()))
+                .map_err(|e| EngineFailure::StartFailed {
                     command: config.command.display().to_string(),
-                    reason: "no pipes to the process".into(),
-                });
-            }
-        };
-        let (sender, lines) = crossbeam_channel::unbounded();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut process = UciProcess { child, stdin, lines };
+                    reason: e.to_string(),
+                })?;
+        let mut process = UciProcess { child, lines };
         process.send("uci")?;
         process.wait_for(|l| l.trim() == "uciok", "uciok", timeout)?;
         for (name, value) in config.options.iter().chain(extra_options) {
@@ -153,9 +128,7 @@ impl UciProcess {
 
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineFailure> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| EngineFailure::WriteFailed(e.to_string()))
+        self.child.send(line).map_err(|e| EngineFailure::WriteFailed(e.to_string()))
     }
 
     /// `isready` and wait for `readyok`.
@@ -199,41 +172,21 @@ impl UciProcess {
     }
 
     fn next_line(&mut self, deadline: Instant, awaited: &str, timeout: Duration) -> Result<String, EngineFailure> {
-        match self.lines.recv_deadline(deadline) {
+        match self.lines.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Timeout) => {
                 Err(EngineFailure::Hung { awaited: awaited.to_owned(), waited_ms: timeout.as_millis() as u64 })
             }
             Err(RecvTimeoutError::Disconnected) => {
-                Err(EngineFailure::Crashed { exit_status: self.exit_status_within(EXIT_STATUS_WAIT) })
-            }
-        }
-    }
-
-    /// The process's exit status if it ends within `wait`.
-    fn exit_status_within(&mut self, wait: Duration) -> Option<String> {
-        let deadline = Instant::now() + wait;
-        loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => return Some(status.to_string()),
-                Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
-                _ => return None,
+                let exit_status = self.child.exit_status_within(EXIT_STATUS_WAIT).map(|status| status.to_string());
+                Err(EngineFailure::Crashed { exit_status })
             }
         }
     }
 
     /// Asks the engine to quit and gives it a moment; dropping the process then kills it if it is still running.
     pub fn quit(mut self) {
-        if self.send("quit").is_ok() {
-            self.exit_status_within(EXIT_STATUS_WAIT);
-        }
-    }
-}
-
-impl Drop for UciProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.child.quit(EXIT_STATUS_WAIT);
     }
 }
 

@@ -10,6 +10,7 @@ use shakmaty::{CastlingMode, EnPassantMode, Move};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use timemgr::search_stats::{Hints, IterationStats, Stopper};
+use timemgr::stoppers::MemoryStopper;
 
 mod common;
 
@@ -550,15 +551,20 @@ fn a_failing_backend_reports_the_error_and_still_sends_bestmove() {
 }
 
 #[test]
-fn the_ram_limit_stops_an_endless_search() {
-    let params = SearchParams {
-        ram_limit_mb: 1,
-        ..sequential()
+fn the_ram_limit_stopper_stops_an_endless_search_at_the_trees_size() {
+    let mut search = search_for(None, &[], sequential(), hashed);
+    let request = SearchRequest {
+        after_bestmove: None,
+        stopper: Box::new(MemoryStopper::new(1)),
+        clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
+        move_start_ms: 0.0,
+        searchmoves: Vec::new(),
+        hold_bestmove_until_stop: false,
+        infinite: false,
     };
-    let mut search = search_for(None, &[], params, hashed);
-    let events = Arc::new(Mutex::new(Vec::new()));
-    let outcome = start_endless(&mut search, &events, false).wait().unwrap();
+    let outcome = search.start(request, Box::new(|_| {})).wait().unwrap();
     assert!(outcome.best.is_some());
+    assert!(outcome.stats.tree_bytes >= 1_000_000, "the stopper saw the tree's size: {}", outcome.stats.tree_bytes);
     assert!(search.tree_bytes() >= 1_000_000);
     assert!(search.tree_bytes() < 1_100_000, "{}", search.tree_bytes());
 }

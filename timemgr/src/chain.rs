@@ -3,7 +3,7 @@
 use crate::managers::TimeManager;
 use crate::search_stats::{GoParams, MoveContext, Stopper, UNLIMITED_PLAYOUTS};
 use crate::stoppers::{
-    ChainedStopper, DepthStopper, KldGainStopper, MateStopper, PlayoutsStopper, SmartPruningStopper,
+    ChainedStopper, DepthStopper, KldGainStopper, MateStopper, MemoryStopper, PlayoutsStopper, SmartPruningStopper,
     TimeLimitStopper, VisitsStopper,
 };
 
@@ -21,6 +21,8 @@ pub struct CommonStopperOptions {
     pub minimum_kld_gain_per_node: f32,
     /// `KLDGainAverageInterval` in nodes (1..10,000,000).
     pub kld_gain_average_interval: u64,
+    /// `RamLimitMb`: the tree's size at which the search stops (0 = no limit).
+    pub ram_limit_mb: u64,
 }
 
 impl CommonStopperOptions {
@@ -33,11 +35,12 @@ impl CommonStopperOptions {
             nodes_as_playouts: false,
             minimum_kld_gain_per_node: 0.0,
             kld_gain_average_interval: 1,
+            ram_limit_mb: 0,
         }
     }
 }
 
-/// Builds the chain for one `go`: time manager, playouts, visits, movetime, depth, mate, KLD gain, smart
+/// Builds the chain for one `go`: time manager, memory, playouts, visits, movetime, depth, mate, KLD gain, smart
 /// pruning (last, so it sees every other member's hints). The move overhead comes from `ctx`.
 pub fn build_stopper_chain(
     tm: Option<&mut dyn TimeManager>,
@@ -51,6 +54,9 @@ pub fn build_stopper_chain(
     if let Some(stopper) = tm.and_then(|tm| tm.stopper(go, &ctx)) {
         manager_prunes = stopper.prunes_on_its_own_budget();
         chain.push(stopper);
+    }
+    if opts.ram_limit_mb > 0 {
+        chain.push(Box::new(MemoryStopper::new(opts.ram_limit_mb)));
     }
     let publish_playouts = opts.smart_pruning_factor > 0.0;
     let visits_limit = match go.nodes {

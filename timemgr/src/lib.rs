@@ -13,7 +13,8 @@
 //! let ctx = MoveContext { white_to_move: true, move_overhead_ms: 200, legal_moves: 20, ..MoveContext::default() };
 //! // lc0's UCI defaults (the engine declares them with its options).
 //! let lc0 = CommonStopperOptions { smart_pruning_factor: 1.33, smart_pruning_minimum_batches: 0, nodes_as_playouts: false,
-//!                                  minimum_kld_gain_per_node: 0.0, kld_gain_average_interval: 100 };
+//!                                  minimum_kld_gain_per_node: 0.0, kld_gain_average_interval: 100,
+//!                                  ram_limit_mb: 0 };
 //! let mut chain = build_stopper_chain(Some(tm.as_mut()), &go, &ctx, &lc0);
 //! let stats = IterationStats { time_since_movestart_ms: 4700, total_nodes: 1000, nodes_since_movestart: 1000,
 //!                              edge_n: vec![600, 400], time_since_first_batch_ms: 4680, ..IterationStats::default() };

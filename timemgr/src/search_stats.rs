@@ -47,6 +47,9 @@ pub struct IterationStats {
     /// The network's moves-left estimate for the root in plies, once known (networks with that head): the
     /// reused root's running mean, else the root's own evaluation.
     pub root_moves_left_plies: Option<f32>,
+    /// Bytes the search tree holds (what `RamLimitMb` watches); 0 where the caller does not measure it.
+    #[serde(default)]
+    pub tree_bytes: u64,
 }
 
 /// Remaining playouts when nothing limits them (lc0's 4,000,000,000).

@@ -54,6 +54,29 @@ impl Stopper for PlayoutsStopper {
     }
 }
 
+/// Stops once the search tree holds `limit_mb` megabytes (`RamLimitMb`; lc0's memory-watching stopper,
+/// here on the tree's measured size instead of a node count estimated from it).
+#[derive(Debug)]
+pub struct MemoryStopper {
+    limit_mb: u64,
+}
+
+impl MemoryStopper {
+    /// A stopper at `limit_mb` × 1,000,000 bytes.
+    pub fn new(limit_mb: u64) -> Self {
+        Self { limit_mb }
+    }
+}
+
+impl Stopper for MemoryStopper {
+    fn should_stop(&mut self, stats: &IterationStats, _hints: &mut Hints) -> bool {
+        stats.tree_bytes >= self.limit_mb.saturating_mul(1_000_000)
+    }
+    fn stop_reason(&self) -> Option<String> {
+        Some(format!("the tree reached RamLimitMb ({} MB)", self.limit_mb))
+    }
+}
+
 /// Stops when `limit_ms` have passed since the move clock started; publishes the time left.
 #[derive(Debug)]
 pub struct TimeLimitStopper {

@@ -111,6 +111,19 @@ fn chain_honours_nodes_movetime_depth_and_mate() {
 }
 
 #[test]
+fn the_ram_limit_is_a_member_of_the_chain_even_in_infinite_search() {
+    let c = ctx(0, 0);
+    let infinite = GoParams { infinite: true, ..GoParams::default() };
+    let limited = CommonStopperOptions { ram_limit_mb: 2, ..lc0_stopper_options() };
+    let mut chain = build_stopper_chain(None, &infinite, &c, &limited);
+    assert!(!poll(&mut chain, &IterationStats { tree_bytes: 1_999_999, ..stats(10, 100, vec![100, 0]) }).0);
+    assert!(poll(&mut chain, &IterationStats { tree_bytes: 2_000_000, ..stats(10, 100, vec![100, 0]) }).0);
+    assert_eq!(chain.stop_reason().as_deref(), Some("the tree reached RamLimitMb (2 MB)"));
+    let mut unlimited = build_stopper_chain(None, &infinite, &c, &lc0_stopper_options());
+    assert!(!poll(&mut unlimited, &IterationStats { tree_bytes: u64::MAX, ..stats(10, 100, vec![100, 0]) }).0);
+}
+
+#[test]
 fn chain_puts_the_time_manager_first_and_reports_back_to_it() {
     let mut tm = time_manager_from_str("legacy").unwrap();
     let no_pruning = CommonStopperOptions { smart_pruning_factor: 0.0, ..lc0_stopper_options() };

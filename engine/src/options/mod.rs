@@ -561,7 +561,7 @@ impl EngineOptions {
         }
     }
 
-    /// The options of the generic stoppers (smart pruning, `go nodes` semantics).
+    /// The options of the generic stoppers (smart pruning, `go nodes` semantics, the RAM limit).
     pub fn common_stopper_options(&self) -> CommonStopperOptions {
         CommonStopperOptions {
             smart_pruning_factor: self.smart_pruning_factor as f32,
@@ -569,6 +569,7 @@ impl EngineOptions {
             nodes_as_playouts: self.nodes_as_playouts,
             minimum_kld_gain_per_node: self.minimum_kld_gain_per_node as f32,
             kld_gain_average_interval: self.kld_gain_average_interval as u64,
+            ram_limit_mb: self.ram_limit_mb as u64,
         }
     }
 

@@ -374,6 +374,7 @@ impl Run {
         let root = &state.tree.root;
         let now = self.elapsed_ms();
         let mut stats = iteration_stats(root, &state.progress, &self.params, self.has_moves_left, self.draw_score);
+        stats.tree_bytes = state.tree.bytes();
         if stats.nodes_since_movestart > 0 && control.first_batch_ms.is_none() {
             control.first_batch_ms = Some(now);
         }
@@ -384,9 +385,7 @@ impl Run {
         if stats.total_nodes > 0 && !self.stop.load(Ordering::SeqCst) {
             let mut hints = Hints::default();
             hints.reset(None);
-            let over_memory = self.params.ram_limit_mb > 0
-                && state.tree.bytes() >= self.params.ram_limit_mb * 1_000_000;
-            if control.stopper.should_stop(&stats, &mut hints) || over_memory {
+            if control.stopper.should_stop(&stats, &mut hints) {
                 self.stop.store(true, Ordering::SeqCst);
                 self.wake.notify_all();
             }
@@ -477,13 +476,8 @@ impl Run {
     /// The statistics of the search so far.
     pub fn stats(&self) -> IterationStats {
         let state = lock(&self.state);
-        iteration_stats(
-            &state.tree.root,
-            &state.progress,
-            &self.params,
-            self.has_moves_left,
-            self.draw_score,
-        )
+        let stats = iteration_stats(&state.tree.root, &state.progress, &self.params, self.has_moves_left, self.draw_score);
+        IterationStats { tree_bytes: state.tree.bytes(), ..stats }
     }
 }
 

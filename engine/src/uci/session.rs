@@ -484,6 +484,7 @@ mod tests {
                 nodes_as_playouts: false,
                 minimum_kld_gain_per_node: 0.0,
                 kld_gain_average_interval: 100,
+                ram_limit_mb: 0,
             },
             chain: None,
         };

@@ -45,7 +45,7 @@ pub fn state_value(values: &[timemgr::trace::TraceValue], name: &str) -> f64 {
 }
 
 /// lc0's UCI-mode defaults of the generic stoppers (LC0-NOTES §3.4–3.5): smart pruning 1.33, no minimum
-/// batches, KLD gain off with its interval of 100.
+/// batches, KLD gain off with its interval of 100, no RAM limit.
 pub fn lc0_stopper_options() -> CommonStopperOptions {
     CommonStopperOptions {
         smart_pruning_factor: 1.33,
@@ -53,5 +53,6 @@ pub fn lc0_stopper_options() -> CommonStopperOptions {
         nodes_as_playouts: false,
         minimum_kld_gain_per_node: 0.0,
         kld_gain_average_interval: 100,
+        ram_limit_mb: 0,
     }
 }

@@ -1054,14 +1054,37 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// Any value given to any option either is taken, reads back as what `uci` then announces and is the
+        /// same through the option's flag, or is refused and changes nothing; an unknown name is named as such.
         #[test]
-        fn arbitrary_setoption_and_flags_never_panic(name in "\\PC{0,24}", value in "\\PC{0,24}") {
-            let mut options = EngineOptions::default();
-            for spec in OPTIONS {
-                let _ = options.set(spec.uci_name, &value);
+        fn arbitrary_values_are_taken_consistently_or_refused_without_a_change(
+            name in "\\PC{0,24}",
+            value in "\\PC{0,24}",
+        ) {
+            for (index, spec) in OPTIONS.iter().enumerate() {
+                let mut options = EngineOptions::default();
+                let by_flag = EngineOptions::from_cli_flags(&[format!("--{}={value}", spec.flag)]);
+                match options.set(spec.uci_name, &value) {
+                    Ok(()) => {
+                        let announced = options.values_as_text()[index].clone();
+                        let mut again = options.clone();
+                        again.set(spec.uci_name, &announced).unwrap();
+                        proptest::prop_assert_eq!(&again, &options, "{} = {:?} announced as {:?}", spec.uci_name, value, announced);
+                        proptest::prop_assert_eq!(by_flag.as_ref().ok(), Some(&options), "--{}={:?}", spec.flag, value);
+                    }
+                    Err(error) => {
+                        proptest::prop_assert_eq!(&options, &EngineOptions::default(), "{}: {}", spec.uci_name, error);
+                        proptest::prop_assert!(by_flag.is_err(), "--{}={:?} taken, setoption refused it: {}", spec.flag, value, error);
+                    }
+                }
             }
-            let _ = options.set(&name, &value);
-            let _ = EngineOptions::from_cli_flags(&[format!("--{name}={value}"), value.clone(), name.clone()]);
+            let mut options = EngineOptions::default();
+            let known = all_option_specs().any(|spec| spec.uci_name.eq_ignore_ascii_case(name.trim()));
+            let result = options.set(&name, &value);
+            if !known {
+                proptest::prop_assert!(matches!(result, Err(OptionsError::UnknownOption { .. })), "{:?}: {:?}", name, result);
+                proptest::prop_assert_eq!(options, EngineOptions::default());
+            }
         }
     }
 }

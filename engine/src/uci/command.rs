@@ -276,23 +276,68 @@ mod tests {
         assert_eq!(parse("  isready  "), UciCommand::IsReady);
     }
 
+    /// What any line must parse to: nothing for a blank line; else a command or an error of the command its
+    /// first word names (or `Unknown` naming that word); a parsed `setoption` reads back the same when written
+    /// out again.
+    fn assert_parse_matches_the_first_word(line: &str) {
+        let first = line.split_whitespace().next();
+        let parsed = parse_command(line);
+        match (first, parsed) {
+            (None, result) => assert_eq!(result, Ok(None), "{line:?}"),
+            (Some(_), Ok(None)) => panic!("{line:?}: a line with words is no blank line"),
+            (Some(first), Ok(Some(command))) => {
+                let expected = match &command {
+                    UciCommand::Uci => "uci",
+                    UciCommand::Debug => "debug",
+                    UciCommand::IsReady => "isready",
+                    UciCommand::SetOption { name, value } => {
+                        let again = parse_command(&format!("setoption name {name} value {value}"));
+                        assert_eq!(again, Ok(Some(command.clone())), "{line:?}");
+                        "setoption"
+                    }
+                    UciCommand::Register => "register",
+                    UciCommand::UciNewGame => "ucinewgame",
+                    UciCommand::Position { .. } => "position",
+                    UciCommand::Go(_) => "go",
+                    UciCommand::Stop => "stop",
+                    UciCommand::PonderHit => "ponderhit",
+                    UciCommand::Quit => "quit",
+                };
+                assert_eq!(first, expected, "{line:?}");
+            }
+            (Some(first), Err(error)) => {
+                let owner = match &error {
+                    CommandError::Unknown(word) => {
+                        assert_eq!(word, first, "{line:?}");
+                        return;
+                    }
+                    CommandError::SetOptionSyntax => "setoption",
+                    CommandError::PositionSource(_) | CommandError::PositionMoves(_) => "position",
+                    CommandError::GoValue { .. } | CommandError::GoField(_) => "go",
+                };
+                assert_eq!(first, owner, "{line:?}: {error}");
+            }
+        }
+    }
+
     proptest::proptest! {
         #[test]
-        fn any_line_parses_or_fails_without_panicking(line in "\\PC{0,80}") {
-            let _ = parse_command(&line);
+        fn any_line_parses_to_what_its_first_word_names(line in "\\PC{0,80}") {
+            assert_parse_matches_the_first_word(&line);
         }
 
         #[test]
-        fn lines_of_command_words_parse_or_fail_without_panicking(
+        fn lines_of_command_words_parse_to_what_their_first_word_names(
             words in proptest::collection::vec(
                 proptest::sample::select(vec![
                     "go", "position", "setoption", "name", "value", "moves", "fen", "startpos", "searchmoves",
                     "wtime", "nodes", "infinite", "ponder", "-1", "99999999999999999999", "e2e4", "e7e8q", "",
+                    "uci", "debug", "isready", "register", "ucinewgame", "stop", "ponderhit", "quit",
                 ]),
                 0..12,
             )
         ) {
-            let _ = parse_command(&words.join(" "));
+            assert_parse_matches_the_first_word(&words.join(" "));
         }
     }
 }

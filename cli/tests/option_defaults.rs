@@ -15,9 +15,9 @@ use nn::{BackendKind, DeviceChoice, Precision};
 /// One lc0 option: its UCI name, its UCI default as text and, for numbers, its range `(min, max)`.
 type Lc0Option = (&'static str, &'static str, Option<(f64, f64)>);
 
-/// Every option Kairos shares with lc0, as lc0 declares it: from LC0-NOTES (§1.3 MoveOverheadMs, §3.4–3.5
-/// stoppers, §4.1 search) and, for the ranges the notes leave out, lc0's own option declarations
-/// (`SearchParams::Populate`, `PopulateCommonStopperOptions`, the engine's `PopulateOptions`).
+/// Every option Kairos shares with lc0, as lc0 declares it: from docs/lc0 (smooth.md §1.3 MoveOverheadMs,
+/// stoppers.md §3.4–3.5, search.md §4.1) and, for the ranges those pages leave out, lc0's own option
+/// declarations (`SearchParams::Populate`, `PopulateCommonStopperOptions`, the engine's `PopulateOptions`).
 const LC0_OPTIONS: &[Lc0Option] = &[
     ("Threads", "0", Some((0.0, 128.0))),
     ("MinibatchSize", "0", Some((0.0, 1024.0))),
@@ -161,7 +161,7 @@ fn the_lc0_named_options_carry_lc0s_defaults_and_ranges() {
 #[test]
 fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
     // What the binary announces, set back option by option, gives what the engine builds from its defaults.
-    // The time-manager keys are views of the TimeManager string (engine/src/options.rs tests them): setting a
+    // The time-manager keys are views of the TimeManager string (engine/src/options/mod.rs tests them): setting a
     // key of a manager that is not selected is refused by design, so only the declared table is set back.
     let mut announced = EngineOptions::default();
     for (name, default) in binary_defaults().into_iter().filter(|(name, _)| OPTIONS.iter().any(|s| s.uci_name == name)) {

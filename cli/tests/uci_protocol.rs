@@ -511,7 +511,7 @@ fn real_network_searches_the_start_position() {
     let info = answer.iter().rev().find(|line| line.starts_with("info depth")).expect("an info line");
     assert!(info.contains(" score cp 62 "), "lc0 reports cp 62 for Maia-1900 at the start position: {info}");
     // lc0 shows the raw (WL, D) = (0.033732, 0.054669) through its display transform, as (0.03279, 0.052) in
-    // its verbose output (LC0-NOTES §4.11); unrounded (0.0327853, 0.0517728), so
+    // its verbose output (docs/lc0/search.md §4.11); unrounded (0.0327853, 0.0517728), so
     // W = round(500·(1 + 0.0327853 − 0.0517728)) = round(490.51) = 491, L = round(457.72) = 458, D = 51.
     // The raw pair would give 490 54 456.
     assert!(info.contains(" wdl 491 51 458 "), "{info}");

@@ -2,7 +2,7 @@
 //!
 //! `bench` searches a fixed set of middlegames for a fixed number of nodes each on one thread, so its
 //! node count is a deterministic signature of the search; its last line is OpenBench's `N nodes M nps`.
-//! `benchmark` is lc0's timed benchmark (LC0-NOTES §6.5): a time and/or node limit per position, no smart
+//! `benchmark` is lc0's timed benchmark (docs/lc0/backends.md §6.5): a time and/or node limit per position, no smart
 //! pruning, and lc0's totals block.
 
 use std::sync::{Arc, Mutex};

@@ -1,4 +1,4 @@
-//! Draws inside the search (LC0-NOTES §4.7): insufficient material, the fifty-move rule, threefold and
+//! Draws inside the search (docs/lc0/search.md §4.7): insufficient material, the fifty-move rule, threefold and
 //! two-fold repetitions become terminal draws. The test network says white is clearly better everywhere
 //! (WL = ±0.9), so black, to move at every root here, prefers any proven draw to any evaluated position.
 

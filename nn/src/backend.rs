@@ -1,4 +1,4 @@
-//! The batch evaluation API the search talks to (LC0-NOTES §6.1, §9.2): backends create computations,
+//! The batch evaluation API the search talks to (docs/lc0/backends.md §6.1, §6.8): backends create computations,
 //! computations collect positions and evaluate them in one batch. Decorators (the NN cache) wrap a backend
 //! and expose the same API, so batching and caching compose without touching the search.
 
@@ -9,7 +9,7 @@ use shakmaty::{Chess, Move};
 pub struct HistoryEntry {
     /// The position.
     pub position: Chess,
-    /// How many times this position occurred before in the game (0 = first time), LC0-NOTES §4.7.
+    /// How many times this position occurred before in the game (0 = first time), docs/lc0/search.md §4.7.
     pub repetitions: u32,
 }
 

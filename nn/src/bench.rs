@@ -1,4 +1,4 @@
-//! `backendbench` as lc0 runs it (LC0-NOTES §6.6): warm up twice at the largest batch, then time a
+//! `backendbench` as lc0 runs it (docs/lc0/backends.md §6.6): warm up twice at the largest batch, then time a
 //! number of batches per size and report throughput statistics (the first batch excluded).
 
 use std::time::Instant;

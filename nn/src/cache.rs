@@ -1,4 +1,4 @@
-//! The NN cache decorator (LC0-NOTES §6.3): evaluations keyed by the position's hash and repetition
+//! The NN cache decorator (docs/lc0/backends.md §6.3): evaluations keyed by the position's hash and repetition
 //! count, answered at once on a hit, oldest entries evicted first. Priors are kept in lc0's 16-bit edge
 //! encoding, the precision the search keeps them at, so a hit gives the search the same edges as the network.
 

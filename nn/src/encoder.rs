@@ -1,4 +1,4 @@
-//! The 112 input planes (LC0-NOTES §5.9): 8 history slots of 13 planes from the side to move's view,
+//! The 112 input planes (docs/lc0/network.md §5.9): 8 history slots of 13 planes from the side to move's view,
 //! lc0's `fen_only` history fill with its en-passant undo, the auxiliary planes of input formats 1, 2,
 //! 3, 4, 5, 132 and 133, and the canonical formats' board transform (lc0 `src/neural/encoder.cc`,
 //! `EncodePositionForNN` and `ChooseTransform`; the transforms themselves in `src/utils/bititer.h`).

@@ -1,4 +1,4 @@
-//! Decoding of one weights layer (LC0-NOTES §5.2) and batch-norm folding of a convolution block (§5.3).
+//! Decoding of one weights layer (docs/lc0/network.md §5.2) and batch-norm folding of a convolution block (§5.3).
 
 use crate::error::NetworkProblem;
 use crate::network::{Conv, Dense, LayerNorm, Projection};

@@ -1,4 +1,4 @@
-//! lc0's 16-bit prior encoding (LC0-NOTES §4.2): sign 0, exponent 96..127, 11 mantissa bits rounded to
+//! lc0's 16-bit prior encoding (docs/lc0/search.md §4.2): sign 0, exponent 96..127, 11 mantissa bits rounded to
 //! nearest; values below 2^−31 become 0 and 1.0 is exact.
 
 const ROUNDING_AND_BIAS: i32 = (1 << 11) - (3 << 28);

@@ -1,6 +1,6 @@
 //! lczero-common's `net.proto` (`pblczero.Net`, proto2) as lc0 909a4082 reads it, written by hand for prost
-//! (LC0-NOTES §5.1; lc0 `proto/net.proto`). Field numbers follow the schema; the ONNX model is kept only to be
-//! recognised and refused.
+//! (docs/lc0/network.md §5.1; lc0 `proto/net.proto`). Field numbers follow the schema; the ONNX model is kept only to
+//! be recognised and refused.
 
 /// The top-level message of a weights file.
 #[derive(Clone, PartialEq, prost::Message)]

@@ -1,4 +1,4 @@
-//! The policy softmax over legal moves with lc0's temperature and approximate exp (LC0-NOTES §5.8), so
+//! The policy softmax over legal moves with lc0's temperature and approximate exp (docs/lc0/network.md §5.8), so
 //! that priors match lc0's to the last bit of f32 rounding.
 
 /// lc0's `FastExp2`: a quadratic on the fraction, scaled by 2^n through the exponent bits.

@@ -1,5 +1,6 @@
 //! The libtorch backend: encodes positions, runs batches of up to 1024 through a [`TorchNetwork`] and
-//! turns the raw outputs into evaluations with lc0's legal-move softmax (LC0-NOTES §6.2, §5.8).
+//! turns the raw outputs into evaluations with lc0's legal-move softmax (docs/lc0/backends.md §6.2,
+//! docs/lc0/network.md §5.8).
 //!
 //! Every batch runs on one long-lived network thread that also uploaded the weights (#12). libtorch's
 //! intra-op thread pool (OpenMP) belongs to the thread that calls it: when each search's own threads ran the

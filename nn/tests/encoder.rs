@@ -1,4 +1,4 @@
-//! Input planes worked out by hand (LC0-NOTES §5.9): history fill, the en-passant undo in the fill
+//! Input planes worked out by hand (docs/lc0/network.md §5.9): history fill, the en-passant undo in the fill
 //! copies, perspective, repetitions, rule-50 and the castling planes of formats 1 and 2.
 
 use nn::encoder::{encode_position, InputPlanes};

@@ -1,4 +1,4 @@
-//! The generated policy tables against lc0's (LC0-NOTES §5.10 and the policy_maps vectors): SHA-256s,
+//! The generated policy tables against lc0's (docs/lc0/network.md §5.10 and the policy_maps vectors): SHA-256s,
 //! sizes, known entries, and that every map is a bijection onto the 1858 moves.
 
 use nn::policy_map::{

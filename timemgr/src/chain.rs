@@ -1,4 +1,4 @@
-//! Builds the per-`go` stopper chain the way lc0's common wrapper does (LC0-NOTES §3.3).
+//! Builds the per-`go` stopper chain the way lc0's common wrapper does (docs/lc0/stoppers.md §3.3).
 
 use crate::managers::TimeManager;
 use crate::search_stats::{GoParams, MoveContext, Stopper, UNLIMITED_PLAYOUTS};

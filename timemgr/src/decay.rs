@@ -1,4 +1,5 @@
-//! The two smoothing rules lc0 uses for its learned estimates (LC0-NOTES §1.7.1, §1.7.4), in f32 as lc0 computes.
+//! The two smoothing rules lc0 uses for its learned estimates (docs/lc0/smooth.md §1.7.1, §1.7.4), in f32 as lc0
+//! computes.
 
 /// Moves `from` halfway toward `to` for every `half_life` units of `x`: `to − (to − from)·0.5^(x/half_life)`.
 pub fn exponential_decay(from: f32, to: f32, half_life: f32, x: f32) -> f32 {

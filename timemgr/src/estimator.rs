@@ -12,7 +12,7 @@ use crate::search_stats::MoveContext;
 /// A configured moves-left estimator.
 #[derive(Clone, Debug, PartialEq)]
 pub enum MovesLeftEstimator {
-    /// lc0's log-logistic median residual life, in f32 (LC0-NOTES §2.5).
+    /// lc0's log-logistic median residual life, in f32 (docs/lc0/time-managers.md §2.5).
     MleLegacy {
         /// Median game length in full moves.
         midpoint: f32,

@@ -1,11 +1,11 @@
-//! The contract between the search and everything that decides when it stops (LC0-NOTES §3.1–3.3, §9.1).
+//! The contract between the search and everything that decides when it stops (docs/lc0/stoppers.md §3.1–3.3, §3.8).
 //!
 //! The search knows nothing of clocks: after each iteration it publishes [`IterationStats`] and obeys the
 //! answer of one [`Stopper`]. Stoppers talk back through [`Hints`].
 
 use crate::ctm::PiecePlacement;
 
-/// Why a stopper may want the search to run longer or shorter than planned (LC0-NOTES §1.6.2).
+/// Why a stopper may want the search to run longer or shorter than planned (docs/lc0/smooth.md §1.6.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TimeUsageHint {
     /// Nothing special.

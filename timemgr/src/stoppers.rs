@@ -1,4 +1,5 @@
-//! The generic stoppers every search gets (LC0-NOTES §3.4–3.5) and the chain that asks them in order (§3.3).
+//! The generic stoppers every search gets (docs/lc0/stoppers.md §3.4–3.5) and the chain that asks them in order
+//! (§3.3).
 
 use crate::search_stats::{Hints, IterationStats, Stopper};
 

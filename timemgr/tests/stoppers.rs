@@ -1,4 +1,4 @@
-//! The generic stoppers (LC0-NOTES §3.4–3.5) and the chain builder (§3.3), with hand-worked numbers.
+//! The generic stoppers (docs/lc0/stoppers.md §3.4–3.5) and the chain builder (§3.3), with hand-worked numbers.
 
 mod common;
 

@@ -2,9 +2,9 @@
 //!
 //! Each option is declared once (UCI name, lc0-style flag, type, default, range, help) in the
 //! `declare_options!` table below. From that table come the typed [`EngineOptions`] struct, the UCI
-//! `option name …` lines, the `--flag=value` parser and the help listing (LC0-NOTES §9.4). The time managers'
-//! keys follow as options of their own ([`key_option_specs`]), derived from timemgr's registry, so that a tuner
-//! that sets one number per option (OpenBench's SPSA) reaches them.
+//! `option name …` lines, the `--flag=value` parser and the help listing (docs/lc0/search.md §4.12). The time
+//! managers' keys follow as options of their own ([`key_option_specs`]), derived from timemgr's registry, so that a
+//! tuner that sets one number per option (OpenBench's SPSA) reaches them.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

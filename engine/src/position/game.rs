@@ -64,7 +64,7 @@ pub enum GameOutcome {
     ThreefoldRepetition,
     /// One hundred plies without a capture or pawn move.
     FiftyMoveRule,
-    /// Neither side can mate (lc0's rule, LC0-NOTES §4.7).
+    /// Neither side can mate (lc0's rule, docs/lc0/search.md §4.7).
     InsufficientMaterial,
 }
 

@@ -1,5 +1,5 @@
 //! A game's positions with lc0's repetition bookkeeping: identity includes side to move, castling rights and
-//! lc0's en-passant flag; repetitions are found by scanning back 4, 6, 8, … plies (LC0-NOTES §4.7).
+//! lc0's en-passant flag; repetitions are found by scanning back 4, 6, 8, … plies (docs/lc0/search.md §4.7).
 
 use nn::HistoryEntry;
 use shakmaty::{Bitboard, Board, Chess, Color, EnPassantMode, Move, Position, Square};

@@ -1,4 +1,4 @@
-//! lc0's mating-material rule, which differs from FIDE's dead-position rule (LC0-NOTES §4.7).
+//! lc0's mating-material rule, which differs from FIDE's dead-position rule (docs/lc0/search.md §4.7).
 
 use shakmaty::{Bitboard, Chess, Position};
 

@@ -1,4 +1,4 @@
-//! Game state on shakmaty: history, repetitions, draws by rule, the game ply (LC0-NOTES §4.7).
+//! Game state on shakmaty: history, repetitions, draws by rule, the game ply (docs/lc0/search.md §4.7).
 
 mod game;
 mod history;

@@ -1,4 +1,4 @@
-//! Backing up one visit from a leaf to the root with certainty propagation (LC0-NOTES §4.5 step 7, §4.7).
+//! Backing up one visit from a leaf to the root with certainty propagation (docs/lc0/search.md §4.5 step 7, §4.7).
 
 use super::node::{Bound, Node, Terminal};
 use nn::prior::encode_prior;

@@ -1,4 +1,4 @@
-//! lc0's approximate logarithm and logistic (LC0-NOTES §5.8.2), used for cpuct and the WDL_mu score so both
+//! lc0's approximate logarithm and logistic (docs/lc0/network.md §5.8.2), used for cpuct and the WDL_mu score so both
 //! match lc0 to the last bit.
 
 /// lc0's FastLog2: exponent plus a quadratic fit of the mantissa, in f32.

@@ -1,4 +1,4 @@
-//! One worker iteration's tree side (LC0-NOTES §4.4–4.6): descend with virtual loss to collect leaves,
+//! One worker iteration's tree side (docs/lc0/search.md §4.4–4.6): descend with virtual loss to collect leaves,
 //! detect terminals, back up out-of-order results, then expand and back up the evaluated batch.
 
 use super::backup::{backup, cancel_visit};
@@ -450,7 +450,7 @@ impl Pass<'_, '_> {
     }
 }
 
-/// Generates a new leaf's moves, detects terminals (LC0-NOTES §4.7) and queues the rest for the network.
+/// Generates a new leaf's moves, detects terminals (docs/lc0/search.md §4.7) and queues the rest for the network.
 fn examine_leaf(
     tree: &mut Tree,
     progress: &mut Progress,

@@ -1,4 +1,4 @@
-//! UCI `info` lines and the values they show (LC0-NOTES §4.10, §4.11).
+//! UCI `info` lines and the values they show (docs/lc0/search.md §4.10, §4.11).
 
 use super::wdl_rescale::SearchContempt;
 use crate::position::uci_move;
@@ -302,7 +302,7 @@ mod tests {
 
     #[test]
     fn display_transform_reproduces_lc0s_verbose_output_for_the_start_position() {
-        // LC0-NOTES §4.11: Maia-1900's raw (WL, D) = (0.033732, 0.054669) at the start position is shown by
+        // docs/lc0/search.md §4.11: Maia-1900's raw (WL, D) = (0.033732, 0.054669) at the start position is shown by
         // lc0 as (0.03279, 0.052); μ is the value behind its `score cp 62`.
         let (wl, d, mu) = wdl_display(0.033732, 0.054669);
         assert!((wl - 0.03279).abs() < 5e-6, "{wl}");

@@ -1,4 +1,4 @@
-//! The PUCT Monte-Carlo tree search (LC0-NOTES §4): a tree kept across moves, worker threads that batch
+//! The PUCT Monte-Carlo tree search (docs/lc0/search.md §4): a tree kept across moves, worker threads that batch
 //! leaves for the network, and stoppers that decide when to play.
 
 mod backup;

@@ -1,4 +1,4 @@
-//! Tree nodes and edges (LC0-NOTES §4.2): running means of WL, D and M from the view of the player who moved
+//! Tree nodes and edges (docs/lc0/search.md §4.2): running means of WL, D and M from the view of the player who moved
 //! into the node, visit counts, proven bounds; edges hold the move and a 16-bit prior, sorted by prior, and a
 //! node's children live beside its edges, created on their first visit, as in lc0.
 

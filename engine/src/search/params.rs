@@ -1,5 +1,5 @@
 //! The search's tunable parameters; their defaults are lc0's UCI defaults, declared once with the engine's
-//! options (`crate::options`, LC0-NOTES §4.1).
+//! options (`crate::options`, docs/lc0/search.md §4.1).
 
 use super::info::ScoreType;
 use super::wdl_rescale::{ContemptMode, RescaleParams};

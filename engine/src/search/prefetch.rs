@@ -1,4 +1,4 @@
-//! Prefetching (LC0-NOTES §4.5 step 4): when a batch is small, add the positions the search will probably
+//! Prefetching (docs/lc0/search.md §4.5 step 4): when a batch is small, add the positions the search will probably
 //! visit next, so their results wait in the NN cache. Their evaluations are not backed up.
 
 use super::draw_score::DrawScore;

@@ -1,5 +1,5 @@
 //! One running search: worker threads (gather under the tree lock, compute outside it, back up under it),
-//! a watchdog, stopper polling and the single `bestmove` (LC0-NOTES §3.6, §4.5).
+//! a watchdog, stopper polling and the single `bestmove` (docs/lc0/stoppers.md §3.6, docs/lc0/search.md §4.5).
 
 use super::gather::{abandon, finish, gather, GatherContext};
 use super::params::SearchParams;

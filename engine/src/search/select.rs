@@ -1,4 +1,4 @@
-//! PUCT selection (LC0-NOTES §4.3), the moves-left utility (§4.9), the collision budget (§4.4) and the
+//! PUCT selection (docs/lc0/search.md §4.3), the moves-left utility (§4.9), the collision budget (§4.4) and the
 //! choice of the best move (§4.8).
 
 use super::fastmath::fast_log;
@@ -42,7 +42,7 @@ pub fn fpu(params: &SearchParams, node: &Node, draw_score: f32) -> f32 {
     }
 }
 
-/// The moves-left utility for one parent: shorter wins and longer losses score higher (LC0-NOTES §4.9).
+/// The moves-left utility for one parent: shorter wins and longer losses score higher (docs/lc0/search.md §4.9).
 #[derive(Clone, Copy, Debug)]
 pub struct MovesLeftUtility<'a> {
     params: &'a SearchParams,

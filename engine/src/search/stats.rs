@@ -1,5 +1,5 @@
-//! What the search reports: iteration statistics for the stoppers (LC0-NOTES §3.1, §1.6.2), the best move,
-//! the principal variation, `info` lines and verbose move statistics.
+//! What the search reports: iteration statistics for the stoppers (docs/lc0/stoppers.md §3.1, docs/lc0/smooth.md
+//! §1.6.2), the best move, the principal variation, `info` lines and verbose move statistics.
 
 use super::info::{mate_moves, shown_value, wdl_permille, InfoLine, Score, ScoreType};
 use super::node::Node;

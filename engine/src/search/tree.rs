@@ -1,5 +1,5 @@
 //! The search tree bound to a game: tree reuse across moves, memory accounting, freeing old subtrees off the
-//! search's path (LC0-NOTES §4.2, §4.7 two-fold reversal).
+//! search's path (docs/lc0/search.md §4.2, §4.7 two-fold reversal).
 
 use super::node::{Edge, Node, Terminal};
 use crate::position::{GameState, PackedMove, PositionHistory, PositionKey};

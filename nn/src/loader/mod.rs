@@ -1,5 +1,5 @@
 //! Reading an Lc0 weights file: gzip, `pblczero.Net`, header checks, format upgrade and the assembly of
-//! a [`Network`] with sizes inferred and checked (LC0-NOTES §5.1–5.7; lc0 `src/neural/loader.cc`,
+//! a [`Network`] with sizes inferred and checked (docs/lc0/network.md §5.1–5.7; lc0 `src/neural/loader.cc`,
 //! `network_legacy.cc`). One module per part: the format, the bodies, the heads.
 
 mod attention;

@@ -1,4 +1,4 @@
-//! The residual tower from a weights file (LC0-NOTES §5.3–5.4).
+//! The residual tower from a weights file (docs/lc0/network.md §5.3–5.4).
 
 use crate::encoder::PLANES;
 use crate::error::NetworkProblem;

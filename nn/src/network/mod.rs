@@ -1,6 +1,6 @@
-//! A loaded network in plain f32 arrays, batch norm already folded into the convolutions (LC0-NOTES
-//! §5.3–5.7): the form every evaluator (libtorch here, plain loops in tests) builds from. One module per
-//! body type and per head; the layers they share are here.
+//! A loaded network in plain f32 arrays, batch norm already folded into the convolutions (docs/lc0/network.md
+//! §5.3–5.7): the form every evaluator (libtorch here, plain loops in tests) builds from. One module per body type
+//! and per head; the layers they share are here.
 
 mod attention;
 mod policy;

@@ -1,4 +1,4 @@
-//! The policy heads: classical, convolution and attention (LC0-NOTES §5.5; lc0 `network_blas.cc`).
+//! The policy heads: classical, convolution and attention (docs/lc0/network.md §5.6; lc0 `network_blas.cc`).
 
 use super::{Activation, Conv, Dense, EncoderStack};
 

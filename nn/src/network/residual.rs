@@ -1,4 +1,4 @@
-//! The convolutional residual tower (LC0-NOTES §5.3–5.4; lc0 `network_blas.cc`, the residual tower).
+//! The convolutional residual tower (docs/lc0/network.md §5.5; lc0 `network_blas.cc`, the residual tower).
 
 use super::{Conv, Dense};
 

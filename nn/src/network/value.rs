@@ -1,5 +1,5 @@
 //! The value and moves-left heads, which share one shape: a per-square reduction of the body's features,
-//! a hidden layer and the output (LC0-NOTES §5.6–5.7; lc0 `network_blas.cc`).
+//! a hidden layer and the output (docs/lc0/network.md §5.7; lc0 `network_blas.cc`).
 
 use super::{Conv, Dense};
 

@@ -1,5 +1,5 @@
 //! The network as libtorch tensors on a device and in a precision, and its batched forward pass
-//! (LC0-NOTES §5.5–5.7). Outputs come back to the host as f32.
+//! (docs/lc0/network.md §5.5–5.7). Outputs come back to the host as f32.
 
 use tch::{Device, Kind, Tensor};
 

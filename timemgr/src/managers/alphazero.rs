@@ -1,4 +1,4 @@
-//! lc0's `alphazero` manager (LC0-NOTES §2.3): a fixed percentage of the remaining time per move.
+//! lc0's `alphazero` manager (docs/lc0/time-managers.md §2.3): a fixed percentage of the remaining time per move.
 
 use super::{ClockView, DeadlineBudget};
 pub use crate::options::registry::AlphaZeroParams;

@@ -1,5 +1,5 @@
-//! lc0's default `legacy` manager (LC0-NOTES §2.2): an equal slice of the remaining game with a first-move
-//! bonus, and the time saved by early stops spent on the next move.
+//! lc0's default `legacy` manager (docs/lc0/time-managers.md §2.2): an equal slice of the remaining game with a
+//! first-move bonus, and the time saved by early stops spent on the next move.
 
 use super::{ClockView, DeadlineBudget};
 use crate::estimator::MovesLeftEstimator;

@@ -1,4 +1,4 @@
-//! lc0's `simple` manager (LC0-NOTES §2.4, #1764 revised in #1876).
+//! lc0's `simple` manager (docs/lc0/time-managers.md §2.4, #1764 revised in #1876).
 
 use super::{ClockView, DeadlineBudget};
 pub use crate::options::registry::SimpleParams;

@@ -1,4 +1,4 @@
-//! lc0's option-dictionary grammar (LC0-NOTES §1.12.2): a lexer and a recursive-descent parser.
+//! lc0's option-dictionary grammar (docs/lc0/smooth.md §1.12.2): a lexer and a recursive-descent parser.
 
 use super::error::OptionError;
 

@@ -44,7 +44,7 @@ pub fn state_value(values: &[timemgr::trace::TraceValue], name: &str) -> f64 {
     values.iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no state value {name}")).value
 }
 
-/// lc0's UCI-mode defaults of the generic stoppers (LC0-NOTES §3.4–3.5): smart pruning 1.33, no minimum
+/// lc0's UCI-mode defaults of the generic stoppers (docs/lc0/stoppers.md §3.4–3.5): smart pruning 1.33, no minimum
 /// batches, KLD gain off with its interval of 100, no RAM limit.
 pub fn lc0_stopper_options() -> CommonStopperOptions {
     CommonStopperOptions {

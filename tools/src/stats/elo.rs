@@ -1,4 +1,5 @@
-//! Elo, normalised Elo and likelihood of superiority from trinomial or pentanomial counts (LC0-NOTES §7.2–7.3).
+//! Elo, normalised Elo and likelihood of superiority from trinomial or pentanomial counts
+//! (docs/lc0/match-statistics.md §7.2–7.3).
 
 use libm::{erf, erfc};
 use serde::{Deserialize, Serialize};
@@ -11,12 +12,13 @@ pub const Z_95: f64 = 1.959963984540054;
 /// Normalised-Elo scale `800 / ln 10`: converts a score per standard deviation into nElo.
 pub const NELO_SCALE: f64 = 800.0 / std::f64::consts::LN_10;
 
-/// Expected score of a player who is `elo` points stronger (`L(x)` of LC0-NOTES §7.1).
+/// Expected score of a player who is `elo` points stronger (`L(x)` of docs/lc0/match-statistics.md §7.1).
 pub fn elo_to_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// Elo difference that produces the expected score `score` (`E(s)` of LC0-NOTES §7.1); ±∞ at 0 and 1.
+/// Elo difference that produces the expected score `score` (`E(s)` of docs/lc0/match-statistics.md §7.1); ±∞ at
+/// 0 and 1.
 pub fn score_to_elo(score: f64) -> f64 {
     if score <= 0.0 {
         f64::NEG_INFINITY
@@ -63,7 +65,7 @@ impl Trinomial {
         }
     }
 
-    /// Elo, error, nElo and LOS over games (LC0-NOTES §7.2).
+    /// Elo, error, nElo and LOS over games (docs/lc0/match-statistics.md §7.2).
     pub fn estimate(&self) -> Result<EloEstimate, StatsError> {
         EloEstimate::from_counts(&self.counts_by_score(), 1.0)
     }
@@ -149,7 +151,7 @@ impl Pentanomial {
         }
     }
 
-    /// Elo, error, nElo and LOS over pairs (LC0-NOTES §7.3).
+    /// Elo, error, nElo and LOS over pairs (docs/lc0/match-statistics.md §7.3).
     pub fn estimate(&self) -> Result<EloEstimate, StatsError> {
         EloEstimate::from_counts(&self.counts_by_score(), 2.0)
     }
@@ -207,7 +209,8 @@ impl EloEstimate {
     }
 }
 
-/// lc0 selfplay's `tournamentstatus` numbers (LC0-NOTES §6.7): Elo of the score and a LOS that ignores draws.
+/// lc0 selfplay's `tournamentstatus` numbers (docs/lc0/backends.md §6.7): Elo of the score and a LOS that ignores
+/// draws.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Lc0TournamentStatus {
     /// `−400·log10(1/p − 1)`, `None` unless 0 < p < 1.

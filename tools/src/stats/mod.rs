@@ -1,4 +1,4 @@
-//! Match statistics: Elo with errors, pentanomial counts, LOS and SPRT (LC0-NOTES §7).
+//! Match statistics: Elo with errors, pentanomial counts, LOS and SPRT (docs/lc0/match-statistics.md §7).
 
 mod elo;
 mod sprt;

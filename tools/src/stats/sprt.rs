@@ -1,4 +1,5 @@
-//! Generalised SPRT: log-likelihood ratios under the logistic, normalised and BayesElo models (LC0-NOTES §7.4).
+//! Generalised SPRT: log-likelihood ratios under the logistic, normalised and BayesElo models
+//! (docs/lc0/match-statistics.md §7.4).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,4 +1,4 @@
-//! `smooth`: PR 1195's manager and lc0's later additions (LC0-NOTES §1), in f32 where lc0 computes in f32.
+//! `smooth`: PR 1195's manager and lc0's later additions (docs/lc0/smooth.md §1), in f32 where lc0 computes in f32.
 //!
 //! Budget (§1.5): moves left → remaining game time → remaining game nodes at the smoothed NPS → average new
 //! nodes per move → target tree size `n_avg/(1 − tree_reuse)` → new nodes = target − reused (never negative)
@@ -32,7 +32,7 @@ mod nodes;
 
 use nodes::{NodePlan, NodeStopper};
 
-/// The learned state (LC0-NOTES §1.4) plus the best-move share for `theta`.
+/// The learned state (docs/lc0/smooth.md §1.4) plus the best-move share for `theta`.
 #[derive(Clone, Debug, PartialEq)]
 struct SmoothState {
     /// Tree-reuse estimate.

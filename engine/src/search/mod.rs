@@ -242,7 +242,15 @@ impl Search {
                 ..Progress::default()
             };
             let turn = state.tree.root_position().turn();
-            let contempt = SearchContempt::new(&self.params, turn, request.infinite);
+            let p = &self.params;
+            let contempt = SearchContempt::new(
+                p.contempt_mode,
+                p.wdl_rescale,
+                p.wdl_max_s,
+                p.wdl_eval_objectivity,
+                turn,
+                request.infinite,
+            );
             (root.filter, root.tablebases, contempt, DrawScore::new(self.params.draw_score, turn))
         };
         let run = Run::start(RunConfig {

@@ -5,7 +5,6 @@
 //! Elo advantage) before the search uses it; the display inverts it.
 
 use super::fastmath::{fast_log, fast_logistic};
-use super::params::SearchParams;
 use shakmaty::Color;
 
 /// How the search reshapes every evaluation: the width ratio and the centre shift from the contempt options.
@@ -176,9 +175,17 @@ pub struct SearchContempt {
 }
 
 impl SearchContempt {
-    /// The rescaling of a search of a root with `root_turn` to move; `infinite` turns `play` off.
-    pub fn new(params: &SearchParams, root_turn: Color, infinite: bool) -> Self {
-        let side = match params.contempt_mode {
+    /// The rescaling of a search of a root with `root_turn` to move, from the search's contempt settings
+    /// (`mode`, the rescaling, the cap of s and the evaluation's objectivity); `infinite` turns `play` off.
+    pub fn new(
+        mode: ContemptMode,
+        rescale: RescaleParams,
+        max_s: f32,
+        objectivity: f32,
+        root_turn: Color,
+        infinite: bool,
+    ) -> Self {
+        let side = match mode {
             ContemptMode::Play if infinite => None,
             ContemptMode::Play => Some(root_turn),
             ContemptMode::WhiteSideAnalysis => Some(Color::White),
@@ -186,9 +193,9 @@ impl SearchContempt {
             ContemptMode::Disable => None,
         };
         Self {
-            params: params.wdl_rescale,
-            max_s: params.wdl_max_s,
-            objectivity: params.wdl_eval_objectivity,
+            params: rescale,
+            max_s,
+            objectivity,
             side,
             // lc0: (mode == BLACK) == root is black to move; without a side, mode NONE counts as not black.
             root_is_favoured: (side == Some(Color::Black)) == (root_turn == Color::Black),

@@ -53,6 +53,13 @@ fn benchmark_prints_lc0s_per_position_lines_and_totals() {
     assert_eq!((results.len(), bestmoves.len()), (2, 2));
     let time: u64 = results.iter().map(|line| number_after(line, "time")).sum();
     let nodes: u64 = results.iter().map(|line| number_after(line, "ms")).sum();
+    for line in &results {
+        // lc0's own words (src/tools/benchmark.cc 153–158): `Benchmark time T ms, N nodes, P nps, move M`.
+        let (time, nodes) = (number_after(line, "time"), number_after(line, "ms"));
+        let nps = nodes * 1000 / time.max(1);
+        let best = line.rsplit(' ').next().unwrap();
+        assert_eq!(**line, format!("Benchmark time {time} ms, {nodes} nodes, {nps} nps, move {best}"));
+    }
     let tail = &lines[lines.len() - 4..];
     assert_eq!(tail[0], "===========================");
     assert_eq!(tail[1], format!("Total time (ms) : {time}"));

@@ -148,7 +148,7 @@ pub fn run_benchmark(args: &[String]) -> anyhow::Result<()> {
         println!("\nPosition: {}/{} {fen}", index + 1, positions.len());
         let result = bench.search(fen, &go)?;
         let nps = result.nodes * 1000 / result.time_ms.max(1);
-        println!("Benchmark time {} ms, {} nodes, NPS {nps}, move {}", result.time_ms, result.nodes, result.best_move);
+        println!("Benchmark time {} ms, {} nodes, {nps} nps, move {}", result.time_ms, result.nodes, result.best_move);
         println!("bestmove {}", result.best_move);
         total_nodes += result.nodes;
         total_ms += result.time_ms;

@@ -48,6 +48,15 @@ fn sequential_400_node_search_of_a_transformer_with_moves_left_matches_lc0() {
     compare_with_lc0("lc0-transformer-sequential-search-400.json", weights, flags, &|| Box::new(Visits(400)));
 }
 
+/// Repetitions (reference/repetition-search-positions.json): a history whose knights went out and back twice,
+/// so the root's moves reach a threefold at once and two-folds inside the tree, and two queen endings full of
+/// checks. Reached: every root move's visits equal lc0's.
+#[test]
+fn sequential_400_node_search_through_repetitions_matches_lc0() {
+    let flags = engine_flags(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1"]);
+    compare_with_lc0("lc0-repetition-sequential-search-400.json", MAIA, flags, &|| Box::new(Visits(400)));
+}
+
 /// Chess960 and DFRC positions (reference/chess960-search-positions.json): castling rooks off the a- and
 /// h-files in the input planes, castling in the history and among the root moves.
 #[test]

@@ -14,7 +14,7 @@ use timemgr::stoppers::MemoryStopper;
 
 mod common;
 
-use common::{hashed, lc0_defaults, mix, uniform, FnBackend, Visits, VisitsOrWin};
+use common::{hashed, lc0_defaults, mix, request_until, uniform, FnBackend, Visits, VisitsOrWin};
 
 /// How a test network values positions.
 type Judge = fn(&EvalRequest<'_>) -> Evaluation;
@@ -553,16 +553,7 @@ fn a_failing_backend_reports_the_error_and_still_sends_bestmove() {
 #[test]
 fn the_ram_limit_stopper_stops_an_endless_search_at_the_trees_size() {
     let mut search = search_for(None, &[], sequential(), hashed);
-    let request = SearchRequest {
-        after_bestmove: None,
-        stopper: Box::new(MemoryStopper::new(1)),
-        clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
-        move_start_ms: 0.0,
-        searchmoves: Vec::new(),
-        hold_bestmove_until_stop: false,
-        infinite: false,
-    };
-    let outcome = search.start(request, Box::new(|_| {})).wait().unwrap();
+    let outcome = search.start(request_until(Box::new(MemoryStopper::new(1))), Box::new(|_| {})).wait().unwrap();
     assert!(outcome.best.is_some());
     assert!(outcome.stats.tree_bytes >= 1_000_000, "the stopper saw the tree's size: {}", outcome.stats.tree_bytes);
     assert!(search.tree_bytes() >= 1_000_000);
@@ -582,16 +573,7 @@ impl Stopper for OnePlayoutLeft {
 #[test]
 fn root_children_that_cannot_catch_up_are_not_visited() {
     let mut search = search_for(None, &[], sequential(), hashed);
-    let request = SearchRequest {
-        after_bestmove: None,
-        stopper: Box::new(OnePlayoutLeft(400)),
-        clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
-        move_start_ms: 0.0,
-        searchmoves: Vec::new(),
-        hold_bestmove_until_stop: false,
-        infinite: false,
-    };
-    let pruned = search.start(request, Box::new(|_| {})).wait().unwrap();
+    let pruned = search.start(request_until(Box::new(OnePlayoutLeft(400))), Box::new(|_| {})).wait().unwrap();
     let mut free = search_for(None, &[], sequential(), hashed);
     let unpruned = run_search(&mut free, 400, false).outcome.unwrap();
     let best_n = |s: &IterationStats| *s.edge_n.iter().max().unwrap();

@@ -82,9 +82,14 @@ impl Stopper for Visits {
 
 /// A search of every root move until `nodes` visits, on a virtual clock, with no end-of-move callback.
 pub fn request_for_visits(nodes: u64) -> SearchRequest {
+    request_until(Box::new(Visits(nodes)))
+}
+
+/// A search of every root move until `stopper` says stop, on a virtual clock, with no end-of-move callback.
+pub fn request_until(stopper: Box<dyn Stopper>) -> SearchRequest {
     SearchRequest {
         after_bestmove: None,
-        stopper: Box::new(Visits(nodes)),
+        stopper,
         clock: Arc::new(VirtualClock::new(1000.0, 0.0)),
         move_start_ms: 0.0,
         searchmoves: Vec::new(),

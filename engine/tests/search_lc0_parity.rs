@@ -14,6 +14,7 @@ use engine::clock::VirtualClock;
 use engine::position::{uci_move, GameState};
 use engine::search::{InfoFields, Search, SearchEvent, SearchRequest};
 use engine::options::EngineOptions;
+use engine::tablebase::Tablebases;
 use nn::{open_backend, Backend, BackendKind, CachingBackend};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -55,6 +56,16 @@ fn sequential_400_node_search_of_a_transformer_with_moves_left_matches_lc0() {
 fn sequential_400_node_search_through_repetitions_matches_lc0() {
     let flags = engine_flags(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1"]);
     compare_with_lc0("lc0-repetition-sequential-search-400.json", MAIA, flags, &|| Box::new(Visits(400)));
+}
+
+/// Syzygy tables below the root (reference/syzygy-search-positions.json, reference/syzygy/): five-piece roots
+/// whose captures reach three- and four-piece endings, probed after each zeroing move as lc0 does.
+#[test]
+fn sequential_400_node_search_with_tablebases_below_the_root_matches_lc0() {
+    let syzygy = concat!("--syzygy-paths=", env!("CARGO_MANIFEST_DIR"), "/../reference/syzygy");
+    let flags =
+        engine_flags(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1", syzygy]);
+    compare_with_lc0("lc0-syzygy-sequential-search-400.json", MAIA, flags, &|| Box::new(Visits(400)));
 }
 
 /// Chess960 and DFRC positions (reference/chess960-search-positions.json): castling rooks off the a- and
@@ -149,6 +160,11 @@ fn compare_with_lc0(reference: &str, weights: &str, flags: EngineOptions, stoppe
         // and a cache shared across positions would hand one search the evaluations of another's histories.
         let cached: Arc<dyn Backend> = Arc::new(CachingBackend::new(Arc::clone(&backend), cache_size));
         let mut search = Search::new(cached, params.clone());
+        if !options.syzygy_path.is_empty() {
+            let loaded = Tablebases::load(&options.syzygy_path);
+            assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+            search.set_tablebases(loaded.tablebases.map(Arc::new));
+        }
         search.set_position(&game);
         let request = SearchRequest {
         after_bestmove: None,

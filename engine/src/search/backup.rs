@@ -137,3 +137,42 @@ pub fn cancel_visit(root: &mut Node, path: &[u16]) {
         node.n_in_flight -= 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::node::Edge;
+    use shakmaty::{Chess, Position};
+
+    /// root → parent → child, the parent's only move, with the child made terminal as `kind` and one visit in
+    /// flight along the line, as a gather leaves it.
+    fn line_to(kind: Terminal) -> Node {
+        let mv = Chess::default().legal_moves()[0];
+        let with_child = |child: Node, n: u32| {
+            let edges = vec![Edge::new(&mv, 1.0)].into_boxed_slice().into();
+            let mut node = Node { edges, n, n_in_flight: 1, ..Node::default() };
+            node.set_child(0, child);
+            node
+        };
+        let mut child = Node { n_in_flight: 1, ..Node::default() };
+        child.make_terminal(0, 4.0, kind);
+        with_child(with_child(child, 1), 2)
+    }
+
+    #[test]
+    fn a_draw_by_the_rules_proves_its_parent_and_a_two_fold_proves_nothing() {
+        // lc0 (node.cc 300–301, search.cc 2217–2369): a two-fold keeps the bounds (−1, +1), so the parent of an
+        // only move into one stays unproven, while an only move into a draw by the rules proves the parent a draw.
+        let mut by_rules = line_to(Terminal::EndOfGame);
+        backup(&mut by_rules, &[0, 0], 0.0, 1.0, 4.0, true);
+        let parent = by_rules.child(0).unwrap();
+        assert_eq!((parent.terminal, parent.lower, parent.upper), (Terminal::EndOfGame, 0, 0));
+
+        let mut two_fold = line_to(Terminal::TwoFold);
+        backup(&mut two_fold, &[0, 0], 0.0, 1.0, 4.0, true);
+        let parent = two_fold.child(0).unwrap();
+        assert_eq!((parent.terminal, parent.lower, parent.upper), (Terminal::No, -1, 1));
+        let child = parent.child(0).unwrap();
+        assert_eq!((child.terminal, child.lower, child.upper), (Terminal::TwoFold, -1, 1));
+    }
+}

@@ -12,6 +12,7 @@ use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
 use crate::position::{has_mating_material, PositionHistory};
 use crate::tablebase::Tablebases;
+use nn::prior::encode_prior;
 use nn::stage_timing::{enter, Stage};
 use nn::{Added, BackendError, Computation, EvalRequest, Evaluation};
 use shakmaty::{Move, Position};
@@ -499,6 +500,11 @@ fn examine_leaf(
                         Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => 0,
                     };
                     node_at(&mut tree.root, path).make_terminal(result, (parent_m - 1.0).max(0.0), Terminal::Tablebase);
+                    if result == -1 {
+                        // As lc0's MakeTerminal (node.cc 313–315): a proven loss keeps no exploration bonus.
+                        let (&index, parent_path) = path.split_last().expect("below the root");
+                        node_at(&mut tree.root, parent_path).edges[usize::from(index)].prior = encode_prior(0.0);
+                    }
                     progress.tb_hits += 1;
                     return Ok((moves, LeafValue::Terminal));
                 }

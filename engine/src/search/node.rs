@@ -322,9 +322,13 @@ impl Node {
     }
 
     /// Makes the node a proven result (`result` from the view of the player who moved into it).
+    /// A two-fold draw keeps its bounds, as in lc0 (node.cc 300–301): it holds only while its earlier
+    /// occurrence stays inside the searched path, so no proof may rest on it.
     pub fn make_terminal(&mut self, result: Bound, plies_left: f32, kind: Terminal) {
-        self.lower = result;
-        self.upper = result;
+        if kind != Terminal::TwoFold {
+            self.lower = result;
+            self.upper = result;
+        }
         self.terminal = kind;
         self.m = plies_left;
         self.wl = f64::from(result);

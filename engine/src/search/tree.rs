@@ -112,8 +112,8 @@ struct Removed {
 }
 
 /// A two-fold draw is valid only while its earlier occurrence lies inside the searched path: plies from the
-/// root ≥ 4 and ≥ the cycle length (kept in its M). Stale ones become fresh nodes; their draws leave the
-/// ancestors' means, and ancestors lose the proofs that may have rested on them.
+/// root ≥ 4 and ≥ the cycle length (kept in its M). Stale ones become fresh nodes and their draws leave the
+/// ancestors' means; no ancestor's proof rested on them (a two-fold keeps the bounds (−1, +1)), so proofs stay.
 fn revert_stale_two_folds(node: &mut Node, plies_from_root: u32) -> Vec<Removed> {
     if node.terminal == Terminal::TwoFold {
         let valid = plies_from_root >= 4 && plies_from_root as f32 >= node.m;
@@ -139,8 +139,9 @@ fn revert_stale_two_folds(node: &mut Node, plies_from_root: u32) -> Vec<Removed>
     for removed in &removed_here {
         let remaining = node.n - removed.visits;
         if remaining == 0 {
+            // lc0's RevertTerminalVisits (node.cc 375–392): an emptied node reads as a draw.
             node.wl = 0.0;
-            node.d = 0.0;
+            node.d = 1.0;
             node.m = 0.0;
         } else {
             let k = removed.visits as f32;
@@ -149,11 +150,6 @@ fn revert_stale_two_folds(node: &mut Node, plies_from_root: u32) -> Vec<Removed>
             node.m = (node.m * node.n as f32 - k * removed.m) / remaining as f32;
         }
         node.n = remaining;
-    }
-    if !removed_here.is_empty() {
-        node.terminal = Terminal::No;
-        node.lower = -1;
-        node.upper = 1;
     }
     removed_here
 }
@@ -215,5 +211,24 @@ mod tests {
         assert!((b.wl - (-0.4 * 7.0 / 5.0)).abs() < 1e-9);
         assert!((b.m - (4.0 * 7.0 - 12.0) / 5.0).abs() < 1e-5);
         assert_eq!(root.n, 6);
+    }
+
+    #[test]
+    fn reverting_a_stale_two_fold_keeps_the_proofs_above_it_and_an_emptied_node_reads_as_a_draw() {
+        // lc0 reverts only the visits (EnsureNodeTwoFoldCorrectForDepth, RevertTerminalVisits): a proof above
+        // never rested on the two-fold, whose bounds stay (−1, +1).
+        let mut root = chain_with_two_fold();
+        root.child_mut(0).unwrap().make_terminal(1, 3.0, Terminal::EndOfGame);
+        revert_stale_two_folds(&mut root, 0);
+        let b = root.child(0).unwrap();
+        assert_eq!((b.terminal, b.lower, b.upper, b.n), (Terminal::EndOfGame, 1, 1, 5));
+
+        // c's two visits are both the draw's: c is left with none and reads WL 0, D 1, M 0.
+        let mut root = chain_with_two_fold();
+        let c = root.child_mut(0).unwrap().child_mut(0).unwrap();
+        c.n = 2;
+        revert_stale_two_folds(&mut root, 0);
+        let c = root.child(0).unwrap().child(0).unwrap();
+        assert_eq!((c.n, c.wl, c.d, c.m), (0, 0.0, 1.0, 0.0));
     }
 }

@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod clock;
 pub mod decision;
+pub mod fault;
 pub mod memory;
 pub mod options;
 pub mod position;

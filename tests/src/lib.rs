@@ -61,8 +61,14 @@ pub struct Output {
 
 /// Runs kairos with `args` in `dir`, killing it and failing the test after `limit`.
 pub fn run_kairos(args: &[&str], dir: &Path, limit: Duration) -> Output {
+    run_kairos_with_env(args, &[], dir, limit)
+}
+
+/// [`run_kairos`] with these environment variables set for the binary (and the engines it starts).
+pub fn run_kairos_with_env(args: &[&str], env: &[(&str, &str)], dir: &Path, limit: Duration) -> Output {
     let mut child = Command::new(kairos_binary())
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -109,8 +115,13 @@ pub struct UciSession {
 impl UciSession {
     /// Starts `kairos args…` in the workspace root.
     pub fn start(args: &[&str]) -> Self {
+        Self::start_with_env(args, &[])
+    }
+
+    /// Starts `kairos args…` in the workspace root with these environment variables set.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Self {
         let mut command = Command::new(kairos_binary());
-        command.args(args).current_dir(workspace_root()).stderr(Stdio::null());
+        command.args(args).envs(env.iter().copied()).current_dir(workspace_root()).stderr(Stdio::null());
         let (child, lines) = UciChild::spawn_with_lines(&mut command).expect("start kairos");
         Self { child, lines }
     }

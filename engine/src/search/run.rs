@@ -14,11 +14,15 @@ use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
 use super::{AfterBestMove, SearchEvent, SearchOutcome};
 use crate::clock::SharedClock;
+use crate::fault::{panic_message, Fault, FaultPlace};
 use crate::position::PackedMove;
 use crate::tablebase::Tablebases;
 use nn::stage_timing::{enter, Stage};
 use nn::{Backend, BackendError};
-use std::sync::atomic::{AtomicBool, Ordering};
+use shakmaty::{Move, Position};
+use std::any::Any;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 use timemgr::search_stats::{Hints, IterationStats, Stopper};
@@ -78,6 +82,9 @@ pub struct Run {
     user_stop: AtomicBool,
     abort: AtomicBool,
     failed: AtomicBool,
+    /// The injected fault, for the reliability tests ([`crate::fault`]), and the iterations it counts.
+    fault: Option<Fault>,
+    iterations: AtomicU64,
     control: Mutex<Control>,
     after_bestmove: Mutex<Option<AfterBestMove>>,
     wake: Condvar,
@@ -160,6 +167,8 @@ impl Run {
             user_stop: AtomicBool::new(false),
             abort: AtomicBool::new(false),
             failed: AtomicBool::new(false),
+            fault: Fault::from_env(),
+            iterations: AtomicU64::new(0),
             control: Mutex::new(Control {
                 stopper: config.stopper,
                 sink: config.sink,
@@ -191,7 +200,7 @@ impl Run {
     pub fn stop(&self) {
         self.user_stop.store(true, Ordering::SeqCst);
         self.stop.store(true, Ordering::SeqCst);
-        self.poll();
+        self.guarded("search", || self.poll());
         self.wake.notify_all();
     }
 
@@ -237,21 +246,106 @@ impl Run {
             if self.stop.load(Ordering::SeqCst) && root_visited {
                 break;
             }
-            match self.iteration() {
+            let iteration = match catch_unwind(AssertUnwindSafe(|| self.iteration())) {
+                Ok(iteration) => iteration,
+                Err(payload) => {
+                    self.fail_after_panic("search thread", payload.as_ref());
+                    break;
+                }
+            };
+            match iteration {
                 Ok(Work::Playouts) => {}
                 Ok(Work::CollisionsOnly(batches)) => self.wait_for_backup(batches),
                 Ok(Work::Nothing) => std::thread::sleep(Duration::from_millis(10)),
                 Err(error) => {
                     self.failed.store(true, Ordering::SeqCst);
                     self.stop.store(true, Ordering::SeqCst);
-                    (lock(&self.control).sink)(SearchEvent::Error(error.to_string()));
+                    (lock(&self.control).sink)(SearchEvent::Error(format!(
+                        "{error}; the move ends with the best move found so far (set Backend or BackendDevice \
+                         to another device if this one keeps failing)"
+                    )));
                 }
             }
             let _timer = enter(Stage::Stoppers);
-            self.poll();
+            if !self.guarded("search thread", || self.poll()) {
+                break;
+            }
         }
-        self.poll();
+        self.guarded("search thread", || self.poll());
         self.wake.notify_all();
+    }
+
+    /// Runs `body`; a panic in it ends the search as [`Run::fail_after_panic`] says. Whether it ran through.
+    fn guarded(&self, place: &str, body: impl FnOnce()) -> bool {
+        match catch_unwind(AssertUnwindSafe(body)) {
+            Ok(()) => true,
+            Err(payload) => {
+                self.fail_after_panic(place, payload.as_ref());
+                false
+            }
+        }
+    }
+
+    /// A panic in `place`: the search stops, the error is reported, and unless a best move went out already
+    /// the most visited allowed root move (else a legal one) is sent without the code that panicked; the
+    /// caller's end of the move then runs as after any best move.
+    fn fail_after_panic(&self, place: &str, payload: &(dyn Any + Send)) {
+        self.failed.store(true, Ordering::SeqCst);
+        self.stop.store(true, Ordering::SeqCst);
+        let error = format!(
+            "internal error: the {place} panicked ({}); the move ends with the best move found so far",
+            panic_message(payload)
+        );
+        if let Ok(Some(outcome)) = catch_unwind(AssertUnwindSafe(|| self.send_fallback_bestmove(&error))) {
+            self.end_the_move(&outcome);
+        }
+        self.wake.notify_all();
+    }
+
+    /// Reports `error` and, unless the best move was sent, sends the fallback best move; its outcome if sent.
+    fn send_fallback_bestmove(&self, error: &str) -> Option<SearchOutcome> {
+        let state = lock(&self.state);
+        let mut control = lock(&self.control);
+        (control.sink)(SearchEvent::Error(error.to_owned()));
+        if control.done {
+            return None;
+        }
+        let stats = IterationStats {
+            time_since_movestart_ms: self.elapsed_ms() as i64,
+            total_nodes: u64::from(state.tree.root.n),
+            ..IterationStats::default()
+        };
+        let outcome = SearchOutcome { best: self.fallback_move(&state.tree), ponder: None, stats: stats.clone() };
+        (control.sink)(SearchEvent::BestMove { best: outcome.best, ponder: None, final_stats: stats });
+        control.outcome = Some(outcome.clone());
+        control.done = true;
+        Some(outcome)
+    }
+
+    /// The move to play when the search has none of its own: the most visited root move the filter allows,
+    /// else the first legal one it allows, else any legal one (None only without legal moves).
+    fn fallback_move(&self, tree: &Tree) -> Option<Move> {
+        let board = tree.root_position().board();
+        let visited = tree.root.edges_and_nodes().filter(|edge| edge.n() > 0 && self.filter.allows(edge.mv));
+        let most_visited = visited.max_by_key(|edge| edge.n()).map(|edge| edge.mv.unpack(board));
+        let legal = tree.root_position().legal_moves();
+        let allowed = legal.iter().find(|mv| self.filter.allows(PackedMove::pack(mv))).copied();
+        most_visited.or(allowed).or_else(|| legal.first().copied())
+    }
+
+    /// Hands the outcome to the caller's end of the move, once, outside the search's locks; a panic there
+    /// is reported (the best move is out already).
+    fn end_the_move(&self, outcome: &SearchOutcome) {
+        let Some(after_bestmove) = lock(&self.after_bestmove).take() else {
+            return;
+        };
+        if let Err(payload) = catch_unwind(AssertUnwindSafe(|| after_bestmove(outcome))) {
+            let error = format!(
+                "internal error: the end of the move (the time manager's learning) panicked ({}); the game goes on",
+                panic_message(payload.as_ref())
+            );
+            (lock(&self.control).sink)(SearchEvent::Error(error));
+        }
     }
 
     fn watch(&self) {
@@ -259,8 +353,8 @@ impl Run {
         // here would hit the stateful stoppers at moments that depend on thread timing.
         let polls = self.clock.advances_between_batches();
         loop {
-            if polls {
-                self.poll();
+            if polls && !self.guarded("watchdog", || self.poll()) {
+                break;
             }
             let control = lock(&self.control);
             if control.done || self.abort.load(Ordering::SeqCst) {
@@ -282,6 +376,9 @@ impl Run {
         let hints = lock(&self.control).hints.clone();
         let stopping = || self.stop.load(Ordering::SeqCst);
         let mut state = lock_tree(&self.state);
+        if self.fault.is_some() {
+            Fault::strike(self.fault, FaultPlace::Search, self.iterations.fetch_add(1, Ordering::SeqCst) + 1);
+        }
         let TreeState { tree, progress } = &mut *state;
         if tree.root.n > 0 && tree.root.terminal != super::node::Terminal::No {
             self.stop.store(true, Ordering::SeqCst);
@@ -358,9 +455,7 @@ impl Run {
     /// best move, with every lock released, hands the outcome to the caller's end of the move.
     fn poll(&self) {
         if let Some(outcome) = self.poll_under_locks() {
-            if let Some(after_bestmove) = lock(&self.after_bestmove).take() {
-                after_bestmove(&outcome);
-            }
+            self.end_the_move(&outcome);
         }
     }
 
@@ -426,9 +521,11 @@ impl Run {
                     self.draw_score,
                 )));
             }
+            Fault::strike(self.fault, FaultPlace::BestMove, 1);
             let pv = principal_variation(root, state.tree.root_position(), &self.filter, self.draw_score);
             let outcome = SearchOutcome {
-                best: pv.first().copied(),
+                // A failed search may end before the root's first visit: it still plays a legal move.
+                best: pv.first().copied().or_else(|| self.fallback_move(&state.tree)),
                 ponder: pv.get(1).copied(),
                 stats: stats.clone(),
             };
@@ -476,7 +573,8 @@ impl Run {
     /// The statistics of the search so far.
     pub fn stats(&self) -> IterationStats {
         let state = lock(&self.state);
-        let stats = iteration_stats(&state.tree.root, &state.progress, &self.params, self.has_moves_left, self.draw_score);
+        let stats =
+            iteration_stats(&state.tree.root, &state.progress, &self.params, self.has_moves_left, self.draw_score);
         IterationStats { tree_bytes: state.tree.bytes(), ..stats }
     }
 }

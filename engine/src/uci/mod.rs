@@ -1,5 +1,6 @@
 //! The UCI front end: reads commands line by line, drives the search, and writes every answer as one
-//! flushed line. Bad input never ends the session: it is answered with `info string error …`.
+//! flushed line. Bad input never ends the session: it is answered with `info string error …`, and so is a
+//! panic while handling a command, after which a `go` still gets its `bestmove`.
 
 pub mod child;
 mod command;
@@ -13,7 +14,9 @@ pub use session::{Flow, Session};
 pub use trace_file::{append_traces, TraceFileError};
 
 use std::io::{BufRead, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use crate::fault::panic_message;
 use crate::options::EngineOptions;
 
 /// Runs the UCI loop until `quit` or the end of `input`; the output is shared with the search's
@@ -34,7 +37,13 @@ pub fn run_uci(options: EngineOptions, input: impl BufRead, output: impl Write +
             }
         };
         let flow = match parse_command(&line) {
-            Ok(Some(command)) => session.handle(command),
+            Ok(Some(command)) => {
+                let is_go = matches!(command, UciCommand::Go(_));
+                match catch_unwind(AssertUnwindSafe(|| session.handle(command))) {
+                    Ok(flow) => flow,
+                    Err(payload) => session.recover_from_panic(&line, &panic_message(payload.as_ref()), is_go),
+                }
+            }
             Ok(None) => Ok(Flow::Continue),
             Err(error) => out.error(&error.to_string()).map(|()| Flow::Continue),
         };

@@ -14,6 +14,7 @@ use timemgr::{
 };
 
 use super::command::{GoCommand, UciCommand};
+use crate::fault::{Fault, FaultPlace};
 use super::output::UciOutput;
 use super::trace_file::append_traces;
 use crate::clock::{SharedClock, VirtualClock, WallClock};
@@ -116,6 +117,20 @@ impl Session {
                 self.finish_search();
                 return Ok(Flow::Quit);
             }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// After a panic while handling `line`: reports it and, for a `go` whose search never started, answers
+    /// with a legal move (the engine keeps serving; the next search builds its tree afresh).
+    pub fn recover_from_panic(&mut self, line: &str, message: &str, was_go: bool) -> io::Result<Flow> {
+        self.out.error(&format!("internal error while handling '{line}': {message}; the engine keeps serving"))?;
+        if let Some(evaluator) = self.evaluator.as_mut() {
+            evaluator.search.reset();
+        }
+        if was_go && self.running.is_none() {
+            let fallback = self.game.position().legal_moves().first().copied();
+            self.out.send(&bestmove_line(fallback.as_ref(), None, self.options.chess960))?;
         }
         Ok(Flow::Continue)
     }
@@ -294,6 +309,7 @@ impl Session {
         if !self.ensure_evaluator()? {
             return self.out.send("bestmove 0000");
         }
+        Fault::strike(Fault::from_env(), FaultPlace::Go, 1);
         let Some(time_manager) = self.time_manager.clone().or_else(|| self.new_time_manager()) else {
             return self.out.send("bestmove 0000");
         };
@@ -427,6 +443,7 @@ impl EndOfMove {
     fn run(&self, outcome: &SearchOutcome) {
         let traces = {
             let mut manager = lock(&self.time_manager);
+            Fault::strike(Fault::from_env(), FaultPlace::EndOfMove, 1);
             manager.end_of_move(&outcome.stats);
             manager.drain_trace()
         };

@@ -1,6 +1,31 @@
-//! Embeds libtorch's directory (exported by the nn crate) as an rpath for this crate's binaries and tests.
+//! Embeds libtorch's directory (exported by the nn crate) as an rpath for this crate's binaries and tests, and
+//! the git commit the engine is built from (with `-dirty` when tracked files differ from it) as
+//! `KAIROS_GIT_COMMIT`, for `id name` and `--version`; `unknown` outside a git checkout (OpenBench's archives).
+use std::process::Command;
+
 fn main() {
     if let Ok(lib) = std::env::var("DEP_KAIROS_LIBTORCH_LIB") {
         println!("cargo:rustc-link-arg=-Wl,-rpath,{lib}");
     }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for watched in [".git/HEAD", ".git/index", "engine/src", "nn/src", "timemgr/src", "cli/src"] {
+        println!("cargo:rerun-if-changed={}", root.join(watched).display());
+    }
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(&root)
+            .output()
+            .ok()
+            .filter(|output| output.status.success())
+            .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
+    };
+    let commit = match git(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(commit) if !commit.is_empty() => {
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+            if dirty { format!("{commit}-dirty") } else { commit }
+        }
+        _ => "unknown".to_owned(),
+    };
+    println!("cargo:rustc-env=KAIROS_GIT_COMMIT={commit}");
 }

@@ -5,6 +5,7 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod build_info;
 pub mod clock;
 pub mod decision;
 pub mod fault;

@@ -38,6 +38,9 @@ fn game(
         termination,
         reason: String::new(),
         moves,
+        white_engine: None,
+        black_engine: None,
+        machine: None,
     }
 }
 

@@ -43,7 +43,7 @@ pub fn run(args: &[String]) -> Result<()> {
         Some(mode) => (mode.run)(&args[1..]),
         None if matches!(args.first().map(String::as_str), Some("-h")) => print_modes(&[]),
         None if matches!(args.first().map(String::as_str), Some("--version" | "-V")) => {
-            println!("kairos {}", env!("CARGO_PKG_VERSION"));
+            println!("{}", engine::build_info::describe());
             Ok(())
         }
         None => run_uci(args),

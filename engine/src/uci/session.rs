@@ -141,7 +141,7 @@ impl Session {
     }
 
     fn identify(&self) -> io::Result<()> {
-        self.out.send(&format!("id name Kairos {}", env!("CARGO_PKG_VERSION")))?;
+        self.out.send(&format!("id name {}", crate::build_info::id_name()))?;
         self.out.send("id author The Kairos developers")?;
         for line in self.options.uci_option_lines() {
             self.out.send(&line)?;

@@ -10,8 +10,8 @@ use super::engine_list::EngineList;
 use super::progress::MatchProgress;
 use super::words::{key_values, number};
 use crate::runner::{
-    load_openings, play_games, DrawAdjudication, EngineConfig, Flow, GameRecord, GameSettings, MatchPlan, Opening,
-    OpeningOrder, PgnLog, ResignAdjudication, ResultsLog, Tournament, Variant,
+    binaries_by_engine, load_openings, play_games, DrawAdjudication, EngineConfig, Flow, GameRecord, GameSettings,
+    MatchPlan, Opening, OpeningOrder, PgnLog, ResignAdjudication, ResultsLog, Tournament, UciProcess, Variant,
 };
 use crate::stats::{EloModel, SprtConfig, SprtDecision};
 use crate::tally::PairingTally;
@@ -72,8 +72,12 @@ pub struct MatchArgs {
     #[arg(long, num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
     pub sprt: Vec<String>,
     /// Continue a stopped match: skip the games already in --results and rebuild the statistics from them.
+    /// Each engine must be the binary (`id name`) that played its recorded games.
     #[arg(long)]
     pub resume: bool,
+    /// With --resume, continue even when an engine's binary differs from the one in the results file.
+    #[arg(long)]
+    pub allow_mixed_binaries: bool,
     /// Charge the virtual time Kairos reports instead of wall time, so that a match replays exactly.
     #[arg(long)]
     pub virtual_clock: bool,
@@ -274,6 +278,9 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         done.insert(record.game_id);
         tallies.iter_mut().any(|t| t.add(record));
     }
+    if !previous.is_empty() {
+        check_binaries(&plan, &previous, args.allow_mixed_binaries)?;
+    }
     let decided = |tallies: &[PairingTally]| {
         sprt.as_ref()
             .is_some_and(|config| tallies[0].llr(config).is_ok_and(|llr| config.decide(llr) != SprtDecision::Continue))
@@ -308,6 +315,34 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         Some(e) => Err(e.context("recording a finished game failed; the match was stopped")),
         None => Ok(()),
     }
+}
+
+/// When resuming: starts each engine once to read its `id name`, and refuses (unless `allow_mixed`) an engine
+/// whose recorded games were played by another binary; with `allow_mixed` it says which ones differ.
+fn check_binaries(plan: &MatchPlan, previous: &[GameRecord], allow_mixed: bool) -> anyhow::Result<()> {
+    let recorded = binaries_by_engine(previous);
+    let timeout = std::time::Duration::from_millis(plan.settings.startup_timeout_ms);
+    for engine in &plan.engines {
+        let Some(ids) = recorded.get(&engine.name) else { continue };
+        let process = UciProcess::start(engine, &[], timeout)
+            .map_err(|failure| anyhow::anyhow!("starting {} to check its binary: {failure}", engine.name))?;
+        let current = process.id_name().to_owned();
+        process.quit();
+        let others: Vec<&String> = ids.keys().filter(|id| **id != current).collect();
+        if others.is_empty() {
+            continue;
+        }
+        let recorded_ids = others.iter().map(|id| format!("'{id}'")).collect::<Vec<_>>().join(", ");
+        if !allow_mixed {
+            bail!(
+                "engine {} is now '{current}' but its games in the results file were played by {recorded_ids}: \
+                 resume with that binary, start a new --results file, or pass --allow-mixed-binaries",
+                engine.name
+            );
+        }
+        eprintln!("warning: engine {} is now '{current}'; earlier games were played by {recorded_ids}", engine.name);
+    }
+    Ok(())
 }
 
 fn check_resumed(plan: &MatchPlan, schedule: &[crate::runner::GameJob], record: &GameRecord) -> anyhow::Result<()> {

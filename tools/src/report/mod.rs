@@ -4,6 +4,7 @@ mod node_budget;
 mod plots;
 mod usage;
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -14,7 +15,7 @@ pub use plots::{write_chart, Chart, PlotError, Series};
 pub use node_budget::{parse_trace_argument, read_node_budget, NodeBudget, TraceError};
 pub use usage::{usage_by_engine, EngineUsage, GameEnd, Summary, EVENNESS_MOVES};
 
-use crate::runner::read_results;
+use crate::runner::{binaries_by_engine, read_results, GameRecord};
 
 /// Arguments of `kairos match-report`.
 #[derive(Args, Debug, Clone)]
@@ -40,6 +41,7 @@ pub fn run_match_report(args: MatchReportArgs) -> anyhow::Result<()> {
     let engines = usage_by_engine(&games);
     write_charts(&args.out, &engines)?;
     let mut text = markdown(&args.results, games.len(), &engines);
+    text.push_str(&provenance_markdown(&games));
     let mut budget_series = Vec::new();
     for argument in &args.trace {
         let (engine, path) = parse_trace_argument(argument)?;
@@ -109,6 +111,21 @@ fn write_charts(dir: &Path, engines: &[(String, EngineUsage)]) -> anyhow::Result
         write_chart(dir, stem, &Chart { title, x_label, y_label, series })?;
     }
     Ok(())
+}
+
+/// Which binaries played (by `id name`) and on which machines: an engine with two binaries is flagged.
+fn provenance_markdown(games: &[GameRecord]) -> String {
+    let mut out = String::from("\n## Binaries and machines\n\n| engine | binary (`id name`) | games |\n|---|---|---|\n");
+    for (engine, binaries) in binaries_by_engine(games) {
+        let flag = if binaries.len() > 1 { " **(more than one binary: results mix builds)**" } else { "" };
+        for (id, count) in binaries {
+            let _ = writeln!(out, "| {engine}{flag} | {id} | {count} |");
+        }
+    }
+    let machines: BTreeSet<&str> = games.iter().filter_map(|game| game.machine.as_deref()).collect();
+    let machines: Vec<&str> = machines.into_iter().collect();
+    let _ = writeln!(out, "\nMachines: {}.", if machines.is_empty() { "unrecorded".to_owned() } else { machines.join("; ") });
+    out
 }
 
 fn cell(summary: Option<Summary>, pick: impl Fn(&Summary) -> f64) -> String {

@@ -11,6 +11,7 @@ use shakmaty::{Chess, Color, EnPassantMode, Position};
 use super::adjudication::{Adjudicator, DrawAdjudication, ResignAdjudication, Verdict};
 use super::engine_config::EngineConfig;
 use super::openings::{InvalidOpening, Opening};
+use super::provenance::{machine_description, EngineProvenance};
 use super::record::{GameRecord, GameResult, MoveRecord, Termination};
 use super::time_control::{GoLimits, SideClock};
 use super::uci_process::{EngineFailure, UciProcess};
@@ -60,12 +61,14 @@ impl Default for GameSettings {
 pub struct EngineSlot {
     config: EngineConfig,
     process: Option<UciProcess>,
+    /// The running engine's provenance: its `id name`, command and options (set when it starts).
+    provenance: Option<EngineProvenance>,
 }
 
 impl EngineSlot {
     /// A slot that starts its engine on first use.
     pub fn new(config: EngineConfig) -> Self {
-        EngineSlot { config, process: None }
+        EngineSlot { config, process: None, provenance: None }
     }
 
     /// The configuration this slot runs.
@@ -90,6 +93,12 @@ impl EngineSlot {
                     extra.push((name.to_owned(), value.to_owned()));
                 }
                 let mut process = UciProcess::start(&self.config, &extra, timeout)?;
+                let command = std::iter::once(self.config.command.display().to_string())
+                    .chain(self.config.args.iter().cloned())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let options = self.config.options.iter().chain(&extra).cloned().collect();
+                self.provenance = Some(EngineProvenance { id: process.id_name().to_owned(), command, options });
                 process.send("ucinewgame")?;
                 process.sync(timeout)?;
                 process
@@ -168,6 +177,9 @@ pub fn play_game(job: &GameJob, white: &mut EngineSlot, black: &mut EngineSlot, 
         termination: ending.termination,
         reason: ending.reason,
         moves,
+        white_engine: white.provenance.clone(),
+        black_engine: black.provenance.clone(),
+        machine: Some(machine_description().to_owned()),
     }
 }
 

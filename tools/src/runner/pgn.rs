@@ -93,6 +93,16 @@ pub fn game_to_pgn(game: &GameRecord, round: u64) -> Result<String, PgnError> {
         tag("FEN", &game.opening.fen);
     }
     tag("Termination", game.termination.pgn_tag());
+    for (side, engine) in [("White", &game.white_engine), ("Black", &game.black_engine)] {
+        if let Some(engine) = engine {
+            tag(&format!("{side}Engine"), &engine.id);
+            let options: Vec<String> = engine.options.iter().map(|(name, value)| format!("{name}={value}")).collect();
+            tag(&format!("{side}Options"), &options.join(" "));
+        }
+    }
+    if let Some(machine) = &game.machine {
+        tag("Machine", machine);
+    }
     tag("PlyCount", &(game.opening.moves.len() + game.moves.len()).to_string());
     out.push('\n');
     let book = game.opening.moves.iter().map(|m| (m, None));
@@ -165,6 +175,7 @@ impl PgnLog {
 mod tests {
     use super::*;
     use crate::runner::record::{GameResult, Termination};
+    use crate::runner::provenance::EngineProvenance;
     use crate::runner::variant::Variant;
 
     #[test]
@@ -198,6 +209,13 @@ mod tests {
             termination: Termination::Checkmate,
             reason: "checkmate".into(),
             moves: vec![mv("g2g4", 9980), mv("d8h4", 9870)],
+            white_engine: Some(EngineProvenance {
+                id: "Kairos 0.1.0+git.0123456789ab".into(),
+                command: "kairos".into(),
+                options: vec![("TimeManager".into(), "legacy".into()), ("Threads".into(), "1".into())],
+            }),
+            black_engine: None,
+            machine: Some("Some CPU, 2 cores".into()),
         };
         let pgn = game_to_pgn(&game, 1).unwrap().replace('\n', " ");
         assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
@@ -207,6 +225,8 @@ mod tests {
         );
         assert!(pgn.contains("Qh4# {[%clk 0:00:09.870]"), "{pgn}");
         assert!(!pgn.contains("[Variant"), "standard chess has no Variant tag: {pgn}");
+        assert!(pgn.contains("[WhiteEngine \"Kairos 0.1.0+git.0123456789ab\"] [WhiteOptions \"TimeManager=legacy Threads=1\"]"), "{pgn}");
+        assert!(pgn.contains("[Machine \"Some CPU, 2 cores\"]") && !pgn.contains("BlackEngine"), "{pgn}");
         // A Chess960 game: the tag, the set-up and castling (written as king takes rook) in SAN.
         let fischer = GameRecord {
             opening: Opening { fen: "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1".into(), moves: vec![] },

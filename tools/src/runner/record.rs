@@ -1,8 +1,11 @@
 //! What a finished game leaves behind: per-move data, the result and why the game ended.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use super::openings::Opening;
+use super::provenance::EngineProvenance;
 use super::uci_process::Score;
 use super::variant::Variant;
 use crate::stats::Outcome;
@@ -146,6 +149,28 @@ pub struct GameRecord {
     pub reason: String,
     /// Engine moves after the book moves.
     pub moves: Vec<MoveRecord>,
+    /// White's binary, command and options (absent in files written before they were recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_engine: Option<EngineProvenance>,
+    /// Black's binary, command and options.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_engine: Option<EngineProvenance>,
+    /// The machine the game was played on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
+}
+
+/// For each engine name, the `id name` of each binary its recorded games were played with, and how many games
+/// each played (games written before provenance was recorded count under "unrecorded").
+pub fn binaries_by_engine(games: &[GameRecord]) -> BTreeMap<String, BTreeMap<String, usize>> {
+    let mut binaries: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    for game in games {
+        for (name, engine) in [(&game.white, &game.white_engine), (&game.black, &game.black_engine)] {
+            let id = engine.as_ref().map_or_else(|| "unrecorded".to_owned(), |engine| engine.id.clone());
+            *binaries.entry(name.clone()).or_default().entry(id).or_default() += 1;
+        }
+    }
+    binaries
 }
 
 impl GameRecord {

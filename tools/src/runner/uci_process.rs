@@ -101,6 +101,8 @@ impl SearchReport {
 pub struct UciProcess {
     child: UciChild,
     lines: Receiver<String>,
+    /// What the engine called itself in its `id name` line (empty if it sent none).
+    id_name: String,
 }
 
 impl UciProcess {
@@ -116,14 +118,27 @@ impl UciProcess {
                     command: config.command.display().to_string(),
                     reason: e.to_string(),
                 })?;
-        let mut process = UciProcess { child, lines };
+        let mut process = UciProcess { child, lines, id_name: String::new() };
         process.send("uci")?;
-        process.wait_for(|l| l.trim() == "uciok", "uciok", timeout)?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = process.next_line(deadline, "uciok", timeout)?;
+            if let Some(name) = line.trim().strip_prefix("id name ") {
+                process.id_name = name.trim().to_owned();
+            } else if line.trim() == "uciok" {
+                break;
+            }
+        }
         for (name, value) in config.options.iter().chain(extra_options) {
             process.send(&format!("setoption name {name} value {value}"))?;
         }
         process.sync(timeout)?;
         Ok(process)
+    }
+
+    /// The engine's `id name` (empty if it sent none): its version, for the records.
+    pub fn id_name(&self) -> &str {
+        &self.id_name
     }
 
     /// Sends one line.

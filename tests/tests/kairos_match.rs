@@ -44,3 +44,77 @@ fn a_virtual_clock_match_between_two_time_managers_replays_exactly() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_game_records_its_binaries_and_machine_and_resume_refuses_another_binary() {
+    let dir = std::env::temp_dir().join(format!("kairos-provenance-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let openings = workspace_root().join("tests/data/four-openings.epd");
+    let args = |games: &'static str, extra: &[&'static str]| {
+        let mut args = vec![
+            "match",
+            "--engine", "name=smooth", "cmd=kairos", "option.TimeManager=smooth(preset=lc0)",
+            "--engine", "name=legacy", "cmd=kairos", "option.TimeManager=legacy",
+            "--each", "tc=10+0.1", "option.Backend=uniform", "option.Threads=1", "option.VirtualNps=20000",
+            "--virtual-clock", "--max-plies", "20", "--games", games, "--results", "games.jsonl", "--pgn", "games.pgn",
+        ];
+        args.extend(["--openings", openings.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        args.into_iter().map(str::to_owned).collect::<Vec<String>>()
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run_kairos(&args, &dir, Duration::from_secs(300))
+    };
+    let first = run(args("2", &[]));
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+
+    let results = dir.join("games.jsonl");
+    let text = std::fs::read_to_string(&results).unwrap();
+    let games: Vec<Value> = text.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(games.len(), 2);
+    let id = games[0]["white_engine"]["id"].as_str().unwrap().to_owned();
+    assert!(id.starts_with("Kairos ") && id.contains("+git."), "the engine's id name: {id}");
+    for game in &games {
+        for side in ["white_engine", "black_engine"] {
+            assert_eq!(game[side]["id"], id.as_str(), "both engines run this binary");
+            let options = game[side]["options"].as_array().unwrap();
+            assert!(options.iter().any(|o| o[0] == "VirtualClock" && o[1] == "true"), "{options:?}");
+        }
+        assert!(!game["machine"].as_str().unwrap().is_empty());
+    }
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert!(pgn.contains(&format!("[WhiteEngine \"{id}\"]")) && pgn.contains("[Machine \""), "{pgn}");
+
+    // The recorded games now say another build played "legacy": resuming with this binary is refused.
+    let other = "Kairos 0.0.1+git.000000000000";
+    let recorded = std::fs::read_to_string(&results).unwrap();
+    let edited = recorded.lines().map(|line| {
+        let mut game: Value = serde_json::from_str(line).unwrap();
+        for (name, side) in [("white", "white_engine"), ("black", "black_engine")] {
+            if game[name] == "legacy" {
+                game[side]["id"] = Value::from(other);
+            }
+        }
+        format!("{game}\n")
+    });
+    std::fs::write(&results, edited.collect::<String>()).unwrap();
+    let refused = run(args("4", &["--resume"]));
+    assert_ne!(refused.code, Some(0));
+    let named = refused.stderr.contains(&format!("engine legacy is now '{id}'")) && refused.stderr.contains(other);
+    assert!(named, "{}", refused.stderr);
+    assert!(refused.stderr.contains("--allow-mixed-binaries"), "{}", refused.stderr);
+    assert_eq!(std::fs::read_to_string(&results).unwrap().lines().count(), 2, "nothing was played");
+
+    let mixed = run(args("4", &["--resume", "--allow-mixed-binaries"]));
+    assert_eq!(mixed.code, Some(0), "{}", mixed.stderr);
+    assert!(mixed.stderr.contains("warning: engine legacy is now"), "{}", mixed.stderr);
+    assert_eq!(std::fs::read_to_string(&results).unwrap().lines().count(), 4);
+    let report = run(vec!["match-report".into(), "games.jsonl".into(), "--out".into(), "report".into()]);
+    assert_eq!(report.code, Some(0), "{}", report.stderr);
+    let summary = std::fs::read_to_string(dir.join("report/summary.md")).unwrap();
+    let flagged = format!("| legacy **(more than one binary: results mix builds)** | {other} | 2 |");
+    assert!(summary.contains(&flagged), "{summary}");
+    assert!(summary.contains(&format!("| smooth | {id} | 4 |")), "{summary}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

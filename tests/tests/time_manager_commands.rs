@@ -73,18 +73,35 @@ fn a_bad_flag_value_is_one_error_line_that_names_the_flag() {
 }
 
 #[test]
-fn version_flags_print_the_workspace_version_and_start_no_engine() {
+fn version_flags_and_id_name_carry_the_workspace_version_and_the_git_commit() {
     let manifest = std::fs::read_to_string(workspace_root().join("Cargo.toml")).expect("the workspace manifest");
     let version = manifest
         .lines()
         .find_map(|line| line.strip_prefix("version = \""))
         .and_then(|rest| rest.strip_suffix('"'))
         .expect("a version line in Cargo.toml");
+    // The commit as git itself names it (the tests run in a git checkout: CI clones one).
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(workspace_root())
+        .output()
+        .expect("git runs");
+    let commit = String::from_utf8(head.stdout).unwrap().trim().to_owned();
+    assert_eq!(commit.len(), 12, "a 12-digit commit");
+    let build = format!("{version}+git.{commit}");
+    let target = format!("{} {}", std::env::consts::ARCH, std::env::consts::OS);
     for flag in ["--version", "-V"] {
         let output = run_kairos(&[flag], &workspace_root(), Duration::from_secs(30));
         assert_eq!(output.code, Some(0), "{flag}: {}", output.stderr);
-        assert_eq!(output.stdout, format!("kairos {version}\n"), "{flag}");
+        // `-dirty` when the tracked files differ from the commit (a developer's tree; never in CI's clone).
+        let expected = |build: &str| format!("kairos {build} (features: none; {target})\n");
+        let dirty = format!("{build}-dirty");
+        assert!(output.stdout == expected(&build) || output.stdout == expected(&dirty), "{flag}: {:?}", output.stdout);
     }
+    let mut engine = kairos_tests::UciSession::start(&["--backend=uniform"]);
+    engine.send("uci");
+    let id = engine.read_until("id name", Duration::from_secs(30)).pop().unwrap();
+    assert!(id == format!("id name Kairos {build}") || id == format!("id name Kairos {build}-dirty"), "{id}");
 }
 
 #[test]

@@ -115,7 +115,8 @@ fn write_charts(dir: &Path, engines: &[(String, EngineUsage)]) -> anyhow::Result
 
 /// Which binaries played (by `id name`) and on which machines: an engine with two binaries is flagged.
 fn provenance_markdown(games: &[GameRecord]) -> String {
-    let mut out = String::from("\n## Binaries and machines\n\n| engine | binary (`id name`) | games |\n|---|---|---|\n");
+    let mut out = String::from("\n## Binaries and machines\n\n| engine | binary (`id name`) | games |\n");
+    out.push_str("|---|---|---|\n");
     for (engine, binaries) in binaries_by_engine(games) {
         let flag = if binaries.len() > 1 { " **(more than one binary: results mix builds)**" } else { "" };
         for (id, count) in binaries {
@@ -124,7 +125,8 @@ fn provenance_markdown(games: &[GameRecord]) -> String {
     }
     let machines: BTreeSet<&str> = games.iter().filter_map(|game| game.machine.as_deref()).collect();
     let machines: Vec<&str> = machines.into_iter().collect();
-    let _ = writeln!(out, "\nMachines: {}.", if machines.is_empty() { "unrecorded".to_owned() } else { machines.join("; ") });
+    let machines = if machines.is_empty() { "unrecorded".to_owned() } else { machines.join("; ") };
+    let _ = writeln!(out, "\nMachines: {machines}.");
     out
 }
 

@@ -57,6 +57,30 @@ fn truncated_gzip_is_a_gzip_error() {
 }
 
 #[test]
+fn a_gzip_that_claims_or_inflates_more_than_it_holds_is_refused_before_it_is_followed() {
+    let bomb = gzip(&vec![0u8; 10_000_000]);
+    assert!(bomb.len() < 20_000, "ten million zeros compress to {} bytes", bomb.len());
+    let with_claim = |claimed: u32| {
+        let mut bytes = bomb.clone();
+        let at = bytes.len() - 4;
+        bytes[at..].copy_from_slice(&claimed.to_le_bytes());
+        bytes
+    };
+    // The trailer says 1,000 bytes: inflating stops at 1,001 and the file is refused.
+    match nn::parse_network(&with_claim(1_000)) {
+        Err(NetworkProblem::Gzip(reason)) => assert!(reason.contains("inflates beyond the 1000 bytes"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    // A claim of 4 GB from a few kilobytes is impossible for deflate: refused before any allocation.
+    match nn::parse_network(&with_claim(u32::MAX)) {
+        Err(NetworkProblem::Gzip(reason)) => assert!(reason.contains("more than"), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+    // The honest trailer inflates all ten million zeros, which are no network.
+    assert!(matches!(nn::parse_network(&bomb), Err(NetworkProblem::Protobuf(_) | NetworkProblem::Magic(_))));
+}
+
+#[test]
 fn random_bytes_and_text_formats_are_rejected() {
     let mut state = 0x1234_5678_u32;
     let noise: Vec<u8> = (0..4096)

@@ -57,11 +57,7 @@ pub fn parse_network(bytes: &[u8]) -> Result<Network, NetworkProblem> {
 /// Decodes the `pblczero.Net` message of a weights file's bytes (gzip-compressed or not).
 pub fn decode_net(bytes: &[u8]) -> Result<proto::Net, NetworkProblem> {
     let raw = if bytes.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::new();
-        flate2::read::GzDecoder::new(bytes)
-            .read_to_end(&mut out)
-            .map_err(|e| NetworkProblem::Gzip(e.to_string()))?;
-        out
+        gunzip_bounded(bytes)?
     } else {
         bytes.to_vec()
     };
@@ -69,6 +65,39 @@ pub fn decode_net(bytes: &[u8]) -> Result<proto::Net, NetworkProblem> {
         return Err(NetworkProblem::TextFormat(char::from(*version)));
     }
     proto::Net::decode(raw.as_slice()).map_err(|e| NetworkProblem::Protobuf(e.to_string()))
+}
+
+/// The largest expansion of deflate (RFC 1951): 258 bytes from a 2-bit code, about 1032 to 1.
+const MAX_DEFLATE_RATIO: usize = 1032;
+
+/// Inflates a gzip file into no more than the size its trailer gives (ISIZE, the last four bytes): memory is
+/// reserved for that size only, and a stream that inflates beyond it (a corrupt file, or one built to exhaust
+/// memory) is refused rather than followed.
+fn gunzip_bounded(bytes: &[u8]) -> Result<Vec<u8>, NetworkProblem> {
+    let trailer: [u8; 4] = bytes
+        .get(bytes.len().saturating_sub(4)..)
+        .and_then(|tail| tail.try_into().ok())
+        .filter(|_| bytes.len() >= 18)
+        .ok_or_else(|| NetworkProblem::Gzip("the file is too short to be gzip (truncated?)".into()))?;
+    let claimed = u32::from_le_bytes(trailer) as usize;
+    // Deflate cannot expand a byte into more than 1032: a larger claim is false, refused before allocating.
+    if claimed > bytes.len().saturating_mul(MAX_DEFLATE_RATIO) {
+        return Err(NetworkProblem::Gzip(format!(
+            "its trailer claims {claimed} bytes, more than {} compressed bytes can hold; the file is corrupt",
+            bytes.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(claimed);
+    flate2::read::GzDecoder::new(bytes)
+        .take(claimed as u64 + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| NetworkProblem::Gzip(e.to_string()))?;
+    if out.len() > claimed {
+        return Err(NetworkProblem::Gzip(format!(
+            "the stream inflates beyond the {claimed} bytes its trailer gives; the file is corrupt, download it again"
+        )));
+    }
+    Ok(out)
 }
 
 /// Checks the header of a decoded message and assembles its network.

@@ -8,6 +8,8 @@ use std::time::{Duration, Instant};
 
 use engine::uci::child::UciChild;
 
+pub mod fuzz_targets;
+
 /// How long a UCI session's engine may take to exit after `quit` before it is killed.
 const QUIT_WAIT: Duration = Duration::from_secs(10);
 

@@ -148,8 +148,13 @@ impl ModelFile {
     pub fn read(path: &Path) -> Result<Self, ModelError> {
         let bytes = std::fs::read(path)
             .map_err(|e| ModelError::Unreadable { path: path.to_owned(), reason: format!("cannot read it: {e}") })?;
+        Self::from_bytes(path, &bytes)
+    }
+
+    /// Checks a model file's bytes; `path` names the file in errors.
+    pub fn from_bytes(path: &Path, bytes: &[u8]) -> Result<Self, ModelError> {
         let bad = |reason: String| ModelError::NotAModel { path: path.to_owned(), reason };
-        let (_, header) = SafeTensors::read_metadata(&bytes).map_err(|e| bad(format!("no safetensors header: {e}")))?;
+        let (_, header) = SafeTensors::read_metadata(bytes).map_err(|e| bad(format!("no safetensors header: {e}")))?;
         let meta = header.metadata().clone().unwrap_or_default();
         if meta.get("format").map(String::as_str) != Some(FORMAT) {
             return Err(bad(format!("no format={FORMAT} in the header")));
@@ -159,7 +164,7 @@ impl ModelFile {
         let kernel = meta.get("kernel").and_then(|k| k.parse::<usize>().ok()).filter(|k| *k == 3 || *k == 5);
         let kernel = kernel.ok_or_else(|| bad("kernel is not 3 or 5".to_owned()))?;
         let target_kind = TargetKind::from_header(meta.get(TARGET_KIND_KEY).map(String::as_str)).map_err(bad)?;
-        let file = SafeTensors::deserialize(&bytes).map_err(|e| bad(e.to_string()))?;
+        let file = SafeTensors::deserialize(bytes).map_err(|e| bad(e.to_string()))?;
         let mut tensors = HashMap::new();
         for (name, view) in file.tensors() {
             if view.dtype() != Dtype::F32 {

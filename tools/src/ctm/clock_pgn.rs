@@ -1,7 +1,7 @@
 //! Games with a `[%clk h:mm:ss]` comment after each move, read from PGN with pgn-reader.
 
 use std::fs::File;
-use std::io::BufReader;
+use std::io::{BufReader, Read};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -141,9 +141,13 @@ impl Visitor for GameVisitor<'_> {
 /// Reads every game of a PGN file. A game with a malformed clock is an error naming it, or with
 /// `skip_bad` is counted in the second value and left out.
 pub fn read_games(path: &Path, skip_bad: bool) -> Result<(Vec<ClockedGame>, usize), CtmError> {
-    let io_error = |source| CtmError::Io { path: path.to_owned(), source };
-    let file = File::open(path).map_err(io_error)?;
-    let mut reader = Reader::new(BufReader::new(file));
+    let file = File::open(path).map_err(|source| CtmError::Io { path: path.to_owned(), source })?;
+    read_games_from(BufReader::new(file), path, skip_bad)
+}
+
+/// [`read_games`] from any reader; `path` names the source in errors.
+pub fn read_games_from(input: impl Read, path: &Path, skip_bad: bool) -> Result<(Vec<ClockedGame>, usize), CtmError> {
+    let mut reader = Reader::new(input);
     let mut visitor = GameVisitor { path, number: 0 };
     let (mut games, mut skipped) = (Vec::new(), 0);
     loop {

@@ -66,8 +66,11 @@ pub fn openbench_import(data: &[u8]) {
     }
 }
 
-/// Every target by its name (the folder names under `fuzz/seeds` and `fuzz/regressions`).
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+/// A target: its name (its folder under `fuzz/seeds` and `fuzz/regressions`) and its body.
+pub type Target = (&'static str, fn(&[u8]));
+
+/// Every target.
+pub const TARGETS: &[Target] = &[
     ("uci_line", uci_line),
     ("fen_and_moves", fen_and_moves),
     ("time_manager_option", time_manager_option),

@@ -3,12 +3,14 @@
 # a pairing, one game at a time), with the resident memory of every engine process sampled every 15 s. Resumes
 # where it stopped (kairos match --resume). Each engine gets its manager as a command-line flag, so that its
 # process can be told apart in rss.txt (seconds, games finished, engine, pid, VmRSS in kB).
-# usage: KAIROS=target/release/kairos experiments/2026-11-27-soak/run.sh
+# usage: KAIROS=target/release/kairos experiments/2026-11-27-soak/run.sh   (then gzip -kf games.jsonl to commit)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 kairos=$(realpath "${KAIROS:-$root/target/release/kairos}")
 results="$here/games.jsonl"
+# The committed record is gzipped; the match appends to the plain file.
+if [ ! -e "$results" ] && [ -e "$results.gz" ]; then gunzip -k "$results.gz"; fi
 resume=()
 if [ -s "$results" ]; then resume=(--resume); fi
 ctm="ctm(model=$root/experiments/2026-11-24-ctm-data/ctm-2.1.safetensors)"

@@ -20,7 +20,9 @@ fn main() {
             .filter(|output| output.status.success())
             .map(|output| String::from_utf8_lossy(&output.stdout).trim().to_owned())
     };
-    let commit = match git(&["rev-parse", "--short=12", "HEAD"]) {
+    // Only this repository's own history: an unpacked archive inside another checkout is not that checkout.
+    let own_history = root.join(".git").exists();
+    let commit = match git(&["rev-parse", "--short=12", "HEAD"]).filter(|_| own_history) {
         Some(commit) if !commit.is_empty() => {
             let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
             if dirty { format!("{commit}-dirty") } else { commit }

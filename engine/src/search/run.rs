@@ -315,11 +315,21 @@ impl Run {
             total_nodes: u64::from(state.tree.root.n),
             ..IterationStats::default()
         };
-        let outcome = SearchOutcome { best: self.fallback_move(&state.tree), ponder: None, stats: stats.clone() };
-        (control.sink)(SearchEvent::BestMove { best: outcome.best, ponder: None, final_stats: stats });
+        let outcome = SearchOutcome { best: self.fallback_move(&state.tree), ponder: None, stats };
+        Some(self.send_best_move(&mut control, outcome))
+    }
+
+    /// Sends the one `bestmove` of this search and marks the search done; the outcome for the end of the move.
+    fn send_best_move(&self, control: &mut Control, outcome: SearchOutcome) -> SearchOutcome {
+        (control.sink)(SearchEvent::BestMove {
+            best: outcome.best,
+            ponder: outcome.ponder,
+            final_stats: outcome.stats.clone(),
+        });
         control.outcome = Some(outcome.clone());
         control.done = true;
-        Some(outcome)
+        self.wake.notify_all();
+        outcome
     }
 
     /// The move to play when the search has none of its own: the most visited root move the filter allows,
@@ -328,9 +338,11 @@ impl Run {
         let board = tree.root_position().board();
         let visited = tree.root.edges_and_nodes().filter(|edge| edge.n() > 0 && self.filter.allows(edge.mv));
         let most_visited = visited.max_by_key(|edge| edge.n()).map(|edge| edge.mv.unpack(board));
-        let legal = tree.root_position().legal_moves();
-        let allowed = legal.iter().find(|mv| self.filter.allows(PackedMove::pack(mv))).copied();
-        most_visited.or(allowed).or_else(|| legal.first().copied())
+        most_visited.or_else(|| {
+            let legal = tree.root_position().legal_moves();
+            let allowed = legal.iter().find(|mv| self.filter.allows(PackedMove::pack(mv))).copied();
+            allowed.or_else(|| legal.first().copied())
+        })
     }
 
     /// Hands the outcome to the caller's end of the move, once, outside the search's locks; a panic there
@@ -527,17 +539,9 @@ impl Run {
                 // A failed search may end before the root's first visit: it still plays a legal move.
                 best: pv.first().copied().or_else(|| self.fallback_move(&state.tree)),
                 ponder: pv.get(1).copied(),
-                stats: stats.clone(),
+                stats,
             };
-            (control.sink)(SearchEvent::BestMove {
-                best: outcome.best,
-                ponder: outcome.ponder,
-                final_stats: stats.clone(),
-            });
-            control.outcome = Some(outcome.clone());
-            control.done = true;
-            self.wake.notify_all();
-            return Some(outcome);
+            return Some(self.send_best_move(&mut control, outcome));
         }
         if stats.nodes_since_movestart == 0 {
             return None;

@@ -47,7 +47,9 @@ fn benchmark_prints_lc0s_per_position_lines_and_totals() {
         stdout_lines(&kairos(&["benchmark", "--backend=uniform", "--threads=1", "--movetime=40", "--num-positions=2"]));
     let positions: Vec<&String> = lines.iter().filter(|line| line.starts_with("Position: ")).collect();
     assert_eq!(positions.len(), 2);
-    assert!(positions[0].starts_with("Position: 1/2 r3k2r/p1ppqpb1/"), "{}", positions[0]);
+    // lc0's benchmark positions, in lc0's order (src/tools/benchmark.h 42–43).
+    assert_eq!(*positions[0], "Position: 1/2 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    assert!(positions[1].starts_with("Position: 2/2 r3k2r/p1ppqpb1/"), "{}", positions[1]);
     let results: Vec<&String> = lines.iter().filter(|line| line.starts_with("Benchmark time ")).collect();
     let bestmoves: Vec<&String> = lines.iter().filter(|line| line.starts_with("bestmove ")).collect();
     assert_eq!((results.len(), bestmoves.len()), (2, 2));

@@ -4,6 +4,8 @@
 # where it stopped (kairos match --resume). Each engine gets its manager as a command-line flag, so that its
 # process can be told apart in rss.txt (seconds, games finished, engine, pid, VmRSS in kB).
 # usage: KAIROS=target/release/kairos experiments/2026-11-27-soak/run.sh   (then gzip -kf games.jsonl to commit)
+# MIXED=1 resumes with a different build than the games so far (kairos match --allow-mixed-binaries); each game
+# records its engines' builds.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -13,6 +15,7 @@ results="$here/games.jsonl"
 if [ ! -e "$results" ] && [ -e "$results.gz" ]; then gunzip -k "$results.gz"; fi
 resume=()
 if [ -s "$results" ]; then resume=(--resume); fi
+if [ "${MIXED:-0}" = 1 ]; then resume+=(--allow-mixed-binaries); fi
 ctm="ctm(model=$root/experiments/2026-11-24-ctm-data/ctm-2.1.safetensors)"
 "$kairos" match --tournament round-robin \
   --engine name=legacy cmd="$kairos" arg=--time-manager=legacy \

@@ -145,11 +145,6 @@ fn activate(x: &Tensor, activation: Activation) -> Result<Tensor, tch::TchError>
 pub struct TorchNetwork {
     device: Device,
     kind: Kind,
-    /// Convolutions run on channels-last tensors (on the CPU): oneDNN computes in that layout, and NCHW
-    /// tensors cost it a reorder in and out of every convolution. Maia-1900 in bf16 at batch 32 on an Intel
-    /// Xeon with AMX: 3054–3221 → 4016–4057 evaluations/s; fp32 +5–7 % (BENCHMARKS.md, session 20). Unmeasured
-    /// on CUDA, which keeps NCHW.
-    in_channels_last: bool,
     activation: Activation,
     body: BodyT,
     policy: PolicyT,
@@ -164,7 +159,11 @@ pub struct TorchNetwork {
     square_bits: Tensor,
 }
 
-/// The same NCHW tensor with its channels innermost in memory (PyTorch's channels-last format).
+/// The same NCHW tensor with its channels innermost in memory (PyTorch's channels-last format), in which every
+/// convolution runs. On the CPU oneDNN computes in that layout, and NCHW tensors cost it a reorder in and out of
+/// every convolution: Maia-1900 in bf16 at batch 32 on an Intel Xeon with AMX went from 3054–3221 to 4016–4057
+/// evaluations/s, fp32 +5–7 % (BENCHMARKS.md, session 20). On CUDA cuDNN's NHWC kernels ran a 20×256 SE net
+/// in fp16 up to 40 % faster (BENCHMARKS.md, "Kairos beside lc0's cuda backend").
 fn channels_last(t: &Tensor) -> Result<Tensor, tch::TchError> {
     t.f_permute([0, 2, 3, 1])?.f_contiguous()?.f_permute([0, 3, 1, 2])
 }
@@ -183,7 +182,6 @@ fn gather_index(map: &[i16], device: Device) -> Result<Tensor, tch::TchError> {
 impl TorchNetwork {
     /// Uploads the network's weights to `device` in precision `kind` (Float, Half or BFloat16).
     pub fn new(network: &Network, device: Device, kind: Kind) -> Result<Self, tch::TchError> {
-        let in_channels_last = device == Device::Cpu;
         let make = TensorMaker { device, kind };
         let conv = |c: &Conv| -> Result<ConvT, tch::TchError> {
             let shape = [
@@ -192,8 +190,7 @@ impl TorchNetwork {
                 c.kernel as i64,
                 c.kernel as i64,
             ];
-            let weights = make.tensor(&c.weights, &shape)?;
-            let weights = if in_channels_last { channels_last(&weights)? } else { weights };
+            let weights = channels_last(&make.tensor(&c.weights, &shape)?)?;
             Ok(ConvT {
                 weights,
                 biases: make.vector(&c.biases)?,
@@ -268,7 +265,6 @@ impl TorchNetwork {
         Ok(Self {
             device,
             kind,
-            in_channels_last,
             activation: network.activation,
             body,
             policy,
@@ -293,10 +289,10 @@ impl TorchNetwork {
         let batch = positions.len();
         let padded = padded_batch_size(batch);
         let mut outputs = tch::no_grad(|| {
-            let input = if self.in_channels_last {
+            let input = if self.device == Device::Cpu {
                 self.channels_last_input(positions, padded)?
             } else {
-                self.expanded_on_device(positions, padded)?
+                channels_last(&self.expanded_on_device(positions, padded)?)?
             };
             self.forward_input(&input, padded as i64)
         })?;

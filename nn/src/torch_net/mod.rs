@@ -162,8 +162,9 @@ pub struct TorchNetwork {
 /// The same NCHW tensor with its channels innermost in memory (PyTorch's channels-last format), in which every
 /// convolution runs. On the CPU oneDNN computes in that layout, and NCHW tensors cost it a reorder in and out of
 /// every convolution: Maia-1900 in bf16 at batch 32 on an Intel Xeon with AMX went from 3054–3221 to 4016–4057
-/// evaluations/s, fp32 +5–7 % (BENCHMARKS.md, session 20). On CUDA cuDNN's NHWC kernels ran a 20×256 SE net
-/// in fp16 up to 40 % faster (BENCHMARKS.md, "Kairos beside lc0's cuda backend").
+/// evaluations/s, fp32 +5–7 % (BENCHMARKS.md, session 20). On CUDA it changed nothing beyond noise, as the
+/// eager pass there is bound by launches and host work, not by cuDNN (BENCHMARKS.md, "Kairos beside lc0's
+/// cuda backend"); one layout keeps one code path.
 fn channels_last(t: &Tensor) -> Result<Tensor, tch::TchError> {
     t.f_permute([0, 2, 3, 1])?.f_contiguous()?.f_permute([0, 3, 1, 2])
 }

@@ -317,7 +317,7 @@ fn network_failure_is_an_error_line_and_go_still_answers() {
 
 #[test]
 fn ponderhit_turns_the_ponder_search_into_one_timed_search() {
-    let mut engine = Engine::start(&["--backend=uniform", "--threads=1"]);
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1", "--ponder"]);
     engine.send("position startpos moves e2e4 e7e5");
     engine.send("go ponder wtime 2000 btime 2000");
     assert!(engine.ready().iter().all(|line| !line.starts_with("bestmove")), "pondering holds the move");
@@ -330,6 +330,109 @@ fn ponderhit_turns_the_ponder_search_into_one_timed_search() {
     engine.bestmove();
     let rest = engine.quit();
     assert!(rest.iter().all(|line| !line.starts_with("bestmove")), "one bestmove per go: {rest:?}");
+}
+
+/// The time-manager traces of a `TmTraceFile`, one JSON object a move.
+fn read_traces(path: &std::path::Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).expect("trace file written");
+    text.lines().map(|line| serde_json::from_str(line).unwrap()).collect()
+}
+
+/// Plays Black's first move after 1. e4, then ponders on the GUI's predicted White reply a2a3 for a moment.
+/// Returns the engine, the lines of the ponder search so far and Black's first move.
+fn ponder_after_first_move(trace: &std::path::Path) -> (Engine, Vec<String>, String) {
+    let flag = format!("--tm-trace-file={}", trace.display());
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1", "--ponder", "--show-wdl", &flag]);
+    engine.send("position startpos moves e2e4");
+    engine.send("go wtime 5000 btime 5000");
+    let reply = best_of(engine.bestmove().last().unwrap()).to_string();
+    engine.read_until(|line| line.starts_with("info string tm"));
+    engine.send(&format!("position startpos moves e2e4 {reply} a2a3"));
+    engine.send("go ponder wtime 5000 btime 4900");
+    std::thread::sleep(Duration::from_millis(300));
+    let pondering = engine.ready();
+    (engine, pondering, reply)
+}
+
+#[test]
+fn a_ponder_search_shows_the_engines_own_lines_after_the_predicted_move() {
+    let path = std::env::temp_dir().join(format!("kairos-ponder-lines-{}.jsonl", std::process::id()));
+    let (mut engine, pondering, reply) = ponder_after_first_move(&path);
+    // lc0 searches the position before a2a3 and shows its lines from Black's side, the PV after a2a3.
+    let after_prediction = position_after(None, &["e2e4", &reply, "a2a3"]);
+    let lines: Vec<&String> = pondering.iter().filter(|line| line.starts_with("info depth")).collect();
+    assert!(!lines.is_empty(), "the ponder search reports: {pondering:?}");
+    let with_pv = lines.iter().filter(|line| line.contains(" pv ")).count();
+    assert!(with_pv > 0, "the uniform priors visit a2a3, so some lines have its PV: {lines:?}");
+    for line in &lines {
+        if line.contains(" pv ") {
+            assert_well_formed_info(line, &after_prediction);
+        }
+    }
+    engine.send("stop");
+    let stopped = engine.bestmove();
+    assert!(is_legal(&after_prediction, best_of(stopped.last().unwrap())), "{stopped:?}");
+    engine.quit();
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn a_ponder_miss_keeps_the_tree_and_the_time_manager() {
+    let path = std::env::temp_dir().join(format!("kairos-ponder-miss-{}.jsonl", std::process::id()));
+    let (mut engine, _, reply) = ponder_after_first_move(&path);
+    engine.send("stop");
+    engine.bestmove();
+    // White played h2h3, not the predicted a2a3: the ponder search's tree, rooted before White's move, has
+    // visits under h2h3 too, and the game goes on with its manager (as lc0's tree reuse at the next search).
+    engine.send(&format!("position startpos moves e2e4 {reply} h2h3"));
+    engine.send("go wtime 4900 btime 4800");
+    let answer = engine.bestmove();
+    assert!(is_legal(&position_after(None, &["e2e4", &reply, "h2h3"]), best_of(answer.last().unwrap())));
+    engine.read_until(|line| line.starts_with("info string tm"));
+    engine.quit();
+    let traces = read_traces(&path);
+    let _ = std::fs::remove_file(&path);
+    let plies: Vec<u64> = traces.iter().map(|trace| trace["game_ply"].as_u64().unwrap()).collect();
+    assert_eq!(plies, vec![1, 3], "the ponder search runs no time manager");
+    assert!(traces[1]["reused_visits"].as_u64().unwrap() > 0, "the tree under h2h3 is kept: {}", traces[1]);
+    assert_ne!(traces[0]["state_before"], traces[0]["state_after_move"], "the manager learns from a move");
+    assert_eq!(traces[1]["state_before"], traces[0]["state_after_move"], "the same manager goes on");
+}
+
+#[test]
+fn ponderhit_reuses_the_visits_under_the_predicted_move() {
+    let path = std::env::temp_dir().join(format!("kairos-ponder-hit-{}.jsonl", std::process::id()));
+    let (mut engine, _, reply) = ponder_after_first_move(&path);
+    engine.send("ponderhit");
+    let answer = engine.bestmove();
+    assert!(is_legal(&position_after(None, &["e2e4", &reply, "a2a3"]), best_of(answer.last().unwrap())));
+    engine.read_until(|line| line.starts_with("info string tm"));
+    engine.quit();
+    let traces = read_traces(&path);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(traces.len(), 2);
+    assert!(traces[1]["reused_visits"].as_u64().unwrap() > 0, "{}", traces[1]);
+    assert_eq!(traces[1]["state_before"], traces[0]["state_after_move"]);
+}
+
+#[test]
+fn go_ponder_without_a_predicted_move_or_with_ponder_off_is_named_and_still_answered() {
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1"]);
+    engine.send("position startpos moves e2e4");
+    engine.send("go ponder wtime 1000 btime 1000");
+    let lines = engine.ready();
+    assert!(errors(&lines).iter().any(|line| line.contains("Ponder option is off")), "{lines:?}");
+    engine.send("stop");
+    engine.bestmove();
+    engine.send("setoption name Ponder value true");
+    engine.send("position startpos");
+    engine.send("go ponder wtime 1000 btime 1000");
+    let lines = engine.ready();
+    assert!(errors(&lines).iter().any(|line| line.contains("needs the predicted move")), "{lines:?}");
+    engine.send("stop");
+    let answer = engine.bestmove();
+    assert!(is_legal(&Chess::default(), best_of(answer.last().unwrap())));
+    engine.quit();
 }
 
 #[test]

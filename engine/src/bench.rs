@@ -286,6 +286,7 @@ impl Bench {
             searchmoves: Vec::new(),
             hold_bestmove_until_stop: false,
             infinite: false,
+            ponder: false,
         };
         let outcome = self.search.start(request, sink).wait();
         let fen = || Fen::from_position(position, EnPassantMode::Legal).to_string();

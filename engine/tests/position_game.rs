@@ -133,6 +133,19 @@ fn a_continuation_has_the_same_start_and_the_earlier_moves_as_a_prefix() {
 }
 
 #[test]
+fn before_last_move_is_the_game_one_move_shorter_with_its_history() {
+    let fen = Some("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1");
+    let before = game(fen, "e2e4 e5d6 e1e2").before_last_move().unwrap();
+    let expected = game(fen, "e2e4 e5d6");
+    assert_eq!(before.moves(), expected.moves());
+    assert_eq!(before.game_ply(), expected.game_ply());
+    assert_eq!(before.history().len(), expected.history().len());
+    assert!(before.position() == expected.position());
+    assert!(game(fen, "e2e4 e5d6 e1e2").continues(&before));
+    assert!(game(fen, "").before_last_move().is_none(), "a game without moves has no earlier position");
+}
+
+#[test]
 fn piece_placement_is_the_boards_fen_field() {
     assert_eq!(game(None, "").piece_placement().to_string(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
     // 1. e4 d5 2. exd5 Nf6 3. Nf3 Nxd5 4. Be2 e6 5. O-O: captures, and castling moves king and rook together.

@@ -51,6 +51,7 @@ fn run_search(search: &mut Search, limit: u64, stop_on_win: bool) -> Finished {
         searchmoves: Vec::new(),
         hold_bestmove_until_stop: false,
         infinite: false,
+        ponder: false,
     };
     let handle = search.start(
         request,
@@ -149,6 +150,7 @@ fn a_move_into_a_proven_loss_loses_its_prior_as_in_lc0() {
         searchmoves: allowed.to_vec(),
         hold_bestmove_until_stop: false,
         infinite: false,
+        ponder: false,
     };
     search.start(request, Box::new(move |event| sink_events.lock().unwrap().push(event))).wait();
     let lines = events
@@ -302,6 +304,7 @@ fn start_endless(
         searchmoves: Vec::new(),
         hold_bestmove_until_stop: hold,
         infinite: false,
+        ponder: false,
     };
     search.start(
         request,
@@ -378,6 +381,7 @@ fn searchmoves_restrict_the_best_move() {
         searchmoves: vec![a3],
         hold_bestmove_until_stop: false,
         infinite: false,
+        ponder: false,
     };
     let outcome = search
         .start(request, Box::new(move |e| sink.lock().unwrap().push(e)))
@@ -646,6 +650,7 @@ fn a_visit_limit_stops_after_the_last_batch_whenever_the_watchdog_polls() {
             searchmoves: Vec::new(),
             hold_bestmove_until_stop: false,
             infinite: false,
+            ponder: false,
         };
         let outcome = search.start(request, Box::new(|_| {})).wait().expect("a best move");
         let root_visits = 1 + search.root_visits().iter().map(|(_, n)| u64::from(*n)).sum::<u64>();

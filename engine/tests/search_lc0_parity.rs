@@ -174,6 +174,7 @@ fn compare_with_lc0(reference: &str, weights: &str, flags: EngineOptions, stoppe
             searchmoves: Vec::new(),
             hold_bestmove_until_stop: false,
             infinite: false,
+            ponder: false,
         };
         let last_info = Arc::new(std::sync::Mutex::new(None));
         let sink_info = Arc::clone(&last_info);

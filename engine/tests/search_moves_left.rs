@@ -33,6 +33,7 @@ fn search_to(search: &mut Search, visits: u64) -> SearchOutcome {
         searchmoves: Vec::new(),
         hold_bestmove_until_stop: false,
         infinite: false,
+        ponder: false,
     };
     search.start(request, Box::new(|_| {})).wait().expect("a best move")
 }

@@ -409,8 +409,8 @@ declare_options! {
     syzygy_fast_play: bool = false, OptionKind::Check, "SyzygyFastPlay", "syzygy-fast-play",
         "With DTZ tables, the network picks only among the winning moves of the shortest DTZ (faster wins, \
          not always the best ones).";
-    ponder: bool = true, OptionKind::Check, "Ponder", "ponder",
-        "Lets the GUI send go ponder; tells the GUI that pondering is supported.";
+    ponder: bool = false, OptionKind::Check, "Ponder", "ponder",
+        "The GUI will send go ponder: a ponder search searches the position before the predicted move, so that a miss keeps its tree.";
     virtual_clock: bool = false, OptionKind::Check, "VirtualClock", "virtual-clock",
         "Measures time on a deterministic virtual clock (VirtualNps, VirtualBatchCostMs) instead of the wall.";
     virtual_nps: i64 = 2000, OptionKind::Spin { min: 1, max: 1_000_000_000 }, "VirtualNps", "virtual-nps",
@@ -918,14 +918,15 @@ mod tests {
             "--weights",
             "/tmp/net.pb.gz",
             "--show-wdl",
-            "--no-ponder",
+            "--ponder",
             "--cpuct=2.5",
-            "--two-fold-draws=false",
+            "--no-two-fold-draws",
+            "--sticky-endgames=false",
         ]))
         .unwrap();
         assert_eq!(options.threads, 2);
         assert_eq!(options.weights_file, "/tmp/net.pb.gz");
-        assert!(options.show_wdl && !options.ponder && !options.two_fold_draws);
+        assert!(options.show_wdl && options.ponder && !options.two_fold_draws && !options.sticky_endgames);
         assert_eq!(options.cpuct, 2.5);
     }
 

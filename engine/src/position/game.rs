@@ -151,6 +151,17 @@ impl GameState {
         &self.history
     }
 
+    /// The game one move shorter (None when no move was played): the position a ponder search searches, before
+    /// the opponent's predicted move, as lc0 (`engine.cc` 202–216).
+    pub fn before_last_move(&self) -> Option<Self> {
+        let (_, earlier) = self.moves.split_last()?;
+        let mut game = Self::new(self.start.clone());
+        for mv in earlier {
+            game.play(*mv);
+        }
+        Some(game)
+    }
+
     /// Whether this game continues `earlier`: the same start position with `earlier`'s moves as a prefix.
     pub fn continues(&self, earlier: &GameState) -> bool {
         let fen = |game: &GameState| Fen::from_position(game.start(), shakmaty::EnPassantMode::Legal).to_string();

@@ -58,6 +58,21 @@ pub struct InfoFields {
 }
 
 impl InfoLine {
+    /// The line of a ponder search (rooted before the opponent's `predicted` move) as the engine's own: the
+    /// score and W/D/L from the engine's side, depth and seldepth one less, and the PV after the predicted move,
+    /// none when the line does not start with it (lc0's `UciPonderForwarder`, `engine.cc` 99–127).
+    pub fn as_ponder_line(mut self, predicted: &Move) -> Self {
+        self.score = match self.score {
+            Score::Cp(cp) => Score::Cp(-cp),
+            Score::Mate(moves) => Score::Mate(-moves),
+        };
+        self.wdl = (self.wdl.2, self.wdl.1, self.wdl.0);
+        self.depth = if self.depth > 1 { self.depth - 1 } else { self.depth };
+        self.seldepth = if self.seldepth > 1 { self.seldepth - 1 } else { self.seldepth };
+        self.pv = if self.pv.first() == Some(predicted) { self.pv.split_off(1) } else { Vec::new() };
+        self
+    }
+
     /// The line as lc0 prints it, in lc0's field order.
     pub fn to_uci(&self, fields: InfoFields) -> String {
         let mut line = format!(
@@ -264,6 +279,37 @@ mod tests {
         // lc0: copysign(round(M)/2 + 101, wl) for a tablebase result: M 7 rounds to 7, 3.5 + 101 = 104.5 → 104.
         assert_eq!(mate_moves(1.0, 7.0, true), 104);
         assert_eq!(mate_moves(-1.0, 0.0, true), -101);
+    }
+
+    #[test]
+    fn a_ponder_line_is_the_engines_own_after_the_predicted_move() {
+        let game = crate::position::GameState::from_uci(None, &["e2e4", "e7e5", "g1f3"]).unwrap();
+        let (e4, e5, nf3) = (game.moves()[0], game.moves()[1], game.moves()[2]);
+        let line = InfoLine {
+            depth: 4,
+            seldepth: 9,
+            time_ms: 5,
+            nodes: 80,
+            score: Score::Cp(-35),
+            wdl: (200, 500, 300),
+            moves_left: None,
+            hashfull: None,
+            nps: None,
+            eps: None,
+            tb_hits: 0,
+            multipv: None,
+            pv: vec![e4, e5, nf3],
+        };
+        // lc0's UciPonderForwarder: score and W/D/L from the other side, depth and seldepth one less, the PV
+        // after the predicted move.
+        let shown = line.clone().as_ponder_line(&e4);
+        assert_eq!((shown.score, shown.wdl, shown.depth, shown.seldepth), (Score::Cp(35), (300, 500, 200), 3, 8));
+        assert_eq!(shown.pv, vec![e5, nf3]);
+        assert_eq!(InfoLine { score: Score::Mate(-2), ..line.clone() }.as_ponder_line(&e4).score, Score::Mate(2));
+        let elsewhere = line.clone().as_ponder_line(&e5);
+        assert!(elsewhere.pv.is_empty(), "a line that does not start with the predicted move shows no PV");
+        let shallow = InfoLine { depth: 1, seldepth: 1, ..line }.as_ponder_line(&e4);
+        assert_eq!((shallow.depth, shallow.seldepth), (1, 1), "lc0 lowers only what is above 1");
     }
 
     #[test]

@@ -63,6 +63,9 @@ pub struct SearchRequest {
     pub hold_bestmove_until_stop: bool,
     /// `go infinite`: contempt mode `play` is off, as lc0 has it.
     pub infinite: bool,
+    /// `go ponder`: the root is the opponent's position (before its predicted move), so contempt mode `play`
+    /// favours the side not to move there, as lc0 (search.cc 192–196).
+    pub ponder: bool,
 }
 
 /// What the search tells the UCI layer.
@@ -248,7 +251,7 @@ impl Search {
                 p.wdl_rescale,
                 p.wdl_max_s,
                 p.wdl_eval_objectivity,
-                turn,
+                if request.ponder { !turn } else { turn },
                 request.infinite,
             );
             (root.filter, root.tablebases, contempt, DrawScore::new(self.params.draw_score, turn))

@@ -65,7 +65,12 @@ pub struct Session {
     /// The Syzygy tables of `loaded_syzygy_path` (None: none, or none could be loaded).
     tablebases: Option<Arc<Tablebases>>,
     loaded_syzygy_path: String,
+    /// The game of the last `position` (the start position before any).
     game: GameState,
+    /// The game whose position the search was last given (lc0's tree head): the last `position` with Ponder
+    /// off; with Ponder on it moves at `go`, and a ponder search's is the game before the opponent's predicted
+    /// move, so that a ponder miss continues this game with its tree, cache and manager.
+    search_game: GameState,
     time_manager: Option<SharedTimeManager>,
     clock: SharedClock,
     position_received_ms: f64,
@@ -85,6 +90,7 @@ impl Session {
             tablebases: None,
             loaded_syzygy_path: String::new(),
             game: GameState::default(),
+            search_game: GameState::default(),
             time_manager: None,
             clock,
             position_received_ms: 0.0,
@@ -251,6 +257,7 @@ impl Session {
         self.finish_search();
         self.start_new_game_state();
         self.game = GameState::default();
+        self.search_game = GameState::default();
         Ok(())
     }
 
@@ -268,12 +275,37 @@ impl Session {
             Ok(game) => game,
             Err(error) => return self.out.error(&format!("{error}; the previous position is kept")),
         };
-        if !game.continues(&self.game) {
-            self.start_new_game_state();
+        if !self.options.ponder {
+            self.move_search_to(&game);
         }
         self.game = game;
         self.position_received_ms = self.clock.elapsed_ms();
         Ok(())
+    }
+
+    /// Gives the search `game`'s position (lc0's `InitializeSearchPosition`); a game that does not continue the
+    /// one searched last starts a new game state: tree, cache, time manager and clock.
+    fn move_search_to(&mut self, game: &GameState) {
+        if !game.continues(&self.search_game) {
+            self.start_new_game_state();
+        }
+        self.search_game = game.clone();
+    }
+
+    /// The game a `go ponder` searches: the position before the opponent's predicted move, the last move of
+    /// `position`, as lc0 (`engine.cc` 202–216), and that move. A misuse is named, and the position as given
+    /// is searched, so that every `go` still gets its `bestmove`.
+    fn ponder_game(&self) -> io::Result<(GameState, Option<Move>)> {
+        if !self.options.ponder {
+            self.out.error("go ponder while the Ponder option is off; send setoption name Ponder value true first")?;
+        }
+        match (self.game.before_last_move(), self.game.moves().last()) {
+            (Some(before), Some(predicted)) => Ok((before, Some(*predicted))),
+            _ => {
+                self.out.error("go ponder needs the predicted move as the last move of position; searching the position as given")?;
+                Ok((self.game.clone(), None))
+            }
+        }
     }
 
     fn go(&mut self, go: GoCommand) -> io::Result<()> {
@@ -281,9 +313,13 @@ impl Session {
         if go.params.wtime.is_none() && go.params.btime.is_none() {
             self.position_received_ms = self.clock.elapsed_ms();
         }
-        self.start_search(go)
+        let (game, predicted) = if go.params.ponder { self.ponder_game()? } else { (self.game.clone(), None) };
+        self.move_search_to(&game);
+        self.start_search(go, predicted)
     }
 
+    /// lc0's `PonderHit`: the ponder search ends without a move, the move's clock starts now, and the same `go`
+    /// searches the game itself, reusing what the ponder search found under the predicted move.
     fn ponder_hit(&mut self) -> io::Result<()> {
         let Some(running) = self.running.take() else {
             return self.out.error("ponderhit without a search in flight; send go ponder first");
@@ -296,12 +332,15 @@ impl Session {
         running.handle.wait();
         go.params.ponder = false;
         self.position_received_ms = self.clock.elapsed_ms();
-        self.start_search(go)
+        let game = self.game.clone();
+        self.move_search_to(&game);
+        self.start_search(go, None)
     }
 
-    /// Starts a search for `go`; whatever happens, exactly one `bestmove` follows (at once on failure).
-    fn start_search(&mut self, go: GoCommand) -> io::Result<()> {
-        let position = self.game.position().clone();
+    /// Starts a search of `search_game` for `go` (a ponder search before the `predicted` move); whatever
+    /// happens, exactly one `bestmove` follows (at once on failure).
+    fn start_search(&mut self, go: GoCommand, predicted: Option<Move>) -> io::Result<()> {
+        let position = self.search_game.position().clone();
         let legal_moves = position.legal_moves();
         if legal_moves.is_empty() {
             return self.out.send("bestmove 0000");
@@ -326,8 +365,8 @@ impl Session {
             return self.out.send("bestmove 0000");
         };
         evaluator.search.set_tablebases(self.tablebases.clone());
-        let reused_visits = evaluator.search.set_position(&self.game);
-        let game_ply = self.game.game_ply();
+        let reused_visits = evaluator.search.set_position(&self.search_game);
+        let game_ply = self.search_game.game_ply();
         let book_exit_ply = *self.book_exit_ply.get_or_insert(game_ply);
         let context = MoveContext {
             white_to_move: position.turn().is_white(),
@@ -339,7 +378,7 @@ impl Session {
             network_moves_left_plies: None,
             moves_out_of_book: Some(game_ply.saturating_sub(book_exit_ply) / 2 + 1),
             smart_pruning: false,
-            placement: Some(self.game.piece_placement()),
+            placement: Some(self.search_game.piece_placement()),
         };
         // The move's life: the manager hands out the stopper, the search runs and sends its best move, and
         // then the manager learns from the outcome and the trace is written, outside the search's locks.
@@ -360,6 +399,7 @@ impl Session {
             searchmoves,
             hold_bestmove_until_stop: go.params.infinite || go.params.ponder,
             infinite: go.params.infinite,
+            ponder: go.params.ponder,
         };
         let fields = InfoFields {
             wdl: self.options.show_wdl,
@@ -372,7 +412,11 @@ impl Session {
             // lc0's warning (search.cc 180-191): the side to favour is unknown while analysing.
             self.out.send("info string WARNING: Contempt mode set to 'disable' as 'play' not supported for infinite search.")?;
         }
-        let reporter = Reporter { out: self.out.clone(), fields };
+        let pondering = predicted.map(|predicted| Pondering {
+            predicted,
+            fallback: self.game.position().legal_moves().first().copied(),
+        });
+        let reporter = Reporter { out: self.out.clone(), fields, pondering };
         let handle = evaluator.search.start(request, Box::new(move |event| reporter.report(event)));
         let ponder = go.params.ponder.then_some(go);
         self.running = Some(Running { handle, ponder });
@@ -384,6 +428,15 @@ impl Session {
 struct Reporter {
     out: UciOutput,
     fields: InfoFields,
+    /// A ponder search's predicted move, whose lines are shown as the engine's own.
+    pondering: Option<Pondering>,
+}
+
+/// What a ponder search, rooted before the opponent's predicted move, shows the GUI.
+struct Pondering {
+    predicted: Move,
+    /// A legal move of the position after the predicted move, for a best move that is not the predicted one.
+    fallback: Option<Move>,
 }
 
 impl Reporter {
@@ -394,14 +447,25 @@ impl Reporter {
 
     fn try_report(&self, event: SearchEvent) -> io::Result<()> {
         match event {
-            SearchEvent::Info(info) => self.out.send(&info.to_uci(self.fields)),
+            SearchEvent::Info(info) => match &self.pondering {
+                // lc0 shows one line while pondering: the first, with the PV after the predicted move.
+                Some(_) if info.multipv.is_some_and(|rank| rank > 1) => Ok(()),
+                Some(pondering) => self.out.send(&info.as_ponder_line(&pondering.predicted).to_uci(self.fields)),
+                None => self.out.send(&info.to_uci(self.fields)),
+            },
             SearchEvent::VerboseStats(lines) => {
                 lines.iter().try_for_each(|line| self.out.send(&format!("info string {line}")))
             }
             SearchEvent::Error(message) => self.out.error(&message),
-            SearchEvent::BestMove { best, ponder, .. } => {
-                self.out.send(&bestmove_line(best.as_ref(), ponder.as_ref(), self.fields.chess960))
-            }
+            SearchEvent::BestMove { best, ponder, .. } => match &self.pondering {
+                // After `stop` on a ponder miss, which the GUI ignores: still a legal move of its position (lc0
+                // sends the opponent's move here), the reply to the predicted move when that was best.
+                Some(pondering) => {
+                    let own = if best == Some(pondering.predicted) { ponder.or(pondering.fallback) } else { pondering.fallback };
+                    self.out.send(&bestmove_line(own.as_ref(), None, self.fields.chess960))
+                }
+                None => self.out.send(&bestmove_line(best.as_ref(), ponder.as_ref(), self.fields.chess960)),
+            },
         }
     }
 }

@@ -95,6 +95,7 @@ pub fn request_until(stopper: Box<dyn Stopper>) -> SearchRequest {
         searchmoves: Vec::new(),
         hold_bestmove_until_stop: false,
         infinite: false,
+        ponder: false,
     }
 }
 

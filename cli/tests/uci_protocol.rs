@@ -435,6 +435,40 @@ fn go_ponder_without_a_predicted_move_or_with_ponder_off_is_named_and_still_answ
     engine.quit();
 }
 
+/// The first move's trace step `init_nps` (the manager's start from the engine's measure), if any.
+fn first_move_init_nps(flags: &[&str], with_isready: bool) -> Option<f64> {
+    let path = std::env::temp_dir().join(format!("kairos-init-nps-{}-{with_isready}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let flag = format!("--tm-trace-file={}", path.display());
+    let mut engine = Engine::start(&[flags, &[flag.as_str()]].concat());
+    if with_isready {
+        engine.ready();
+    }
+    engine.send("position startpos");
+    engine.send("go wtime 60000 btime 60000");
+    engine.bestmove();
+    engine.read_until(|line| line.starts_with("info string tm"));
+    engine.quit();
+    let traces = read_traces(&path);
+    let _ = std::fs::remove_file(&path);
+    let steps = traces[0]["steps"].as_array().unwrap().clone();
+    steps.iter().find(|step| step["name"] == "init_nps").map(|step| step["value"].as_f64().unwrap())
+}
+
+#[test]
+fn the_time_manager_starts_from_the_engines_measured_speed() {
+    let base = ["--backend=uniform", "--threads=1"];
+    // On the virtual clock the speed is VirtualNps.
+    assert_eq!(first_move_init_nps(&[&base[..], &["--virtual-clock", "--virtual-nps=777"]].concat(), true), Some(777.0));
+    // On the wall clock a short search when the network loads at isready measures it.
+    let measured = first_move_init_nps(&base, true).expect("the default manager starts from the engine's measure");
+    assert!(measured > 0.0 && measured != 20_000.0, "{measured}");
+    // Without isready nothing was measured before the first move: PR 1195's 20000.
+    assert_eq!(first_move_init_nps(&base, false), Some(20_000.0));
+    // An explicit init-nps overrides the measure.
+    assert_eq!(first_move_init_nps(&[&base[..], &["--time-manager=smooth(preset=kairos,init-nps=3000)"]].concat(), true), None);
+}
+
 #[test]
 fn time_manager_trace_is_appended_per_move_and_summarised() {
     let path = std::env::temp_dir().join(format!("kairos-uci-trace-{}.jsonl", std::process::id()));

@@ -220,6 +220,7 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
             moves_out_of_book: Some(move_number),
             smart_pruning: false,
             placement: Some(PiecePlacement::initial()),
+            engine_nps: Some(config.nps as f32),
         };
         let nps = config.nps * (1.0 + config.nps_noise * rng.random_range(-1.0..=1.0));
         let mut chain = build_stopper_chain(Some(manager.as_mut()), &go, &ctx, &no_pruning);

@@ -169,4 +169,7 @@ pub struct MoveContext {
     /// The pieces on the board, for managers that read the position (`ctm`); `None` where the caller has no
     /// position.
     pub placement: Option<PiecePlacement>,
+    /// The engine's own measure of its speed in nodes per second (its last search, a calibration when the
+    /// network loaded, or VirtualNps on the virtual clock): where a manager with `init-nps=0` starts.
+    pub engine_nps: Option<f32>,
 }

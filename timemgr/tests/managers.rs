@@ -269,3 +269,25 @@ fn trace_summary_is_one_line_with_the_key_numbers() {
     assert!(position("remaining_moves") < position("total_remaining_ms"));
     assert!(position("expected_movetime_brutto_ms") < position("allocated_ms"));
 }
+
+#[test]
+fn init_nps_zero_starts_from_the_engines_own_measure_and_a_value_overrides_it() {
+    let measured = MoveContext { engine_nps: Some(4_321.0), ..ctx(0, 0) };
+    let cases = [
+        ("smooth(limit=nodes)", measured.clone(), 4_321.0),
+        ("smooth(preset=kairos)", measured.clone(), 4_321.0),
+        // No measure yet: PR 1195's 20000.
+        ("smooth(limit=nodes)", ctx(0, 0), 20_000.0),
+        // A value is an override, and lc0's preset keeps lc0's constant.
+        ("smooth(limit=nodes,init-nps=3000)", measured.clone(), 3_000.0),
+        ("smooth(preset=lc0)", measured, 20_000.0),
+    ];
+    for (spec, context, want) in cases {
+        let mut tm = time_manager_from_str(spec).unwrap();
+        let trace = budget_only(tm.as_mut(), &go(60_000, 600), &context);
+        assert_eq!(state_value(&trace.state_after_budget, "nps"), want, "{spec}");
+        // The node budget follows: 60 s at `want` nodes per second over the remaining game.
+        let remaining_ms = trace.step_value("total_remaining_ms").unwrap();
+        close(trace.step_value("remaining_game_nodes").unwrap(), remaining_ms * want / 1000.0, 1e-5, spec);
+    }
+}

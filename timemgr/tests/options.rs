@@ -109,9 +109,10 @@ fn the_kairos_preset_is_the_configuration_whose_sprt_passed() {
     // The `nodes` engine's TimeManager in experiments/2026-11-24-nodes-lc0curve-vs-legacy-10+0.1/run.sh, plus
     // lc0's linear NPS update (20 s), under which the first move's NPS replaces init-nps: on the wall clock the
     // 5 s half-life kept the estimate near 1400 for some 40 moves against a real 2,000-2,600 (EXPERIMENTS.md);
-    // on the SPRT's virtual clock the estimate stayed within 1400-1413 either way.
+    // on the SPRT's virtual clock the estimate stayed within 1400-1413 either way. Since 2026-11-27 the estimate
+    // starts from the engine's measure (init-nps=0), which on that virtual clock (VirtualNps 1400) is 1400.
     let sprt = TimeManagerConfig::parse(
-        "smooth(limit=nodes,init-nps=1400,init-timeuse=0.9,init-tree-reuse=0.35,tree-reuse-update-rate=20.0,\
+        "smooth(limit=nodes,init-nps=0,init-timeuse=0.9,init-tree-reuse=0.35,tree-reuse-update-rate=20.0,\
          prune-floor=0.9,nps-update-period=20.0)",
     )
     .unwrap();
@@ -123,16 +124,17 @@ fn the_kairos_preset_is_the_configuration_whose_sprt_passed() {
     // A key given beside the preset still wins, the choice included.
     let by_time = TimeManagerConfig::parse("smooth(preset=kairos,limit=time)").unwrap();
     assert_eq!(by_time.to_string(), "smooth(preset=kairos,limit=time)");
-    assert_eq!(smooth(&by_time.manager).init_nps, 1400.0);
+    assert_eq!(smooth(&by_time.manager).init_nps, 0.0, "the engine's measure");
     assert_ne!(smooth(&by_time.manager).limit, smooth(&preset.manager).limit);
 }
 
 #[test]
 fn the_even_preset_is_the_configuration_that_met_both_targets() {
     // The `nodes` engine's TimeManager in experiments/2026-11-25-nodes-search-forced-m68-vs-legacy-10+0.1/run.sh,
-    // plus lc0's linear NPS update for the wall clock, as the kairos preset adds it.
+    // plus lc0's linear NPS update for the wall clock, as the kairos preset adds it, and the engine's measure as
+    // the estimate's start (1400 on that run's virtual clock).
     let run = TimeManagerConfig::parse(
-        "smooth(limit=nodes,init-nps=1400,init-timeuse=0.9,init-tree-reuse=0.35,tree-reuse-update-rate=20.0,\
+        "smooth(limit=nodes,init-nps=0,init-timeuse=0.9,init-tree-reuse=0.35,tree-reuse-update-rate=20.0,\
          prune-floor=1.0,search-forced=true,max-move-budget=0.5,nps-update-period=20.0,\
          mle-legacy(midpoint=68.0,steepness=20.0))",
     )

@@ -69,6 +69,9 @@ pub struct ProxySession {
     explained_spec: Option<String>,
     told_no_counts: bool,
     told_nodes_as_time: bool,
+    /// The wrapped engine's speed over its last managed move, from its `info` lines: where managers with
+    /// `init-nps=0` start.
+    engine_nps: Option<f32>,
 }
 
 impl ProxySession {
@@ -93,6 +96,7 @@ impl ProxySession {
             explained_spec: None,
             told_no_counts: false,
             told_nodes_as_time: false,
+            engine_nps: None,
         }
     }
 
@@ -385,6 +389,7 @@ impl ProxySession {
             moves_out_of_book: Some(game_ply.saturating_sub(book_exit_ply) / 2 + 1),
             smart_pruning: false,
             placement: Some(self.game.piece_placement()),
+            engine_nps: self.engine_nps,
         }
     }
 
@@ -404,6 +409,9 @@ impl ProxySession {
         }
         if let Some(clock_ms) = search.given_clock_ms {
             self.clock_scale.learn(clock_ms, elapsed_ms);
+        }
+        if let Some(nodes) = nodes.filter(|_| elapsed_ms >= 50) {
+            self.engine_nps = Some(nodes as f32 * 1000.0 / elapsed_ms as f32);
         }
         let stats = final_stats(elapsed_ms, nodes);
         for trace in search.planned.finish(self.manager.as_mut(), &stats, nodes.is_some()) {

@@ -72,6 +72,9 @@ pub struct Session {
     /// move, so that a ponder miss continues this game with its tree, cache and manager.
     search_game: GameState,
     time_manager: Option<SharedTimeManager>,
+    /// The engine's measure of its own speed in nodes per second, kept across games: a short search when the
+    /// network loads at `isready`, then every search's; the time managers start from it (`init-nps=0`).
+    measured_nps: Arc<Mutex<Option<f32>>>,
     clock: SharedClock,
     position_received_ms: f64,
     running: Option<Running>,
@@ -92,6 +95,7 @@ impl Session {
             game: GameState::default(),
             search_game: GameState::default(),
             time_manager: None,
+            measured_nps: Arc::new(Mutex::new(None)),
             clock,
             position_received_ms: 0.0,
             running: None,
@@ -108,7 +112,10 @@ impl Session {
             UciCommand::Debug | UciCommand::Register => {}
             UciCommand::IsReady => {
                 if self.running.is_none() {
-                    self.ensure_evaluator()?;
+                    let loading = self.evaluator.is_none();
+                    if self.ensure_evaluator()? && loading {
+                        self.calibrate_speed();
+                    }
                     self.ensure_tablebases()?;
                 }
                 self.out.send("readyok")?;
@@ -216,6 +223,37 @@ impl Session {
             }
             Ok(Err(error)) => self.out.error(&format!("{error:#}")).map(|()| false),
             Err(_) => self.out.error("loading the network panicked; check WeightsFile and Backend").map(|()| false),
+        }
+    }
+
+    /// Measures the engine's speed once the network is loaded (on the wall clock; the virtual clock's is
+    /// VirtualNps): a short search of the start position with the session's settings, whose tree and cache are
+    /// then dropped. The first move's manager starts from it instead of a constant (`init-nps=0`).
+    fn calibrate_speed(&mut self) {
+        if self.options.virtual_clock {
+            return;
+        }
+        let Some(evaluator) = self.evaluator.as_mut() else {
+            return;
+        };
+        evaluator.search.set_position(&GameState::default());
+        let go = GoParams { movetime: Some(CALIBRATION_MS), ..GoParams::default() };
+        let context = MoveContext { white_to_move: true, legal_moves: 20, piece_count: 32, ..MoveContext::default() };
+        let common = CommonStopperOptions { smart_pruning_factor: 0.0, ..self.options.common_stopper_options() };
+        let request = SearchRequest {
+            stopper: build_stopper_chain(None, &go, &context, &common),
+            after_bestmove: None,
+            clock: Arc::new(WallClock::new()),
+            move_start_ms: 0.0,
+            searchmoves: Vec::new(),
+            hold_bestmove_until_stop: false,
+            infinite: false,
+            ponder: false,
+        };
+        let outcome = evaluator.search.start(request, Box::new(|_| {})).wait();
+        *evaluator = Evaluator::new(evaluator.network.clone(), &self.options);
+        if let Some(nps) = outcome.and_then(|outcome| measured_nps(&outcome.stats)) {
+            *lock(&self.measured_nps) = Some(nps);
         }
     }
 
@@ -379,6 +417,11 @@ impl Session {
             moves_out_of_book: Some(game_ply.saturating_sub(book_exit_ply) / 2 + 1),
             smart_pruning: false,
             placement: Some(self.search_game.piece_placement()),
+            engine_nps: if self.options.virtual_clock {
+                Some(self.options.virtual_nps as f32)
+            } else {
+                *lock(&self.measured_nps)
+            },
         };
         // The move's life: the manager hands out the stopper, the search runs and sends its best move, and
         // then the manager learns from the outcome and the trace is written, outside the search's locks.
@@ -389,8 +432,12 @@ impl Session {
             common: self.options.common_stopper_options(),
             chain: None,
         });
-        let end_of_move =
-            EndOfMove { out: self.out.clone(), time_manager, trace_file: self.options.tm_trace_file.clone() };
+        let end_of_move = EndOfMove {
+            out: self.out.clone(),
+            time_manager,
+            trace_file: self.options.tm_trace_file.clone(),
+            measured_nps: self.measured_nps.clone(),
+        };
         let request = SearchRequest {
             stopper,
             after_bestmove: Some(Box::new(move |outcome| end_of_move.run(outcome))),
@@ -495,16 +542,21 @@ impl Stopper for ManagedStopper {
     }
 }
 
-/// The end of a move, after the best move is sent: the time manager learns from the search's outcome, then
-/// the move's trace is appended to `TmTraceFile` and summarised as `info string`.
+/// The end of a move, after the best move is sent: the time manager learns from the search's outcome, the
+/// engine's measure of its speed is renewed, then the move's trace is appended to `TmTraceFile` and summarised
+/// as `info string`.
 struct EndOfMove {
     out: UciOutput,
     time_manager: SharedTimeManager,
     trace_file: String,
+    measured_nps: Arc<Mutex<Option<f32>>>,
 }
 
 impl EndOfMove {
     fn run(&self, outcome: &SearchOutcome) {
+        if let Some(nps) = measured_nps(&outcome.stats) {
+            *lock(&self.measured_nps) = Some(nps);
+        }
         let traces = {
             let mut manager = lock(&self.time_manager);
             Fault::strike(Fault::from_env(), FaultPlace::EndOfMove, 1);
@@ -519,6 +571,16 @@ impl EndOfMove {
         }
         crate::memory::release_freed_memory();
     }
+}
+
+/// Milliseconds of the speed calibration when the network loads.
+const CALIBRATION_MS: i64 = 200;
+
+/// A search's nodes per second since its first batch, as the time managers measure it; None for a search too
+/// short to say (under 50 ms or 10 nodes).
+fn measured_nps(stats: &IterationStats) -> Option<f32> {
+    (stats.time_since_first_batch_ms >= 50 && stats.nodes_since_movestart >= 10)
+        .then(|| stats.nodes_since_movestart as f32 * 1000.0 / stats.time_since_first_batch_ms as f32)
 }
 
 /// `bestmove <move> [ponder <move>]`, or `bestmove 0000` without a move; castling as lc0 writes it.

@@ -379,7 +379,9 @@ declare_keys! {
         max_tree_reuse: f32 = float("max-tree-reuse", 0.7, 0.0, 0.99, 0.02; "cap on the tree-reuse estimate"),
         tree_reuse_update_rate: f32 = float("tree-reuse-update-rate", 4.0, 0.01, 1000.0, 0.25;
             "half-life of tree reuse, in average moves"),
-        init_nps: f32 = float("init-nps", 20000.0, 1.0, 1e9, 1000.0; "initial NPS estimate"),
+        init_nps: f32 = float("init-nps", 0.0, 0.0, 1e9, 1000.0;
+            "initial NPS estimate; 0 = the engine's own measure (its last search, a calibration when the network \
+             loaded, or VirtualNps on the virtual clock), 20000 (PR 1195's) when it has none"),
         nps_update_rate: f32 = float("nps-update-rate", 5.0, 0.01, 1000.0, 0.5;
             "half-life of the NPS estimate in seconds (when nps-update-period is 0)"),
         nps_update_period: f32 = float("nps-update-period", 0.0, 0.0, 1000.0, 1.0;
@@ -430,8 +432,7 @@ declare_keys! {
 }
 
 /// The node limit's learned-estimator starting points, shared by the `kairos` and `even` presets.
-const NODE_LIMIT_ESTIMATORS: [PresetValue; 5] = [
-    ("init-nps", 1400.0),
+const NODE_LIMIT_ESTIMATORS: [PresetValue; 4] = [
     ("nps-update-period", 20.0),
     ("init-timeuse", 0.9),
     ("init-tree-reuse", 0.35),
@@ -439,10 +440,10 @@ const NODE_LIMIT_ESTIMATORS: [PresetValue; 5] = [
 ];
 
 /// `smooth(preset=kairos)`'s keys: the node limit's estimators and smart pruning from 0.9 of the target.
-const KAIROS_PRESET: [PresetValue; 6] = with_presets(NODE_LIMIT_ESTIMATORS, [("prune-floor", 0.9)]);
+const KAIROS_PRESET: [PresetValue; 5] = with_presets(NODE_LIMIT_ESTIMATORS, [("prune-floor", 0.9)]);
 
 /// `smooth(preset=even)`'s keys: every move, forced ones too, to its whole target, and half the clock as the cap.
-const EVEN_PRESET: [PresetValue; 8] =
+const EVEN_PRESET: [PresetValue; 7] =
     with_presets(NODE_LIMIT_ESTIMATORS, [("prune-floor", 1.0), ("search-forced", 1.0), ("max-move-budget", 0.5)]);
 
 /// `base` followed by `extra`, at compile time (`L` must be their total length), so that presets share keys
@@ -475,7 +476,8 @@ const SMOOTH: ComponentSpec = ComponentSpec {
     presets: &[
         Preset {
             name: "pr1195",
-            help: "PR 1195's pre-merge defaults (commit 068f452d); later additions off",
+            help: "PR 1195's pre-merge defaults (commit 068f452d), except that the NPS estimate starts from the \
+                   engine's own measure (init-nps=0) instead of 20000; later additions off",
             values: &[],
             choices: &[],
             estimator_values: &[],
@@ -497,6 +499,7 @@ const SMOOTH: ComponentSpec = ComponentSpec {
             name: "lc0",
             help: "lc0 v0.28+ (#1622, #1762) defaults with lc0-compat on",
             values: &[
+                ("init-nps", 20000.0),
                 ("init-tree-reuse", 0.52),
                 ("max-tree-reuse", 0.73),
                 ("tree-reuse-update-rate", 3.39),

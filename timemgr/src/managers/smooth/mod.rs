@@ -250,6 +250,9 @@ impl SmoothBudget {
     }
 }
 
+/// The start of the NPS estimate with `init-nps=0` when the engine has no measure of its own: PR 1195's value.
+const FALLBACK_INIT_NPS: f32 = 20_000.0;
+
 /// The smooth manager; its stopper reports NPS samples on every poll, and it learns at the end of each move.
 pub struct SmoothManager {
     shared: Arc<Mutex<Shared>>,
@@ -285,6 +288,10 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
     let time = clock.time_ms;
     let node_limited = p.limit == SmoothLimit::Nodes;
     if s.is_first_move {
+        if p.init_nps == 0.0 {
+            s.nps = ctx.engine_nps.filter(|nps| nps.is_finite() && *nps > 0.0).unwrap_or(FALLBACK_INIT_NPS);
+            trace.step("init_nps", f64::from(s.nps));
+        }
         s.piggybank = if node_limited { 0 } else { (time as f32 * p.init_piggybank) as i64 };
         if !p.lc0_compat {
             s.piggybank = s.piggybank.max(0);

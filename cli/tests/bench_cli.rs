@@ -42,6 +42,21 @@ fn bench_is_deterministic_and_ends_with_the_openbench_line() {
 }
 
 #[test]
+fn several_devices_take_batches_in_turn_and_search_the_same_tree() {
+    let run = |devices: &str| stdout_lines(&kairos(&["bench", "--backend=random", "--nodes=120", "--backend-device", devices]));
+    let (one, two) = (run("cpu"), run("cpu,cpu"));
+    assert_eq!(two[0], "Backend: round robin of 2 random test backends (no network)");
+    // One search thread and identical backends: the same moves and nodes at every position as with one device.
+    let signature = |lines: &[String]| -> Vec<String> {
+        lines[1..11].iter().map(|line| line.split(" time ").next().unwrap().to_string()).collect()
+    };
+    assert_eq!(signature(&one), signature(&two));
+    let refused = kairos(&["bench", "--backend=random", "--backend-device", "cpu,gpu"]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("several separated by commas"), "the error names the way out");
+}
+
+#[test]
 fn benchmark_prints_lc0s_per_position_lines_and_totals() {
     let lines =
         stdout_lines(&kairos(&["benchmark", "--backend=uniform", "--threads=1", "--movetime=40", "--num-positions=2"]));

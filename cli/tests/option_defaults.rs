@@ -221,8 +221,8 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
     let backend = defaults.backend_options().expect("the default network is installed (scripts/setup)");
     assert_eq!(backend.policy_temperature, lc0_f32("PolicyTemperature"));
     assert_eq!(
-        (backend.kind, backend.device, backend.precision, backend.exact_softmax, backend.cache_size),
-        (BackendKind::Torch, DeviceChoice::Auto, Precision::Auto, false, 0),
+        (backend.kind, backend.devices, backend.precision, backend.exact_softmax, backend.cache_size),
+        (BackendKind::Torch, vec![DeviceChoice::Auto], Precision::Auto, false, 0),
         "the declared Backend, BackendDevice and Precision; lc0's softmax; the session adds the NNCacheSize cache"
     );
     assert_eq!(defaults.nn_cache_size as u64, lc0_integer("NNCacheSize"));

@@ -21,6 +21,7 @@ pub mod prior;
 pub mod proto;
 pub mod raw_outputs;
 pub mod report;
+pub mod round_robin;
 pub mod rust_net;
 pub mod softmax;
 pub mod stage_timing;
@@ -37,5 +38,8 @@ pub use cache::CachingBackend;
 pub use cuda::load_cuda_runtime;
 pub use error::{NetworkProblem, NnError};
 pub use loader::{load_network, parse_network};
-pub use options::{describe_backend, native_bf16, open_backend, BackendKind, BackendOptions, DeviceChoice, Placement, Precision};
+pub use options::{
+    describe_backend, native_bf16, open_backend, parse_devices, BackendKind, BackendOptions, DeviceChoice, Placement, Precision,
+};
+pub use round_robin::RoundRobinBackend;
 pub use report::{evaluate_position, game_history, EvalReport};

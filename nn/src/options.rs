@@ -14,6 +14,7 @@ use crate::error::NnError;
 use crate::loader::load_network;
 use crate::test_backend::{TestBackend, TestMode};
 use crate::policy_map::TransposedMoves;
+use crate::round_robin::RoundRobinBackend;
 use crate::torch_backend::{PolicyOutput, TorchBackend};
 
 /// Which backend evaluates positions.
@@ -59,6 +60,22 @@ pub enum DeviceChoice {
     Cuda(usize),
     /// CUDA device 0 if available, else the CPU.
     Auto,
+}
+
+/// What a device list may hold, for its errors.
+const DEVICES_EXPECTED: &str = "cpu, cuda, cuda:N or auto, or several of them separated by commas";
+
+/// Parses `BackendDevice`: one device, or several separated by commas (`cuda:0,cuda:1`), each its own backend.
+pub fn parse_devices(text: &str) -> Result<Vec<DeviceChoice>, NnError> {
+    text.split(',')
+        .map(|part| {
+            part.trim().parse().map_err(|_| NnError::InvalidOption {
+                option: "device",
+                value: text.into(),
+                expected: DEVICES_EXPECTED,
+            })
+        })
+        .collect()
 }
 
 impl FromStr for DeviceChoice {
@@ -129,8 +146,8 @@ pub struct BackendOptions {
     pub weights: PathBuf,
     /// Which backend.
     pub kind: BackendKind,
-    /// Where it runs.
-    pub device: DeviceChoice,
+    /// Where it runs: one device, or several taking batches in turn (lc0's `roundrobin`); never empty.
+    pub devices: Vec<DeviceChoice>,
     /// In which precision.
     pub precision: Precision,
     /// Threads of each forward pass on the CPU; 0 = libtorch's default (one per core).
@@ -157,29 +174,32 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
             expected: "a positive finite number",
         });
     }
-    let backend: Arc<dyn Backend> = match options.kind {
-        BackendKind::Uniform => Arc::new(TestBackend::new(TestMode::Uniform)),
-        BackendKind::Random => Arc::new(TestBackend::new(TestMode::Random { seed: 0 })),
-        BackendKind::Torch => {
-            let network = load_network(&options.weights)?;
-            let Placement { device, kind, .. } = resolve_device(options.device, options.precision)?;
-            Arc::new(
-                TorchBackend::new(
-                    &network,
-                    device,
-                    kind,
-                    options.cpu_threads,
-                    options.rust_batch_limit,
-                    PolicyOutput {
-                        temperature: options.policy_temperature,
-                        exact_softmax: options.exact_softmax,
-                        transposed_moves: options.transposed_moves,
-                    },
+    if options.devices.is_empty() {
+        return Err(NnError::InvalidOption { option: "device", value: String::new(), expected: DEVICES_EXPECTED });
+    }
+    let network = (options.kind == BackendKind::Torch).then(|| load_network(&options.weights)).transpose()?;
+    let mut children = Vec::with_capacity(options.devices.len());
+    for &device in &options.devices {
+        let child: Arc<dyn Backend> = match &network {
+            Some(network) => {
+                let Placement { device, kind, .. } = resolve_device(device, options.precision)?;
+                let policy = PolicyOutput {
+                    temperature: options.policy_temperature,
+                    exact_softmax: options.exact_softmax,
+                    transposed_moves: options.transposed_moves,
+                };
+                Arc::new(
+                    TorchBackend::new(network, device, kind, options.cpu_threads, options.rust_batch_limit, policy)
+                        .map_err(|e| NnError::Torch(e.to_string()))?,
                 )
-                .map_err(|e| NnError::Torch(e.to_string()))?,
-            )
-        }
-    };
+            }
+            None if options.kind == BackendKind::Uniform => Arc::new(TestBackend::new(TestMode::Uniform)),
+            None => Arc::new(TestBackend::new(TestMode::Random { seed: 0 })),
+        };
+        children.push(child);
+    }
+    let backend: Arc<dyn Backend> =
+        if children.len() == 1 { children.remove(0) } else { Arc::new(RoundRobinBackend::new(children)) };
     Ok(if options.cache_size > 0 {
         Arc::new(CachingBackend::new(backend, options.cache_size))
     } else {
@@ -261,9 +281,24 @@ pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Plac
 /// a test backend.
 pub fn describe_backend(options: &BackendOptions) -> Result<String, NnError> {
     Ok(match options.kind {
-        BackendKind::Torch => format!("torch on {}", resolve_device(options.device, options.precision)?.describe()),
-        BackendKind::Uniform => "uniform (test backend, no network)".to_owned(),
-        BackendKind::Random => "random (test backend, no network)".to_owned(),
+        BackendKind::Torch => {
+            let placements = options
+                .devices
+                .iter()
+                .map(|device| Ok(resolve_device(*device, options.precision)?.describe()))
+                .collect::<Result<Vec<_>, NnError>>()?;
+            match placements.as_slice() {
+                [one] => format!("torch on {one}"),
+                many => format!("round robin of {} torch backends, on {}", many.len(), many.join("; ")),
+            }
+        }
+        BackendKind::Uniform | BackendKind::Random => {
+            let name = if options.kind == BackendKind::Uniform { "uniform" } else { "random" };
+            match options.devices.len() {
+                1 => format!("{name} (test backend, no network)"),
+                many => format!("round robin of {many} {name} test backends (no network)"),
+            }
+        }
     })
 }
 

@@ -13,7 +13,7 @@ fn options(kind: BackendKind) -> BackendOptions {
             "/../weights/maia-1900.pb.gz"
         )),
         kind,
-        device: DeviceChoice::Cpu,
+        devices: vec![DeviceChoice::Cpu],
         precision: Precision::Fp32,
         cpu_threads: 0,
         rust_batch_limit: None,
@@ -136,6 +136,11 @@ fn options_parse_with_typed_errors() {
             ..
         })
     ));
+    assert_eq!(nn::parse_devices("cuda:0, cuda:1").unwrap(), vec![DeviceChoice::Cuda(0), DeviceChoice::Cuda(1)]);
+    assert_eq!(nn::parse_devices("cpu").unwrap(), vec![DeviceChoice::Cpu]);
+    for bad in ["", "cpu,", "cpu,gpu"] {
+        assert!(matches!(nn::parse_devices(bad), Err(NnError::InvalidOption { option: "device", .. })), "{bad:?}");
+    }
     assert_eq!("bf16".parse::<Precision>().unwrap(), Precision::Bf16);
     assert!("fp8".parse::<Precision>().is_err());
     assert_eq!(

@@ -205,7 +205,7 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
     let options = BackendOptions {
         weights: PathBuf::from(WEIGHTS),
         kind: BackendKind::Torch,
-        device: DeviceChoice::Cpu,
+        devices: vec![DeviceChoice::Cpu],
         precision: Precision::Fp32,
         cpu_threads: 0,
         rust_batch_limit,

@@ -302,7 +302,8 @@ declare_options! {
     backend: String = "torch", OptionKind::Combo(BackendKind::NAMES), "Backend", "backend",
         "Evaluator: the network through libtorch, or uniform/random priors for tests.";
     backend_device: String = "auto", OptionKind::Text, "BackendDevice", "backend-device",
-        "Device for the torch backend: auto (CUDA when present), cpu, cuda or cuda:N.";
+        "Device for the torch backend: auto (CUDA when present), cpu, cuda or cuda:N; several separated by commas \
+         (cuda:0,cuda:1) take batches in turn, as lc0's roundrobin.";
     precision: String = "auto", OptionKind::Combo(Precision::NAMES), "Precision", "precision",
         "Floating-point precision of the torch backend; auto = fp16 on CUDA, bf16 on a CPU with native bf16 \
          (AMX-BF16 or AVX512-BF16), fp32 on other CPUs.";
@@ -462,7 +463,7 @@ impl EngineOptions {
         }
         let mut candidate = self.clone();
         candidate.assign(name, raw)?;
-        candidate.device_choice()?;
+        candidate.devices()?;
         if let Err(error) = contempt(&candidate.uci_opponent, &candidate.contempt, 0.0) {
             return Err(OptionsError::BadValue { option: "Contempt", value: candidate.contempt, allowed: error.to_string() });
         }
@@ -584,7 +585,7 @@ impl EngineOptions {
         Ok(BackendOptions {
             weights,
             kind,
-            device: self.device_choice()?,
+            devices: self.devices()?,
             precision: self.precision.parse().map_err(|_| self.combo_error("Precision", &self.precision))?,
             cpu_threads: usize::try_from(self.backend_threads).unwrap_or(0),
             rust_batch_limit: usize::try_from(self.rust_batch_limit).ok(),
@@ -599,11 +600,13 @@ impl EngineOptions {
         })
     }
 
-    fn device_choice(&self) -> Result<DeviceChoice, OptionsError> {
-        self.backend_device.parse().map_err(|_| OptionsError::BadValue {
+    fn devices(&self) -> Result<Vec<DeviceChoice>, OptionsError> {
+        nn::parse_devices(&self.backend_device).map_err(|_| OptionsError::BadValue {
             option: "BackendDevice",
             value: self.backend_device.clone(),
-            allowed: "auto, cpu, cuda or cuda:N (N = the GPU's index)".to_string(),
+            allowed: "auto, cpu, cuda or cuda:N (N = the GPU's index), or several separated by commas, each its own \
+                      backend taking batches in turn (cuda:0,cuda:1)"
+                .to_string(),
         })
     }
 
@@ -833,7 +836,7 @@ mod tests {
         assert_eq!((options.score_type.as_str(), options.search_params().multipv), ("W-L", 4));
         assert_eq!(options.search_params().score_type, ScoreType::WinMinusLoss);
         options.set("BackendDevice", "cuda:1").unwrap();
-        assert_eq!(options.backend_options().unwrap().device, DeviceChoice::Cuda(1));
+        assert_eq!(options.backend_options().unwrap().devices, vec![DeviceChoice::Cuda(1)]);
     }
 
     #[test]

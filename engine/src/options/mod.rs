@@ -890,7 +890,8 @@ mod tests {
         let error = options.set("BackendDevice", "gpu").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "invalid value 'gpu' for option BackendDevice: expected auto, cpu, cuda or cuda:N (N = the GPU's index)"
+            "invalid value 'gpu' for option BackendDevice: expected auto, cpu, cuda or cuda:N (N = the GPU's index), or \
+             several separated by commas, each its own backend taking batches in turn (cuda:0,cuda:1)"
         );
         let error = options.set("ScoreType", "cp").unwrap_err();
         assert!(error.to_string().contains("expected one of centipawn, centipawn_with_drawscore"), "{error}");

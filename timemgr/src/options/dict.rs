@@ -206,6 +206,10 @@ impl Parser<'_> {
     fn value(&mut self) -> Result<Value, OptionError> {
         let offset = self.offset();
         let value = match self.peek().cloned() {
+            Some(Token::Number(text)) if text.contains(['x', 'X']) => {
+                // lc0 reads the longest decimal prefix (0x10 as 0, 0x1e as the hex float 30): refused, not guessed.
+                return Err(self.error_at(offset, &format!("'{text}' is not a decimal number; write it in decimal")));
+            }
             Some(Token::Number(text)) => parse_number(&text).ok_or_else(|| {
                 self.error_at(
                     offset,
@@ -225,19 +229,12 @@ impl Parser<'_> {
     }
 }
 
+/// A decimal number: a float if it holds `.`, `e` or `E` (as lc0's lexer decides), else an integer.
 fn parse_number(text: &str) -> Option<Value> {
-    if text.contains(['.', 'e', 'E']) && !text.contains(['x', 'X']) {
+    if text.contains(['.', 'e', 'E']) {
         return text.parse::<f64>().ok().filter(|x| x.is_finite()).map(Value::Float);
     }
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
-    };
-    let magnitude = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
-        Some(hex) => i64::from_str_radix(hex, 16).ok()?,
-        None => digits.parse::<i64>().ok()?,
-    };
-    Some(Value::Int(if negative { -magnitude } else { magnitude }))
+    text.parse::<i64>().ok().map(Value::Int)
 }
 
 #[cfg(test)]
@@ -265,7 +262,7 @@ mod tests {
 
     #[test]
     fn types_follow_the_lexer() {
-        let d = parse_dict("a=1, b=1.0, c=1e3, d=true, e=false, f=word, g='quoted text', h=\"x,y\", i=-7, j=0x10").unwrap();
+        let d = parse_dict("a=1, b=1.0, c=1e3, d=true, e=false, f=word, g='quoted text', h=\"x,y\", i=-7").unwrap();
         assert_eq!(d.value("a"), Some(&Value::Int(1)));
         assert_eq!(d.value("b"), Some(&Value::Float(1.0)));
         assert_eq!(d.value("c"), Some(&Value::Float(1000.0)));
@@ -275,7 +272,15 @@ mod tests {
         assert_eq!(d.value("g"), Some(&Value::Str("quoted text".into())));
         assert_eq!(d.value("h"), Some(&Value::Str("x,y".into())));
         assert_eq!(d.value("i"), Some(&Value::Int(-7)));
-        assert_eq!(d.value("j"), Some(&Value::Int(16)));
+    }
+
+    #[test]
+    fn a_hex_number_is_refused_rather_than_read_as_lc0_reads_it() {
+        // lc0's stoi/stof read 0x10 as 0 and 0x1e as 30 (docs/lc0/smooth.md §1.12.2).
+        for text in ["a=0x10", "a=0X1e", "a=-0x2"] {
+            let error = parse_dict(text).unwrap_err().to_string();
+            assert!(error.contains("is not a decimal number"), "{text}: {error}");
+        }
     }
 
     #[test]

@@ -354,6 +354,17 @@ fn ponder_after_first_move(trace: &std::path::Path) -> (Engine, Vec<String>, Str
     (engine, pondering, reply)
 }
 
+/// Waits for the move searched after `moves` (legal there) and its trace, quits, and returns every trace.
+fn last_move_and_traces(mut engine: Engine, trace: &std::path::Path, moves: &[&str]) -> Vec<serde_json::Value> {
+    let answer = engine.bestmove();
+    assert!(is_legal(&position_after(None, moves), best_of(answer.last().unwrap())), "{answer:?}");
+    engine.read_until(|line| line.starts_with("info string tm"));
+    engine.quit();
+    let traces = read_traces(trace);
+    let _ = std::fs::remove_file(trace);
+    traces
+}
+
 #[test]
 fn a_ponder_search_shows_the_engines_own_lines_after_the_predicted_move() {
     let path = std::env::temp_dir().join(format!("kairos-ponder-lines-{}.jsonl", std::process::id()));
@@ -386,12 +397,7 @@ fn a_ponder_miss_keeps_the_tree_and_the_time_manager() {
     // visits under h2h3 too, and the game goes on with its manager (as lc0's tree reuse at the next search).
     engine.send(&format!("position startpos moves e2e4 {reply} h2h3"));
     engine.send("go wtime 4900 btime 4800");
-    let answer = engine.bestmove();
-    assert!(is_legal(&position_after(None, &["e2e4", &reply, "h2h3"]), best_of(answer.last().unwrap())));
-    engine.read_until(|line| line.starts_with("info string tm"));
-    engine.quit();
-    let traces = read_traces(&path);
-    let _ = std::fs::remove_file(&path);
+    let traces = last_move_and_traces(engine, &path, &["e2e4", &reply, "h2h3"]);
     let plies: Vec<u64> = traces.iter().map(|trace| trace["game_ply"].as_u64().unwrap()).collect();
     assert_eq!(plies, vec![1, 3], "the ponder search runs no time manager");
     assert!(traces[1]["reused_visits"].as_u64().unwrap() > 0, "the tree under h2h3 is kept: {}", traces[1]);
@@ -404,12 +410,7 @@ fn ponderhit_reuses_the_visits_under_the_predicted_move() {
     let path = std::env::temp_dir().join(format!("kairos-ponder-hit-{}.jsonl", std::process::id()));
     let (mut engine, _, reply) = ponder_after_first_move(&path);
     engine.send("ponderhit");
-    let answer = engine.bestmove();
-    assert!(is_legal(&position_after(None, &["e2e4", &reply, "a2a3"]), best_of(answer.last().unwrap())));
-    engine.read_until(|line| line.starts_with("info string tm"));
-    engine.quit();
-    let traces = read_traces(&path);
-    let _ = std::fs::remove_file(&path);
+    let traces = last_move_and_traces(engine, &path, &["e2e4", &reply, "a2a3"]);
     assert_eq!(traces.len(), 2);
     assert!(traces[1]["reused_visits"].as_u64().unwrap() > 0, "{}", traces[1]);
     assert_eq!(traces[1]["state_before"], traces[0]["state_after_move"]);

@@ -60,6 +60,16 @@ fn sequential_400_node_search_through_repetitions_matches_lc0() {
 
 /// Syzygy tables below the root (reference/syzygy-search-positions.json, reference/syzygy/): five-piece roots
 /// whose captures reach three- and four-piece endings, probed after each zeroing move as lc0 does.
+/// Tree reuse through repetitions (reference/reuse-search-positions.json, lc0-reuse-search-800-2400.json): 800
+/// visits, lc0's best move and ponder move played, then 2400 on the reused tree, where two-fold draws of the
+/// first tree can have their first occurrence before the new root. lc0 reverts those only when its picker
+/// reaches them; Kairos reverted them all when the root moved, which put it 3 visits off lc0 here (now 0).
+#[test]
+fn sequential_search_on_a_reused_tree_through_repetitions_matches_lc0() {
+    let flags = engine_flags(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1"]);
+    compare_with_lc0_within("lc0-reuse-search-800-2400.json", MAIA, flags, &|| Box::new(Visits(2400)), 2);
+}
+
 #[test]
 fn sequential_400_node_search_with_tablebases_below_the_root_matches_lc0() {
     let syzygy = concat!("--syzygy-paths=", env!("CARGO_MANIFEST_DIR"), "/../reference/syzygy");
@@ -131,6 +141,17 @@ const MAIA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb
 /// Searches every position of `reference` with the network `weights` until `stopper` says so and compares the
 /// best move and each root move's visits with lc0's.
 fn compare_with_lc0(reference: &str, weights: &str, flags: EngineOptions, stopper: &dyn Fn() -> Box<dyn Stopper>) {
+    compare_with_lc0_within(reference, weights, flags, stopper, VISIT_TOLERANCE);
+}
+
+/// [`compare_with_lc0`] with its own largest accepted visit difference.
+fn compare_with_lc0_within(
+    reference: &str,
+    weights: &str,
+    flags: EngineOptions,
+    stopper: &dyn Fn() -> Box<dyn Stopper>,
+    tolerance: i64,
+) {
     assert!(
         std::path::Path::new(weights).exists(),
         "{weights} is missing; run scripts/setup to install Maia-1900 (the test nets are in the repository)"
@@ -165,9 +186,15 @@ fn compare_with_lc0(reference: &str, weights: &str, flags: EngineOptions, stoppe
             assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
             search.set_tablebases(loaded.tablebases.map(Arc::new));
         }
+        if let Some(first) = reference.get("first").and_then(Value::as_u64) {
+            // The search before, two plies earlier, whose tree this one reuses (lc0 ran both in one process).
+            let earlier = GameState::from_uci(case["fen"].as_str(), &moves[..moves.len() - 2]).unwrap();
+            search.set_position(&earlier);
+            search.start(common::request_for_visits(first), Box::new(|_| {})).wait().unwrap();
+        }
         search.set_position(&game);
         let request = SearchRequest {
-        after_bestmove: None,
+            after_bestmove: None,
             stopper: stopper(),
             clock: Arc::new(VirtualClock::new(1000.0, 0.0)),
             move_start_ms: 0.0,
@@ -227,7 +254,7 @@ fn compare_with_lc0(reference: &str, weights: &str, flags: EngineOptions, stoppe
     }
     println!("{}\nlargest visit difference: {worst}", report.join("\n"));
     assert!(
-        worst <= VISIT_TOLERANCE,
+        worst <= tolerance,
         "largest visit difference {worst}\n{}",
         report.join("\n")
     );

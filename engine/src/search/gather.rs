@@ -125,7 +125,9 @@ pub fn gather(
             .min((context.batch_target - batch_size) as i64)
             .min((max_out_of_order - out_of_order) as i64)
             .max(1) as u32;
-        let picked = pick_nodes(tree, limit, context);
+        let (picked, reverted_visits) = pick_nodes(tree, limit, context);
+        // lc0: reverted two-fold visits were reused visits the search no longer has (initial_visits_).
+        progress.reused_visits = progress.reused_visits.saturating_sub(reverted_visits);
         if picked.is_empty() {
             break;
         }
@@ -275,7 +277,9 @@ fn extend_history(root: &Node, path: &[u16], history: &mut PositionHistory) {
 /// One multi-visit pass from the root, lc0's PickNodesToExtendTask without task workers: `limit` visits
 /// are handed down the tree, each node giving its best child as many as it takes for the second best to catch
 /// up; a new or proven node takes one visit and the rest collide there.
-fn pick_nodes(tree: &mut Tree, limit: u32, context: &GatherContext<'_>) -> Vec<Picked> {
+/// One pass of lc0's PickNodesToExtend from the root; returns the picks and the visits of stale two-fold draws it
+/// reverted on the way.
+fn pick_nodes(tree: &mut Tree, limit: u32, context: &GatherContext<'_>) -> (Vec<Picked>, u64) {
     let best = best_root_edge(&tree.root, context.filter, context.draw_score);
     let mut pass = Pass {
         context,
@@ -285,11 +289,12 @@ fn pick_nodes(tree: &mut Tree, limit: u32, context: &GatherContext<'_>) -> Vec<P
         max_limit: u32::MAX,
         new_nodes: 0,
         picked: Vec::new(),
+        reverted_visits: 0,
     };
     let mut path = Vec::new();
     pass.hand_out(&mut tree.root, &mut path, limit, true);
     tree.node_count += pass.new_nodes;
-    pass.picked
+    (pass.picked, pass.reverted_visits)
 }
 
 /// The state of one pass.
@@ -302,6 +307,32 @@ struct Pass<'a, 'c> {
     max_limit: u32,
     new_nodes: u64,
     picked: Vec<Picked>,
+    /// Visits of the stale two-fold draws reverted in this pass.
+    reverted_visits: u64,
+}
+
+/// Visits taken out of a subtree by reverting a stale two-fold draw: how many, and their moves left as seen
+/// from the node that reports them to its parent.
+struct Reverted {
+    visits: u32,
+    m: f32,
+}
+
+/// lc0's Node::RevertTerminalVisits (node.cc 375–392) for the draws of a two-fold (W−L 0, D 1) with moves left
+/// `m`: an emptied node reads as a draw.
+fn revert_draw_visits(node: &mut Node, visits: u32, m: f32) {
+    let remaining = node.n.saturating_sub(visits);
+    if remaining == 0 {
+        node.wl = 0.0;
+        node.d = 1.0;
+        node.m = 0.0;
+    } else {
+        let (k, left) = (visits as f32, remaining as f32);
+        node.wl -= f64::from(visits) * (0.0 - node.wl) / f64::from(remaining);
+        node.d -= k * (1.0 - node.d) / left;
+        node.m -= k * (m - node.m) / left;
+    }
+    node.n = remaining;
 }
 
 /// lc0's Node::TryStartScoreUpdate: a node without visits that is already being evaluated takes no more.
@@ -326,7 +357,9 @@ impl Pass<'_, '_> {
         self.context.filter.allows(edge.mv)
     }
 
-    fn hand_out(&mut self, node: &mut Node, path: &mut Vec<u16>, mut limit: u32, is_root: bool) {
+    /// Hands `limit` visits out below `node`; returns the visits of stale two-folds reverted below it, which
+    /// `node`'s ancestors lose too.
+    fn hand_out(&mut self, node: &mut Node, path: &mut Vec<u16>, mut limit: u32, is_root: bool) -> Vec<Reverted> {
         if node.n == 0 || node.terminal != Terminal::No {
             if is_root && try_start(node) {
                 limit -= 1;
@@ -341,7 +374,7 @@ impl Pass<'_, '_> {
                     max_visits,
                 }));
             }
-            return;
+            return Vec::new();
         }
         if is_root {
             node.n_in_flight += limit;
@@ -372,6 +405,7 @@ impl Pass<'_, '_> {
             .map(|i| !is_root || self.root_allows(i, node.edge(i)))
             .collect();
         let mut to_perform = vec![0u32; reachable];
+        let mut reverted = Vec::new();
         while limit > 0 {
             let mut best: Option<usize> = None;
             let mut best_score = f32::MIN;
@@ -421,6 +455,18 @@ impl Pass<'_, '_> {
             if created {
                 self.new_nodes += 1;
             }
+            // lc0's EnsureNodeTwoFoldCorrectForDepth (search.cc 1532–1570): a two-fold draw whose first
+            // occurrence now lies before the root (a reused tree) becomes a fresh node when the picker reaches it,
+            // and its draws leave every node above it; until then they count, as in lc0.
+            let depth = path.len() + 1;
+            if child.terminal == Terminal::TwoFold && (depth as f32) < child.m {
+                let stale = Reverted { visits: child.n, m: child.m };
+                *child = child.renewed_in_place();
+                self.reverted_visits += u64::from(stale.visits);
+                revert_draw_visits(node, stale.visits, stale.m + 1.0);
+                reverted.push(Reverted { visits: stale.visits, m: stale.m + 1.0 });
+            }
+            let child = node.child_mut(best).expect("the child was just created");
             if try_start(child) {
                 started[best] += 1;
                 new_visits -= 1;
@@ -445,9 +491,14 @@ impl Pass<'_, '_> {
                 .child_mut(index)
                 .expect("visits were handed to an existing child");
             path.push(index as u16);
-            self.hand_out(child, path, visits, false);
+            let below = self.hand_out(child, path, visits, false);
             path.pop();
+            for stale in below {
+                revert_draw_visits(node, stale.visits, stale.m + 1.0);
+                reverted.push(Reverted { visits: stale.visits, m: stale.m + 1.0 });
+            }
         }
+        reverted
     }
 }
 
@@ -596,4 +647,23 @@ fn finish_leaf(
     progress.cumulative_depth += u64::from(depth);
     progress.max_depth = progress.max_depth.max(depth);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reverted_draws_leave_a_nodes_means_as_lc0s_revert_terminal_visits() {
+        // 6 visits with WL 0.5, D 0.5, M 3; 2 of them draws (WL 0, D 1) with M 5 leave: WL 0.5·6/4, D
+        // (0.5·6 − 2)/4, M (3·6 − 10)/4.
+        let mut node = Node { n: 6, wl: 0.5, d: 0.5, m: 3.0, ..Node::default() };
+        revert_draw_visits(&mut node, 2, 5.0);
+        assert_eq!(node.n, 4);
+        assert!((node.wl - 0.75).abs() < 1e-9 && (node.d - 0.25).abs() < 1e-6 && (node.m - 2.0).abs() < 1e-6);
+        // A node whose visits were all draws is left with none and reads as a draw.
+        let mut emptied = Node { n: 2, wl: 0.3, d: 0.2, m: 7.0, ..Node::default() };
+        revert_draw_visits(&mut emptied, 2, 5.0);
+        assert_eq!((emptied.n, emptied.wl, emptied.d, emptied.m), (0, 0.0, 1.0, 0.0));
+    }
 }

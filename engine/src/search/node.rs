@@ -294,11 +294,6 @@ impl Node {
         self.children.iter().filter(|child| child.created())
     }
 
-    /// The children that exist, mutable.
-    pub fn children_mut(&mut self) -> impl Iterator<Item = &mut Node> + '_ {
-        self.children.iter_mut().filter(|child| child.created())
-    }
-
     /// Visits of the children: N − 1, or 0 before the first visit.
     pub fn children_visits(&self) -> u32 {
         self.n.saturating_sub(1)

@@ -88,7 +88,6 @@ impl Tree {
         if root.terminal != Terminal::No || root.n_in_flight != 0 {
             free_in_background(std::mem::take(&mut root));
         }
-        revert_stale_two_folds(&mut root, 0);
         self.root = root;
         self.history = game.position_history().clone();
         self.start = Some(identity);
@@ -105,130 +104,34 @@ impl Tree {
     }
 }
 
-/// Visits removed below a node by a two-fold reversal: how many and their moves-left value at the node.
-struct Removed {
-    visits: u32,
-    m: f32,
-}
-
-/// A two-fold draw is valid only while its earlier occurrence lies inside the searched path: plies from the
-/// root ≥ 4 and ≥ the cycle length (kept in its M). Stale ones become fresh nodes and their draws leave the
-/// ancestors' means; no ancestor's proof rested on them (a two-fold keeps the bounds (−1, +1)), so proofs stay.
-fn revert_stale_two_folds(node: &mut Node, plies_from_root: u32) -> Vec<Removed> {
-    if node.terminal == Terminal::TwoFold {
-        let valid = plies_from_root >= 4 && plies_from_root as f32 >= node.m;
-        if valid {
-            return Vec::new();
-        }
-        let removed = Removed {
-            visits: node.n,
-            m: node.m,
-        };
-        *node = node.renewed_in_place();
-        return vec![removed];
-    }
-    let mut removed_here = Vec::new();
-    for child in node.children_mut() {
-        for removed in revert_stale_two_folds(child, plies_from_root + 1) {
-            removed_here.push(Removed {
-                visits: removed.visits,
-                m: removed.m + 1.0,
-            });
-        }
-    }
-    for removed in &removed_here {
-        let remaining = node.n - removed.visits;
-        if remaining == 0 {
-            // lc0's RevertTerminalVisits (node.cc 375–392): an emptied node reads as a draw.
-            node.wl = 0.0;
-            node.d = 1.0;
-            node.m = 0.0;
-        } else {
-            let k = removed.visits as f32;
-            node.wl = node.wl * f64::from(node.n) / f64::from(remaining);
-            node.d = (node.d * node.n as f32 - k) / remaining as f32;
-            node.m = (node.m * node.n as f32 - k * removed.m) / remaining as f32;
-        }
-        node.n = remaining;
-    }
-    removed_here
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::Position;
 
-    fn chain_with_two_fold() -> Node {
-        // root → a → b → c → d, d a two-fold draw with cycle length 4; the values are hand-picked means.
-        let mv = Chess::default().legal_moves()[0];
-        let mut d = Node {
-            n: 2,
-            ..Node::default()
-        };
-        d.make_terminal(0, 4.0, Terminal::TwoFold);
-        let wrap = |child: Node, n: u32, wl: f64, dd: f32, m: f32| {
-            let mut node = Node {
-                edges: vec![Edge::new(&mv, 1.0)].into_boxed_slice().into(),
-                n,
-                wl,
-                d: dd,
-                m,
-                ..Node::default()
-            };
+    #[test]
+    fn a_reused_tree_keeps_its_two_fold_draws_until_the_search_reaches_them() {
+        // lc0 reverts a two-fold whose first occurrence fell before the new root only when its picker reaches
+        // it (EnsureNodeTwoFoldCorrectForDepth), so moving the root leaves the draw and its visits in place.
+        let game = GameState::from_uci(None, &["g1f3", "g8f6"]).unwrap();
+        let mut tree = Tree::default();
+        tree.set_position(&GameState::default());
+        let chain = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        let mut node: &mut Node = &mut tree.root;
+        let mut position = Chess::default();
+        for (ply, text) in chain.iter().enumerate() {
+            let mv = text.parse::<shakmaty::uci::UciMove>().unwrap().to_move(&position).unwrap();
+            node.edges = vec![Edge::new(&mv, 1.0)].into_boxed_slice().into();
+            node.n = 10 - ply as u32;
+            let mut child = Node { n: 9 - ply as u32, ..Node::default() };
+            if ply == chain.len() - 1 {
+                child.make_terminal(0, 4.0, Terminal::TwoFold);
+            }
             node.set_child(0, child);
-            node
-        };
-        let c = wrap(d, 6, 0.5, 0.5, 3.0);
-        let b = wrap(c, 7, -0.4, 0.4, 4.0);
-        wrap(b, 8, 0.3, 0.25, 5.0)
-    }
-
-    #[test]
-    fn two_fold_inside_the_path_is_kept() {
-        let mut root = chain_with_two_fold();
-        assert!(revert_stale_two_folds(&mut root, 1).is_empty());
-        let d = root.child(0).unwrap().child(0).unwrap().child(0).unwrap();
-        assert_eq!(d.terminal, Terminal::TwoFold);
-    }
-
-    #[test]
-    fn stale_two_fold_is_reverted_and_its_visits_leave_the_ancestors() {
-        let mut root = chain_with_two_fold();
-        // Seen from a root two plies higher up the draw is only 3 plies deep: stale.
-        revert_stale_two_folds(&mut root, 0);
-        let b = root.child(0).unwrap();
-        let c = b.child(0).unwrap();
-        let d = c.child(0).unwrap();
-        assert_eq!((d.n, d.terminal), (0, Terminal::No));
-        // c: 6 visits, 2 of them draws (v 0, d 1, m 4 + 1 = 5): WL 0.5·6/4, D (0.5·6 − 2)/4, M (3·6 − 10)/4.
-        assert_eq!(c.n, 4);
-        assert!((c.wl - 0.75).abs() < 1e-9);
-        assert!((c.d - 0.25).abs() < 1e-6);
-        assert!((c.m - 2.0).abs() < 1e-6);
-        // b: 7 → 5 visits, m of the draws 6.
-        assert_eq!(b.n, 5);
-        assert!((b.wl - (-0.4 * 7.0 / 5.0)).abs() < 1e-9);
-        assert!((b.m - (4.0 * 7.0 - 12.0) / 5.0).abs() < 1e-5);
-        assert_eq!(root.n, 6);
-    }
-
-    #[test]
-    fn reverting_a_stale_two_fold_keeps_the_proofs_above_it_and_an_emptied_node_reads_as_a_draw() {
-        // lc0 reverts only the visits (EnsureNodeTwoFoldCorrectForDepth, RevertTerminalVisits): a proof above
-        // never rested on the two-fold, whose bounds stay (−1, +1).
-        let mut root = chain_with_two_fold();
-        root.child_mut(0).unwrap().make_terminal(1, 3.0, Terminal::EndOfGame);
-        revert_stale_two_folds(&mut root, 0);
-        let b = root.child(0).unwrap();
-        assert_eq!((b.terminal, b.lower, b.upper, b.n), (Terminal::EndOfGame, 1, 1, 5));
-
-        // c's two visits are both the draw's: c is left with none and reads WL 0, D 1, M 0.
-        let mut root = chain_with_two_fold();
-        let c = root.child_mut(0).unwrap().child_mut(0).unwrap();
-        c.n = 2;
-        revert_stale_two_folds(&mut root, 0);
-        let c = root.child(0).unwrap().child(0).unwrap();
-        assert_eq!((c.n, c.wl, c.d, c.m), (0, 0.0, 1.0, 0.0));
+            node = node.child_mut(0).unwrap();
+            shakmaty::Position::play_unchecked(&mut position, mv);
+        }
+        assert_eq!(tree.set_position(&game), 8, "the reused root keeps every visit, the draw's included");
+        let draw = tree.root.child(0).unwrap().child(0).unwrap();
+        assert_eq!((draw.terminal, draw.n), (Terminal::TwoFold, 6));
     }
 }

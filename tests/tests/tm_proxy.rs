@@ -297,3 +297,37 @@ fn chess960_passes_through_the_proxy() {
     assert!(sent.iter().any(|line| line.starts_with("go movetime")), "the clock became a move time: {sent:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The number after `key` in a trace summary line.
+fn number_after(line: &str, key: &str) -> f64 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|word| *word == key).unwrap_or_else(|| panic!("{key} in {line}"));
+    words[at + 1].trim_end_matches(',').parse().unwrap_or_else(|_| panic!("a number after {key} in {line}"))
+}
+
+#[test]
+fn a_new_games_manager_starts_from_the_wrapped_engines_measured_speed() {
+    let dir = scratch("engine-nps");
+    let mut proxy = proxied_stockfish(&["--time-manager=smooth(limit=nodes)"], &dir.join("stockfish-input.log"));
+    proxy.send("uci");
+    proxy.read_until("uciok", ANSWER);
+    proxy.send("setoption name Threads value 1");
+    let mut first_moves = Vec::new();
+    for _ in 0..2 {
+        proxy.send("ucinewgame");
+        proxy.send("position startpos");
+        proxy.send("go wtime 60000 btime 60000 winc 600 binc 600");
+        proxy.read_until("bestmove", ANSWER);
+        first_moves.push(proxy.read_until("info string tm smooth", ANSWER).pop().unwrap());
+    }
+    // Game 1 has no measure yet: PR 1195's 20,000 nps. Game 2 starts from Stockfish's speed over game 1's move,
+    // which the proxy measured from its `info` lines: the same allocation becomes that many more nodes.
+    let (first, second) = (&first_moves[0], &first_moves[1]);
+    assert_eq!(number_after(first, "allocated_ms"), number_after(second, "allocated_ms"), "{first}\n{second}");
+    let measured_nps = number_after(first, "nodes") * 1000.0 / number_after(first, "used");
+    let ratio = number_after(second, "node_target") / number_after(first, "node_target");
+    let expected = measured_nps / 20_000.0;
+    assert!((ratio / expected - 1.0).abs() < 0.25, "node targets {ratio:.2}× apart, speeds {expected:.2}×\n{first}\n{second}");
+    drop(proxy);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -410,7 +410,7 @@ impl ProxySession {
         if let Some(clock_ms) = search.given_clock_ms {
             self.clock_scale.learn(clock_ms, elapsed_ms);
         }
-        if let Some(nodes) = nodes.filter(|_| elapsed_ms >= 50) {
+        if let Some(nodes) = nodes.filter(|_| elapsed_ms >= 20) {
             self.engine_nps = Some(nodes as f32 * 1000.0 / elapsed_ms as f32);
         }
         let stats = final_stats(elapsed_ms, nodes);

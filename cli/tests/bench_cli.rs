@@ -43,7 +43,9 @@ fn bench_is_deterministic_and_ends_with_the_openbench_line() {
 
 #[test]
 fn several_devices_take_batches_in_turn_and_search_the_same_tree() {
-    let run = |devices: &str| stdout_lines(&kairos(&["bench", "--backend=random", "--nodes=120", "--backend-device", devices]));
+    let run = |devices: &str| {
+        stdout_lines(&kairos(&["bench", "--backend=random", "--nodes=120", "--backend-device", devices]))
+    };
     let (one, two) = (run("cpu"), run("cpu,cpu"));
     assert_eq!(two[0], "Backend: round robin of 2 random test backends (no network)");
     // One search thread and identical backends: the same moves and nodes at every position as with one device.
@@ -53,7 +55,8 @@ fn several_devices_take_batches_in_turn_and_search_the_same_tree() {
     assert_eq!(signature(&one), signature(&two));
     let refused = kairos(&["bench", "--backend=random", "--backend-device", "cpu,gpu"]);
     assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("several separated by commas"), "the error names the way out");
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains("several separated by commas"), "the error names the way out: {message}");
 }
 
 #[test]

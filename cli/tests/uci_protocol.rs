@@ -460,14 +460,16 @@ fn first_move_init_nps(flags: &[&str], with_isready: bool) -> Option<f64> {
 fn the_time_manager_starts_from_the_engines_measured_speed() {
     let base = ["--backend=uniform", "--threads=1"];
     // On the virtual clock the speed is VirtualNps.
-    assert_eq!(first_move_init_nps(&[&base[..], &["--virtual-clock", "--virtual-nps=777"]].concat(), true), Some(777.0));
+    let virtual_clock = [&base[..], &["--virtual-clock", "--virtual-nps=777"]].concat();
+    assert_eq!(first_move_init_nps(&virtual_clock, true), Some(777.0));
     // On the wall clock a short search when the network loads at isready measures it.
     let measured = first_move_init_nps(&base, true).expect("the default manager starts from the engine's measure");
     assert!(measured > 0.0 && measured != 20_000.0, "{measured}");
     // Without isready nothing was measured before the first move: PR 1195's 20000.
     assert_eq!(first_move_init_nps(&base, false), Some(20_000.0));
     // An explicit init-nps overrides the measure.
-    assert_eq!(first_move_init_nps(&[&base[..], &["--time-manager=smooth(preset=kairos,init-nps=3000)"]].concat(), true), None);
+    let explicit = [&base[..], &["--time-manager=smooth(preset=kairos,init-nps=3000)"]].concat();
+    assert_eq!(first_move_init_nps(&explicit, true), None);
 }
 
 #[test]

@@ -331,7 +331,8 @@ mod tests {
         .expect("a uniform backend opens");
         let go = GoParams { nodes: Some(50), ..GoParams::default() };
         // After 1. e4 it is Black's move: a White move as the best move would mean the moves were ignored.
-        let result = bench.search("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4", &go).unwrap();
+        let start_then_e4 = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4";
+        let result = bench.search(start_then_e4, &go).unwrap();
         let black_moves: Vec<String> = GameState::from_uci(None, &["e2e4"])
             .unwrap()
             .position()

@@ -39,7 +39,8 @@ pub use cuda::load_cuda_runtime;
 pub use error::{NetworkProblem, NnError};
 pub use loader::{load_network, parse_network};
 pub use options::{
-    describe_backend, native_bf16, open_backend, parse_devices, BackendKind, BackendOptions, DeviceChoice, Placement, Precision,
+    describe_backend, native_bf16, open_backend, parse_devices, BackendKind, BackendOptions, DeviceChoice, Placement,
+    Precision,
 };
 pub use round_robin::RoundRobinBackend;
 pub use report::{evaluate_position, game_history, EvalReport};

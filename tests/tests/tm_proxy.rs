@@ -327,7 +327,8 @@ fn a_new_games_manager_starts_from_the_wrapped_engines_measured_speed() {
     let measured_nps = number_after(first, "nodes") * 1000.0 / number_after(first, "used");
     let ratio = number_after(second, "node_target") / number_after(first, "node_target");
     let expected = measured_nps / 20_000.0;
-    assert!((ratio / expected - 1.0).abs() < 0.25, "node targets {ratio:.2}× apart, speeds {expected:.2}×\n{first}\n{second}");
+    let apart = format!("node targets {ratio:.2}× apart, speeds {expected:.2}×\n{first}\n{second}");
+    assert!((ratio / expected - 1.0).abs() < 0.25, "{apart}");
     drop(proxy);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -411,7 +411,8 @@ declare_options! {
         "With DTZ tables, the network picks only among the winning moves of the shortest DTZ (faster wins, \
          not always the best ones).";
     ponder: bool = false, OptionKind::Check, "Ponder", "ponder",
-        "The GUI will send go ponder: a ponder search searches the position before the predicted move, so that a miss keeps its tree.";
+        "The GUI will send go ponder: a ponder search searches the position before the predicted move, so that a \
+         miss keeps its tree.";
     virtual_clock: bool = false, OptionKind::Check, "VirtualClock", "virtual-clock",
         "Measures time on a deterministic virtual clock (VirtualNps, VirtualBatchCostMs) instead of the wall.";
     virtual_nps: i64 = 2000, OptionKind::Spin { min: 1, max: 1_000_000_000 }, "VirtualNps", "virtual-nps",

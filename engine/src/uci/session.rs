@@ -340,7 +340,9 @@ impl Session {
         match (self.game.before_last_move(), self.game.moves().last()) {
             (Some(before), Some(predicted)) => Ok((before, Some(*predicted))),
             _ => {
-                self.out.error("go ponder needs the predicted move as the last move of position; searching the position as given")?;
+                self.out.error(
+                    "go ponder needs the predicted move as the last move of position; searching the position as given",
+                )?;
                 Ok((self.game.clone(), None))
             }
         }
@@ -508,7 +510,8 @@ impl Reporter {
                 // After `stop` on a ponder miss, which the GUI ignores: still a legal move of its position (lc0
                 // sends the opponent's move here), the reply to the predicted move when that was best.
                 Some(pondering) => {
-                    let own = if best == Some(pondering.predicted) { ponder.or(pondering.fallback) } else { pondering.fallback };
+                    let own =
+                        if best == Some(pondering.predicted) { ponder.or(pondering.fallback) } else { pondering.fallback };
                     self.out.send(&bestmove_line(own.as_ref(), None, self.fields.chess960))
                 }
                 None => self.out.send(&bestmove_line(best.as_ref(), ponder.as_ref(), self.fields.chess960)),

@@ -60,7 +60,7 @@ fn bad_input_is_refused_before_any_game_or_log() {
     let cases: [(&[&str], &str); 9] = [
         (&["--time-manager", "smoth", "--iterations", "2"], "unknown time manager 'smoth'"),
         (&["--param", "max-move-budgt=0.3:0.1:0.6", "--iterations", "2"], "has no numeric key"),
-        (&["--param", "init-nps=5:0:10", "--iterations", "2"], "must satisfy 1 <= MIN < MAX"),
+        (&["--param", "max-tree-reuse=0.5:-0.1:0.9", "--iterations", "2"], "<= MIN < MAX"),
         (&["--param", "max-tree-reuse=0.9:0.1:0.8", "--iterations", "2"], "start 0.9 lies outside"),
         (&["--games-per-iteration", "3", "--iterations", "2"], "must be even"),
         (&["--against", "legasy", "--iterations", "2"], "--against legasy"),

@@ -6,6 +6,7 @@
 pub mod backend;
 pub mod bench;
 pub mod cache;
+pub mod cpu_features;
 pub mod cuda;
 pub mod describe;
 pub mod encoder;
@@ -38,9 +39,9 @@ pub use cache::CachingBackend;
 pub use cuda::load_cuda_runtime;
 pub use error::{NetworkProblem, NnError};
 pub use loader::{load_network, parse_network};
+pub use cpu_features::native_bf16;
 pub use options::{
-    describe_backend, native_bf16, open_backend, parse_devices, BackendKind, BackendOptions, DeviceChoice, Placement,
-    Precision,
+    describe_backend, open_backend, parse_devices, BackendKind, BackendOptions, DeviceChoice, Placement, Precision,
 };
 pub use round_robin::RoundRobinBackend;
 pub use report::{evaluate_position, game_history, EvalReport};

@@ -9,6 +9,7 @@ use tch::{Device, Kind};
 
 use crate::backend::Backend;
 use crate::cache::CachingBackend;
+use crate::cpu_features::native_bf16;
 use crate::cuda::load_cuda_runtime;
 use crate::error::NnError;
 use crate::loader::load_network;
@@ -300,25 +301,4 @@ pub fn describe_backend(options: &BackendOptions) -> Result<String, NnError> {
             }
         }
     })
-}
-
-/// The CPU's native bf16 instructions, detected at run time: AMX-BF16 (CPUID leaf 7, EDX bit 22, which stable
-/// Rust cannot name yet) beside AVX512-BF16, or BF16 on ARM; None where bf16 would be emulated.
-pub fn native_bf16() -> Option<&'static str> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if !std::arch::is_x86_feature_detected!("avx512bf16") {
-            return None;
-        }
-        let leaf7 = std::arch::x86_64::__cpuid_count(7, 0);
-        Some(if leaf7.edx & (1 << 22) != 0 { "AMX-BF16" } else { "AVX512-BF16" })
-    }
-    #[cfg(target_arch = "aarch64")]
-    {
-        std::arch::is_aarch64_feature_detected!("bf16").then_some("BF16")
-    }
-    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-    {
-        None
-    }
 }

@@ -3,25 +3,14 @@
 
 use tch::Tensor;
 
-use super::{activate, TensorMaker};
+use super::dense::DenseT;
+use super::TensorMaker;
 use crate::network::{
     Activation, AttentionBody, EncoderLayer, EncoderStack, Ffn, InputEmbedding, LayerNorm, Smolgen,
 };
 use crate::positional_encoding::positional_encoding;
 
 type TchResult<T> = Result<T, tch::TchError>;
-
-/// A dense layer's weights `[outputs][inputs]` and bias.
-pub(super) struct DenseT {
-    pub weights: Tensor,
-    pub biases: Tensor,
-}
-
-impl DenseT {
-    pub fn apply(&self, x: &Tensor) -> TchResult<Tensor> {
-        x.f_linear(&self.weights, Some(&self.biases))
-    }
-}
 
 struct LayerNormT {
     gammas: Tensor,
@@ -62,18 +51,18 @@ struct FfnT {
 impl FfnT {
     fn new(make: &TensorMaker, ffn: &Ffn) -> TchResult<Self> {
         Ok(Self {
-            dense1: make.dense(&ffn.dense1)?,
-            dense2: make.dense(&ffn.dense2)?,
+            dense1: DenseT::dense(make, &ffn.dense1)?,
+            dense2: DenseT::dense(make, &ffn.dense2)?,
         })
     }
 
     fn apply(&self, x: &Tensor, activation: Activation) -> TchResult<Tensor> {
-        self.dense2.apply(&activate(&self.dense1.apply(x)?, activation)?)
+        self.dense2.apply(&self.dense1.apply_activated(x, activation)?)
     }
 }
 
 struct SmolgenT {
-    compress: Tensor,
+    compress: DenseT,
     dense1: DenseT,
     norm1: LayerNormT,
     dense2: DenseT,
@@ -83,24 +72,21 @@ struct SmolgenT {
 impl SmolgenT {
     fn new(make: &TensorMaker, smolgen: &Smolgen) -> TchResult<Self> {
         Ok(Self {
-            compress: make.projection(&smolgen.compress)?,
-            dense1: make.dense(&smolgen.dense1)?,
+            compress: DenseT::projection(make, &smolgen.compress)?,
+            dense1: DenseT::dense(make, &smolgen.dense1)?,
             norm1: LayerNormT::new(make, &smolgen.norm1)?,
-            dense2: make.dense(&smolgen.dense2)?,
+            dense2: DenseT::dense(make, &smolgen.dense2)?,
             norm2: LayerNormT::new(make, &smolgen.norm2)?,
         })
     }
 
     /// The `[batch][heads][64][64]` logits smolgen adds to the attention's.
-    fn logits(&self, x: &Tensor, heads: i64, activation: Activation, global: &Tensor) -> TchResult<Tensor> {
+    fn logits(&self, x: &Tensor, heads: i64, activation: Activation, global: &DenseT) -> TchResult<Tensor> {
         let batch = x.size()[0];
-        let compressed = x.f_linear::<&Tensor>(&self.compress, None)?.f_reshape([batch, -1])?;
-        let hidden = self.norm1.apply(&activate(&self.dense1.apply(&compressed)?, activation)?)?;
-        let generated = self.norm2.apply(&activate(&self.dense2.apply(&hidden)?, activation)?)?;
-        generated
-            .f_reshape([batch, heads, -1])?
-            .f_linear::<&Tensor>(global, None)?
-            .f_reshape([batch, heads, 64, 64])
+        let compressed = self.compress.apply(x)?.f_reshape([batch, -1])?;
+        let hidden = self.norm1.apply(&self.dense1.apply_activated(&compressed, activation)?)?;
+        let generated = self.norm2.apply(&self.dense2.apply_activated(&hidden, activation)?)?;
+        global.apply(&generated.f_reshape([batch, heads, -1])?)?.f_reshape([batch, heads, 64, 64])
     }
 }
 
@@ -128,8 +114,8 @@ impl EncoderStackT {
     pub fn new(make: &TensorMaker, stack: &EncoderStack) -> TchResult<Self> {
         let layer = |l: &EncoderLayer| -> TchResult<EncoderLayerT> {
             Ok(EncoderLayerT {
-                qkv: make.stacked_dense(&[&l.mha.query, &l.mha.key, &l.mha.value])?,
-                output: make.dense(&l.mha.output)?,
+                qkv: DenseT::stacked(make, &[&l.mha.query, &l.mha.key, &l.mha.value])?,
+                output: DenseT::dense(make, &l.mha.output)?,
                 smolgen: l.mha.smolgen.as_ref().map(|s| SmolgenT::new(make, s)).transpose()?,
                 norm1: LayerNormT::new(make, &l.norm1)?,
                 ffn: FfnT::new(make, &l.ffn)?,
@@ -147,14 +133,14 @@ impl EncoderStackT {
     }
 
     /// Runs every layer on `[batch][64][width]` features; `global` is the network's smolgen weights.
-    pub fn apply(&self, mut x: Tensor, global: Option<&Tensor>) -> TchResult<Tensor> {
+    pub fn apply(&self, mut x: Tensor, global: Option<&DenseT>) -> TchResult<Tensor> {
         for layer in &self.layers {
             x = self.layer(layer, &x, global)?;
         }
         Ok(x)
     }
 
-    fn layer(&self, layer: &EncoderLayerT, x: &Tensor, global: Option<&Tensor>) -> TchResult<Tensor> {
+    fn layer(&self, layer: &EncoderLayerT, x: &Tensor, global: Option<&DenseT>) -> TchResult<Tensor> {
         let batch = x.size()[0];
         let depth = layer.d_model / self.heads;
         // [batch][64][3·d_model] → three [batch][heads][64][depth].
@@ -205,9 +191,9 @@ impl AttentionBodyT {
                 InputEmbedding::PositionalMap => {
                     EmbeddingT::PositionalMap(make.matrix(&positional_encoding(), 64, 64)?)
                 }
-                InputEmbedding::Dense { preprocess } => EmbeddingT::Dense(make.dense(preprocess)?),
+                InputEmbedding::Dense { preprocess } => EmbeddingT::Dense(DenseT::dense(make, preprocess)?),
             },
-            dense: make.dense(&body.dense)?,
+            dense: DenseT::dense(make, &body.dense)?,
             activation,
             norm: body.norm.as_ref().map(|n| LayerNormT::new(make, n)).transpose()?,
             gating: match &body.gating {
@@ -223,7 +209,7 @@ impl AttentionBodyT {
     }
 
     /// `[batch][64][112]` input planes → `[batch][64][embedding]` features.
-    pub fn apply(&self, planes: &Tensor, global: Option<&Tensor>) -> TchResult<Tensor> {
+    pub fn apply(&self, planes: &Tensor, global: Option<&DenseT>) -> TchResult<Tensor> {
         let batch = planes.size()[0];
         let positional = match &self.embedding {
             EmbeddingT::PositionalMap(map) => map.f_expand([batch, 64, 64], false)?,
@@ -232,7 +218,7 @@ impl AttentionBodyT {
                 .f_reshape([batch, 64, -1])?,
         };
         let input = Tensor::f_cat(&[planes, &positional], 2)?;
-        let mut x = activate(&self.dense.apply(&input)?, self.activation)?;
+        let mut x = self.dense.apply_activated(&input, self.activation)?;
         if let Some(norm) = &self.norm {
             x = norm.apply(&x)?;
         }

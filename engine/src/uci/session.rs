@@ -252,6 +252,11 @@ impl Session {
         };
         let outcome = evaluator.search.start(request, Box::new(|_| {})).wait();
         *evaluator = Evaluator::new(evaluator.network.clone(), &self.options);
+        #[cfg(all(target_os = "linux", target_env = "gnu"))]
+        // SAFETY: malloc_trim only returns free heap pages to the system.
+        unsafe {
+            libc::malloc_trim(0);
+        }
         if let Some(nps) = outcome.and_then(|outcome| measured_nps(&outcome.stats)) {
             *lock(&self.measured_nps) = Some(nps);
         }

@@ -17,7 +17,9 @@ BENCH_RS = Path(__file__).resolve().parents[2] / "engine" / "src" / "bench.rs"
 
 
 def bench_fens():
-    return re.findall(r'^\s*"([^"]+ [wb] [^"]+)",\s*$', BENCH_RS.read_text(), re.MULTILINE)
+    """The positions of `BENCH_POSITIONS` (bench.rs also holds lc0's 34 `benchmark` positions, after them)."""
+    bench = BENCH_RS.read_text().split("pub const BENCH_POSITIONS")[1].split("];")[0]
+    return re.findall(r'^\s*"([^"]+ [wb] [^"]+)",\s*$', bench, re.MULTILINE)
 
 
 def vm_rss_kb(pid):

@@ -332,3 +332,30 @@ fn a_new_games_manager_starts_from_the_wrapped_engines_measured_speed() {
     drop(proxy);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_proxys_moves_left_law_follows_the_games_played_when_asked() {
+    let dir = scratch("follow-games");
+    let manager = "--time-manager=legacy(mle-legacy(midpoint=50,follow-games=2))";
+    let mut proxy = proxied_stockfish(&[manager], &dir.join("stockfish-input.log"));
+    proxy.send("uci");
+    proxy.read_until("uciok", ANSWER);
+    proxy.send("setoption name Threads value 1");
+    let mut moves_left = Vec::new();
+    for full_move in [30, 60, 1] {
+        proxy.send("ucinewgame");
+        proxy.send(&format!("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 {full_move}"));
+        proxy.send("go wtime 2000 btime 2000");
+        proxy.read_until("bestmove", ANSWER);
+        let summary = proxy.read_until("info string tm legacy", ANSWER).pop().unwrap();
+        moves_left.push(number_after(&summary, "moves_left"));
+    }
+    // lc0's law a·(1 + 2·(m/a)^7)^(1/7) − m. Game 1 (m = 29): a = 50, 21.31; it lasted 30 moves. Game 2 (m = 59):
+    // a = (50²·30)^(1/3) = 42.17, 6.58; it lasted 60 moves. Game 3 (m = 0): a = (50²·30·60)^(1/4) = 46.06.
+    let expected = [21.31, 6.58, 46.06];
+    for (game, (got, expected)) in moves_left.iter().zip(expected).enumerate() {
+        assert!((got - expected).abs() <= 0.06, "game {}: moves_left {got}, hand-worked {expected}", game + 1);
+    }
+    drop(proxy);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -18,6 +18,8 @@ pub enum MovesLeftEstimator {
         midpoint: f32,
         /// Log-logistic shape.
         steepness: f32,
+        /// How many games `midpoint` counts as beside the games played (0: the midpoint is fixed).
+        follow_games: f32,
     },
     /// Ahle's rational fit of plies left.
     Ahle,
@@ -65,7 +67,11 @@ impl MovesLeftEstimator {
         Ok(match config.spec().name {
             "mle-legacy" => {
                 let keys: MleLegacyKeys = config.keys()?;
-                Self::MleLegacy { midpoint: keys.midpoint, steepness: keys.steepness }
+                Self::MleLegacy {
+                    midpoint: keys.midpoint,
+                    steepness: keys.steepness,
+                    follow_games: keys.follow_games,
+                }
             }
             "ahle" => {
                 let AhleKeys {} = config.keys()?;
@@ -95,7 +101,9 @@ impl MovesLeftEstimator {
         let plain = |moves: f32| MovesLeft { moves, fallback: None };
         let ply = ctx.game_ply;
         match self {
-            Self::MleLegacy { midpoint, steepness } => plain(mle_legacy(ply, *midpoint, *steepness)),
+            Self::MleLegacy { midpoint, steepness, follow_games } => {
+                plain(mle_legacy(ply, ctx.played_games.median_moves(*midpoint, *follow_games), *steepness))
+            }
             Self::Ahle => plain((ahle_plies_left(f64::from(ply)) / 2.0) as f32),
             Self::Lognormal { mu, sigma } => plain((lognormal_plies_left(f64::from(ply), *mu, *sigma) / 2.0) as f32),
             Self::Pieces { full_board_moves, bare_moves } => {
@@ -164,6 +172,7 @@ pub fn lognormal_plies_left(k: f64, mu: f64, sigma: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search_stats::PlayedGames;
 
     #[test]
     fn ahle_at_game_start_is_86_8_plies() {
@@ -188,6 +197,27 @@ mod tests {
             let got = lognormal_plies_left(k, mu, sigma);
             assert!((got - expected).abs() < 1e-3 * expected, "k={k}: {got} vs {expected}");
         }
+    }
+
+    /// Hand-worked: games of 30 and 60 full moves beside a midpoint of 50 counted as two games give the median
+    /// (50²·30·60)^(1/4) = 4,500,000^(1/4) = 46.0578; at the game's start lc0's law returns its midpoint.
+    #[test]
+    fn mle_legacy_follows_the_games_played_when_asked() {
+        let mut played = PlayedGames::default();
+        played.record_game_plies(60);
+        played.record_game_plies(120);
+        let ctx = MoveContext { played_games: played, ..MoveContext::default() };
+        let following = MovesLeftEstimator::MleLegacy { midpoint: 50.0, steepness: 7.0, follow_games: 2.0 };
+        assert!((following.moves_left(&ctx).moves - 46.0578).abs() < 1e-3, "{:?}", following.moves_left(&ctx));
+        let fixed = MovesLeftEstimator::MleLegacy { midpoint: 50.0, steepness: 7.0, follow_games: 0.0 };
+        assert_eq!(fixed.moves_left(&ctx).moves, 50.0);
+        let no_games = MoveContext::default();
+        assert_eq!(following.moves_left(&no_games).moves, 50.0);
+        // Later in the game the law moves with its midpoint: at ply 80 (m = 40) a·(1 + 2·(40/a)^7)^(1/7) − 40.
+        let at_80 = MoveContext { game_ply: 80, ..ctx };
+        let a = 46.0578f32;
+        let expected = a * (1.0 + 2.0 * (40.0 / a).powf(7.0)).powf(1.0 / 7.0) - 40.0;
+        assert!((following.moves_left(&at_80).moves - expected).abs() < 1e-3);
     }
 
     #[test]

@@ -26,7 +26,11 @@ pub fn build_time_manager(config: &TimeManagerConfig) -> Result<Box<dyn TimeMana
         "legacy" => {
             let params: LegacyParams = m.keys()?;
             // lc0's legacy keys configure the default estimator unless an estimator sub-dictionary changed it.
-            let lc0_default = MovesLeftEstimator::MleLegacy { midpoint: params.midpoint_move, steepness: params.steepness };
+            let lc0_default = MovesLeftEstimator::MleLegacy {
+                midpoint: params.midpoint_move,
+                steepness: params.steepness,
+                follow_games: 0.0,
+            };
             let estimator = match &config.estimator {
                 Some(est) if !is_untouched_default(config, est) => MovesLeftEstimator::from_config(est, lc0_default)?,
                 _ => lc0_default,
@@ -81,7 +85,7 @@ fn is_untouched_default(config: &TimeManagerConfig, estimator: &ComponentConfig)
 
 /// The configured estimator; `mlh` falls back to the manager's default estimator with its preset values.
 fn estimator_of(config: &TimeManagerConfig) -> Result<MovesLeftEstimator, OptionError> {
-    let lc0_default = || MovesLeftEstimator::MleLegacy { midpoint: 51.5, steepness: 7.0 };
+    let lc0_default = || MovesLeftEstimator::MleLegacy { midpoint: 51.5, steepness: 7.0, follow_games: 0.0 };
     let fallback = match config.default_estimator() {
         Some(est) => MovesLeftEstimator::from_config(&est, lc0_default())?,
         None => lc0_default(),

@@ -17,7 +17,7 @@ use crate::chain::{build_stopper_chain, CommonStopperOptions};
 use crate::ctm::PiecePlacement;
 use crate::factory::time_manager_from_str;
 use crate::options::OptionError;
-use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext};
+use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext, PlayedGames};
 use crate::trace::{MoveTrace, StopCause, TraceValue};
 
 /// Why a plan could not be made.
@@ -221,6 +221,7 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
             smart_pruning: false,
             placement: Some(PiecePlacement::initial()),
             engine_nps: Some(config.nps as f32),
+            played_games: PlayedGames::default(),
         };
         let nps = config.nps * (1.0 + config.nps_noise * rng.random_range(-1.0..=1.0));
         let mut chain = build_stopper_chain(Some(manager.as_mut()), &go, &ctx, &no_pruning);

@@ -172,4 +172,43 @@ pub struct MoveContext {
     /// The engine's own measure of its speed in nodes per second (its last search, a calibration when the
     /// network loaded, or VirtualNps on the virtual clock): where a manager with `init-nps=0` starts.
     pub engine_nps: Option<f32>,
+    /// The lengths of the games this engine has finished since it started, for estimators that follow them.
+    #[serde(default)]
+    pub played_games: PlayedGames,
+}
+
+/// The games an engine process has finished, summarised as the log-logistic law of game length needs them: its
+/// median is `exp(mean of ln length)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PlayedGames {
+    /// Games finished.
+    pub games: u32,
+    /// Sum of ln(length in full moves) over them.
+    pub log_length_sum: f64,
+}
+
+impl PlayedGames {
+    /// Counts a finished game of `plies` half-moves from the game's start (at least one full move).
+    pub fn record_game_plies(&mut self, plies: u32) {
+        self.games += 1;
+        self.log_length_sum += (f64::from(plies) / 2.0).max(1.0).ln();
+    }
+
+    /// The median game length when `prior` full moves count as `prior_games` games beside the games played:
+    /// `exp((prior_games·ln prior + Σ ln length) / (prior_games + games))`; `prior` itself without games, when
+    /// `prior_games` is 0 (the estimator does not follow the games), and should the sums be out of range.
+    pub fn median_moves(&self, prior: f32, prior_games: f32) -> f32 {
+        if self.games == 0 || prior_games <= 0.0 {
+            return prior;
+        }
+        let weight = f64::from(prior_games);
+        let log_median =
+            (weight * f64::from(prior).ln() + self.log_length_sum) / (weight + f64::from(self.games));
+        let median = log_median.exp() as f32;
+        if median.is_finite() && median >= 1.0 {
+            median
+        } else {
+            prior
+        }
+    }
 }

@@ -9,7 +9,7 @@ use nn::{Backend, CachingBackend};
 use shakmaty::uci::UciMove;
 use shakmaty::{Move, Position};
 use timemgr::{
-    build_stopper_chain, CommonStopperOptions, GoParams, Hints, IterationStats, MoveContext,
+    build_stopper_chain, CommonStopperOptions, GoParams, Hints, IterationStats, MoveContext, PlayedGames,
     Stopper, TimeManager,
 };
 
@@ -80,6 +80,10 @@ pub struct Session {
     running: Option<Running>,
     /// The game ply of this game's first search: where the GUI's opening book (if any) ended.
     book_exit_ply: Option<u32>,
+    /// The game ply of this game's last search of the engine's own move: the game lasted about two plies more.
+    last_own_move_ply: Option<u32>,
+    /// The games finished since the engine started, for the moves-left estimators that follow them.
+    played_games: PlayedGames,
 }
 
 impl Session {
@@ -100,6 +104,8 @@ impl Session {
             position_received_ms: 0.0,
             running: None,
             book_exit_ply: None,
+            last_own_move_ply: None,
+            played_games: PlayedGames::default(),
         };
         session.time_manager = session.new_time_manager();
         session
@@ -295,9 +301,13 @@ impl Session {
         }
     }
 
-    /// Forgets everything learned in the last game: tree, cache, time manager, virtual clock.
+    /// Forgets everything learned in the last game (tree, cache, time manager, virtual clock) but its length:
+    /// the engine's last move and the opponent's reply.
     fn new_game(&mut self) -> io::Result<()> {
         self.finish_search();
+        if let Some(ply) = self.last_own_move_ply.take() {
+            self.played_games.record_game_plies(ply + 2);
+        }
         self.start_new_game_state();
         self.game = GameState::default();
         self.search_game = GameState::default();
@@ -359,6 +369,9 @@ impl Session {
             self.position_received_ms = self.clock.elapsed_ms();
         }
         let (game, predicted) = if go.params.ponder { self.ponder_game()? } else { (self.game.clone(), None) };
+        if !go.params.ponder {
+            self.last_own_move_ply = Some(game.game_ply());
+        }
         self.move_search_to(&game);
         self.start_search(go, predicted)
     }
@@ -378,6 +391,7 @@ impl Session {
         go.params.ponder = false;
         self.position_received_ms = self.clock.elapsed_ms();
         let game = self.game.clone();
+        self.last_own_move_ply = Some(game.game_ply());
         self.move_search_to(&game);
         self.start_search(go, None)
     }
@@ -429,6 +443,7 @@ impl Session {
             } else {
                 *lock(&self.measured_nps)
             },
+            played_games: self.played_games,
         };
         // The move's life: the manager hands out the stopper, the search runs and sends its best move, and
         // then the manager learns from the outcome and the trace is written, outside the search's locks.

@@ -619,6 +619,9 @@ declare_keys! {
     pub struct MleLegacyKeys {
         midpoint: f32 = float("midpoint", 51.5, 1.0, 1000.0, 1.0; "median game length in full moves"),
         steepness: f32 = float("steepness", 7.0, 0.1, 100.0, 0.1; "log-logistic shape"),
+        follow_games: f32 = float("follow-games", 0.0, 0.0, 10000.0, 1.0;
+            "follow the games played: midpoint counts as this many games beside the lengths of the games this \
+             engine finished, their geometric mean the median (0: fixed midpoint)"),
     }
 }
 

@@ -628,7 +628,7 @@ mod tests {
             nps_update_period: 0.0,
             ..SmoothParams::defaults()
         };
-        let estimator = MovesLeftEstimator::MleLegacy { midpoint: 51.5, steepness: 7.0 };
+        let estimator = MovesLeftEstimator::MleLegacy { midpoint: 51.5, steepness: 7.0, follow_games: 0.0 };
         let manager = SmoothManager::new(params, estimator, Adjustments::defaults(), "smooth".into());
         let mut shared = lock(&manager.shared);
         // 25000 NPS observed over the first second: one fifth of a 5 s half-life from 20000.

@@ -6,7 +6,8 @@
 #   CONDITION=right-prior: Kairos's default, smooth(preset=kairos) (midpoint 51.5, about right here), fixed
 #     against following (that it does no harm where the prior is right).
 # Each condition writes CONDITION/results.jsonl, games.pgn and both sides' manager traces; resumable (run again
-# and it continues); GAMES=N games (default 40). Report: kairos match-report CONDITION/results.jsonl --out ...
+# and it continues; gunzip the committed CONDITION/results.jsonl.gz first); GAMES=N games (default 40). Report:
+# kairos match-report CONDITION/results.jsonl --out ...
 set -euo pipefail
 cd "$(dirname "$0")"
 kairos=$(realpath "${KAIROS:-../../target/release/kairos}")

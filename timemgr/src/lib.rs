@@ -46,7 +46,9 @@ pub use factory::{build_time_manager, time_manager_from_str};
 pub use managers::{ClockView, TimeManager};
 pub use options::{render_help, OptionError, TimeManagerConfig};
 pub use planner::{plan, PlanConfig, PlanError, PlanReport, PlannedMove, TimeControl};
-pub use search_stats::{GoParams, Hints, IterationStats, MoveContext, PlayedGames, Stopper, TimeUsageHint};
+pub use search_stats::{
+    GameLengths, GoParams, Hints, IterationStats, MoveContext, PlayedGames, Stopper, TimeUsageHint,
+};
 pub use trace::{MoveTrace, StopCause};
 
 /// The engine's default manager: smooth with the node limit, whose SPRT against lc0's default (legacy) passed.

@@ -177,6 +177,33 @@ pub struct MoveContext {
     pub played_games: PlayedGames,
 }
 
+/// The games of an engine process as its session sees them: the ply of its last own move in the game being
+/// played, and the games finished before it, each of which lasted its last own move and the opponent's reply.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GameLengths {
+    last_own_move_ply: Option<u32>,
+    finished: PlayedGames,
+}
+
+impl GameLengths {
+    /// The engine searches its own move at `ply`.
+    pub fn own_move(&mut self, ply: u32) {
+        self.last_own_move_ply = Some(ply);
+    }
+
+    /// A new game begins: the one before, if the engine moved in it, is counted as finished.
+    pub fn new_game(&mut self) {
+        if let Some(ply) = self.last_own_move_ply.take() {
+            self.finished.record_game_plies(ply + 2);
+        }
+    }
+
+    /// The games finished so far.
+    pub fn finished(&self) -> PlayedGames {
+        self.finished
+    }
+}
+
 /// The games an engine process has finished, summarised as the log-logistic law of game length needs them: its
 /// median is `exp(mean of ln length)`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use shakmaty::Position;
-use timemgr::{GoParams, MoveContext, PlayedGames, TimeManager};
+use timemgr::{GameLengths, GoParams, MoveContext, TimeManager};
 
 use super::clock_scale::{hard_stop_ms, ClockScale, LimitAs};
 use super::fallback::missing_inputs;
@@ -64,10 +64,9 @@ pub struct ProxySession {
     game: GameState,
     /// The game ply of the game's first planned move: where the GUI's book ended.
     book_exit_ply: Option<u32>,
-    /// The game ply of the game's last planned move: the game lasted about two plies more.
-    last_own_move_ply: Option<u32>,
-    /// The games finished since the proxy started, for the moves-left estimators that follow them.
-    played_games: PlayedGames,
+    /// The planned moves and the games finished since the proxy started, for the moves-left estimators that
+    /// follow them.
+    game_lengths: GameLengths,
     search: Option<Search>,
     /// The manager whose missing inputs were last explained.
     explained_spec: Option<String>,
@@ -96,8 +95,7 @@ impl ProxySession {
             clock_scale: ClockScale::default(),
             game: GameState::default(),
             book_exit_ply: None,
-            last_own_move_ply: None,
-            played_games: PlayedGames::default(),
+            game_lengths: GameLengths::default(),
             search: None,
             explained_spec: None,
             told_no_counts: false,
@@ -268,9 +266,7 @@ impl ProxySession {
 
     /// A new game: a fresh manager, no book exit yet; the last game's length is counted.
     fn new_game(&mut self, game: GameState) {
-        if let Some(ply) = self.last_own_move_ply.take() {
-            self.played_games.record_game_plies(ply + 2);
-        }
+        self.game_lengths.new_game();
         self.game = game;
         self.book_exit_ply = None;
         self.new_manager();
@@ -386,7 +382,7 @@ impl ProxySession {
     fn move_context(&mut self) -> MoveContext {
         let game_ply = self.game.game_ply();
         let book_exit_ply = *self.book_exit_ply.get_or_insert(game_ply);
-        self.last_own_move_ply = Some(game_ply);
+        self.game_lengths.own_move(game_ply);
         let position = self.game.position();
         MoveContext {
             white_to_move: position.turn().is_white(),
@@ -400,7 +396,7 @@ impl ProxySession {
             smart_pruning: false,
             placement: Some(self.game.piece_placement()),
             engine_nps: self.engine_nps,
-            played_games: self.played_games,
+            played_games: self.game_lengths.finished(),
         }
     }
 

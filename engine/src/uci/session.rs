@@ -9,7 +9,7 @@ use nn::{Backend, CachingBackend};
 use shakmaty::uci::UciMove;
 use shakmaty::{Move, Position};
 use timemgr::{
-    build_stopper_chain, CommonStopperOptions, GoParams, Hints, IterationStats, MoveContext, PlayedGames,
+    build_stopper_chain, CommonStopperOptions, GameLengths, GoParams, Hints, IterationStats, MoveContext,
     Stopper, TimeManager,
 };
 
@@ -80,10 +80,9 @@ pub struct Session {
     running: Option<Running>,
     /// The game ply of this game's first search: where the GUI's opening book (if any) ended.
     book_exit_ply: Option<u32>,
-    /// The game ply of this game's last search of the engine's own move: the game lasted about two plies more.
-    last_own_move_ply: Option<u32>,
-    /// The games finished since the engine started, for the moves-left estimators that follow them.
-    played_games: PlayedGames,
+    /// The engine's own moves and the games it finished since it started, for the moves-left estimators that
+    /// follow them.
+    game_lengths: GameLengths,
 }
 
 impl Session {
@@ -104,8 +103,7 @@ impl Session {
             position_received_ms: 0.0,
             running: None,
             book_exit_ply: None,
-            last_own_move_ply: None,
-            played_games: PlayedGames::default(),
+            game_lengths: GameLengths::default(),
         };
         session.time_manager = session.new_time_manager();
         session
@@ -305,9 +303,7 @@ impl Session {
     /// the engine's last move and the opponent's reply.
     fn new_game(&mut self) -> io::Result<()> {
         self.finish_search();
-        if let Some(ply) = self.last_own_move_ply.take() {
-            self.played_games.record_game_plies(ply + 2);
-        }
+        self.game_lengths.new_game();
         self.start_new_game_state();
         self.game = GameState::default();
         self.search_game = GameState::default();
@@ -369,9 +365,6 @@ impl Session {
             self.position_received_ms = self.clock.elapsed_ms();
         }
         let (game, predicted) = if go.params.ponder { self.ponder_game()? } else { (self.game.clone(), None) };
-        if !go.params.ponder {
-            self.last_own_move_ply = Some(game.game_ply());
-        }
         self.move_search_to(&game);
         self.start_search(go, predicted)
     }
@@ -391,7 +384,6 @@ impl Session {
         go.params.ponder = false;
         self.position_received_ms = self.clock.elapsed_ms();
         let game = self.game.clone();
-        self.last_own_move_ply = Some(game.game_ply());
         self.move_search_to(&game);
         self.start_search(go, None)
     }
@@ -399,6 +391,9 @@ impl Session {
     /// Starts a search of `search_game` for `go` (a ponder search before the `predicted` move); whatever
     /// happens, exactly one `bestmove` follows (at once on failure).
     fn start_search(&mut self, go: GoCommand, predicted: Option<Move>) -> io::Result<()> {
+        if !go.params.ponder {
+            self.game_lengths.own_move(self.search_game.game_ply());
+        }
         let position = self.search_game.position().clone();
         let legal_moves = position.legal_moves();
         if legal_moves.is_empty() {
@@ -443,7 +438,7 @@ impl Session {
             } else {
                 *lock(&self.measured_nps)
             },
-            played_games: self.played_games,
+            played_games: self.game_lengths.finished(),
         };
         // The move's life: the manager hands out the stopper, the search runs and sends its best move, and
         // then the manager learns from the outcome and the trace is written, outside the search's locks.

@@ -107,10 +107,6 @@ impl TensorMaker {
         self.tensor(values, &[rows as i64, columns as i64])
     }
 
-    fn dense(&self, d: &Dense) -> Result<DenseT, tch::TchError> {
-        DenseT::dense(self, d)
-    }
-
     /// Whether dense layers are prepacked for oneDNN: on an x86 CPU in native bf16, where it was measured to pay
     /// ([`packed_linear`]); in fp32 it made no difference.
     fn packs_dense_layers(&self) -> bool {
@@ -196,10 +192,10 @@ impl TorchNetwork {
             Ok(HeadT {
                 input: match input {
                     HeadInput::Convolution(c) => HeadInputT::Convolution(conv(c)?),
-                    HeadInput::Embedding(d) => HeadInputT::Embedding(make.dense(d)?),
+                    HeadInput::Embedding(d) => HeadInputT::Embedding(DenseT::dense(&make, d)?),
                 },
-                fc1: make.dense(fc1)?,
-                fc2: make.dense(fc2)?,
+                fc1: DenseT::dense(&make, fc1)?,
+                fc2: DenseT::dense(&make, fc2)?,
             })
         };
         let body = match &network.body {
@@ -210,7 +206,7 @@ impl TorchNetwork {
                     .iter()
                     .map(|b| {
                         let se = match &b.se {
-                            Some(se) => Some((make.dense(&se.fc1)?, make.dense(&se.fc2)?)),
+                            Some(se) => Some((DenseT::dense(&make, &se.fc1)?, DenseT::dense(&make, &se.fc2)?)),
                             None => None,
                         };
                         Ok(BlockT {
@@ -230,7 +226,7 @@ impl TorchNetwork {
             PolicyHead::Classical { conv: c, fc } => (
                 PolicyT::Classical {
                     conv: conv(c)?,
-                    fc: make.dense(fc)?,
+                    fc: DenseT::dense(&make, fc)?,
                 },
                 None,
             ),
@@ -243,11 +239,11 @@ impl TorchNetwork {
             ),
             PolicyHead::Attention(head) => (
                 PolicyT::Attention {
-                    embedding: make.dense(&head.embedding)?,
+                    embedding: DenseT::dense(&make, &head.embedding)?,
                     embedding_activation: head.embedding_activation,
                     encoders: head.encoders.as_ref().map(|e| EncoderStackT::new(&make, e)).transpose()?,
-                    query: make.dense(&head.query)?,
-                    key: make.dense(&head.key)?,
+                    query: DenseT::dense(&make, &head.query)?,
+                    key: DenseT::dense(&make, &head.key)?,
                     promotion: make.matrix(&head.promotion, 4, head.key.outputs)?,
                     key_width: head.key.outputs,
                 },

@@ -9,7 +9,7 @@ const CUDA_LIBRARY: &str = "libtorch_cuda.so";
 /// Tries to load `libtorch_cuda.so` from the directory of the loaded `libtorch_cpu.so`, then by its
 /// plain name; returns whether it is loaded. Failure is normal on machines without CUDA.
 pub fn load_cuda_runtime() -> bool {
-    let candidates = loaded_libtorch_dir()
+    let candidates = libtorch_dir()
         .map(|dir| dir.join(CUDA_LIBRARY).to_string_lossy().into_owned())
         .into_iter()
         .chain(std::iter::once(CUDA_LIBRARY.to_string()));
@@ -48,8 +48,8 @@ pub fn disable_tf32_convolutions() -> bool {
     true
 }
 
-/// The directory of the `libtorch_cpu.so` this process has loaded.
-fn loaded_libtorch_dir() -> Option<PathBuf> {
+/// The directory of the `libtorch_cpu.so` this process has loaded, where its other libraries are.
+pub(crate) fn libtorch_dir() -> Option<PathBuf> {
     unsafe extern "C" fn visit(
         info: *mut libc::dl_phdr_info,
         _size: usize,

@@ -156,6 +156,8 @@ pub struct BackendOptions {
     /// The largest CPU batch computed by the network in plain Rust (0: none; `None`: by precision and network, as
     /// [`crate::torch_backend::default_rust_batch_limit`]).
     pub rust_batch_limit: Option<usize>,
+    /// On CUDA, the forward pass replayed from a CUDA graph per batch size instead of launched eagerly.
+    pub cuda_graphs: bool,
     /// The policy softmax temperature.
     pub policy_temperature: f32,
     /// Softmax with the exact exponential instead of lc0's FastExp (for network checks, not for play).
@@ -190,8 +192,16 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
                     transposed_moves: options.transposed_moves,
                 };
                 Arc::new(
-                    TorchBackend::new(network, device, kind, options.cpu_threads, options.rust_batch_limit, policy)
-                        .map_err(|e| NnError::Torch(e.to_string()))?,
+                    TorchBackend::new(
+                        network,
+                        device,
+                        kind,
+                        options.cpu_threads,
+                        options.rust_batch_limit,
+                        options.cuda_graphs,
+                        policy,
+                    )
+                    .map_err(|e| NnError::Torch(e.to_string()))?,
                 )
             }
             None if options.kind == BackendKind::Uniform => Arc::new(TestBackend::new(TestMode::Uniform)),

@@ -24,7 +24,7 @@ use crate::policy_map::{move_policy_index, TransposedMoves, POLICY_SIZE};
 use crate::rust_net::RustNetwork;
 use crate::softmax::{exact_policy_softmax, policy_softmax};
 use crate::stage_timing::{enter, Stage};
-use crate::torch_net::{RawOutputs, TorchNetwork};
+use crate::torch_net::{GraphedForward, RawOutputs, TorchNetwork};
 
 /// The largest batch the backend runs (as lc0's network adapter).
 pub const MAX_BATCH: usize = 1024;
@@ -70,7 +70,14 @@ struct NetworkThread {
 impl NetworkThread {
     /// Starts the thread, which uploads `network`; returns once the weights are on the device. On the CPU
     /// its forward passes use `cpu_threads` threads (0: libtorch's default, one per core).
-    fn start(network: Network, device: Device, kind: Kind, cpu_threads: usize) -> Result<Self, tch::TchError> {
+    /// On CUDA with `cuda_graphs`, batches replay CUDA graphs ([`GraphedForward`]).
+    fn start(
+        network: Network,
+        device: Device,
+        kind: Kind,
+        cpu_threads: usize,
+        cuda_graphs: bool,
+    ) -> Result<Self, tch::TchError> {
         let (jobs, queue) = channel::<Job>();
         let (ready, started) = sync_channel(1);
         let body = move || {
@@ -99,9 +106,16 @@ impl NetworkThread {
                     return;
                 }
             };
+            let mut graphs = (cuda_graphs && device != Device::Cpu)
+                .then(|| {
+                    GraphedForward::new(&network)
+                        .map_err(|why| eprintln!("warning: {why}; the network runs without CUDA graphs"))
+                        .ok()
+                })
+                .flatten();
             while let Ok(job) = queue.recv() {
                 // A panic inside libtorch's bindings fails this batch, not the thread.
-                let outputs = catch_unwind(AssertUnwindSafe(|| network.forward(&job.positions)))
+                let outputs = catch_unwind(AssertUnwindSafe(|| run_batch(&network, &mut graphs, &job.positions)))
                     .unwrap_or_else(|_| Err(tch::TchError::Torch("the forward pass panicked".into())))
                     .map_err(|error| BackendError::Compute(error.to_string()));
                 // The caller may have given up waiting; nothing to do then.
@@ -132,6 +146,25 @@ impl NetworkThread {
     }
 }
 
+/// Runs one batch from its CUDA graph where there are graphs, else eagerly. A graph that fails turns the graphs
+/// off and the batch runs eagerly: the engine keeps serving, at the eager pass's speed.
+fn run_batch(
+    network: &TorchNetwork,
+    graphs: &mut Option<GraphedForward>,
+    positions: &[InputPlanes],
+) -> Result<RawOutputs, tch::TchError> {
+    if let Some(graphed) = graphs.as_mut().filter(|_| !positions.is_empty()) {
+        match graphed.forward(network, positions) {
+            Ok(outputs) => return Ok(outputs),
+            Err(why) => {
+                eprintln!("warning: CUDA graphs are off from now on, as one failed: {why}");
+                *graphs = None;
+            }
+        }
+    }
+    network.forward(positions)
+}
+
 impl Drop for NetworkThread {
     fn drop(&mut self) {
         drop(self.jobs.take());
@@ -145,13 +178,14 @@ impl Drop for NetworkThread {
 impl TorchBackend {
     /// Builds the backend for `network` on `device` in precision `kind`, turning logits into priors as
     /// `policy` says; on the CPU, batches of up to `rust_batch_limit` positions (`None`:
-    /// [`default_rust_batch_limit`]) run in plain Rust.
+    /// [`default_rust_batch_limit`]) run in plain Rust, and on CUDA `cuda_graphs` replays the forward pass.
     pub fn new(
         network: &Network,
         device: Device,
         kind: Kind,
         cpu_threads: usize,
         rust_batch_limit: Option<usize>,
+        cuda_graphs: bool,
         policy: PolicyOutput,
     ) -> Result<Self, tch::TchError> {
         let rust_batch_limit = rust_batch_limit.unwrap_or_else(|| default_rust_batch_limit(kind, network));
@@ -160,7 +194,7 @@ impl TorchBackend {
         let rust_network =
             if device == Device::Cpu && rust_batch_limit > 0 { RustNetwork::new(network) } else { None };
         Ok(Self {
-            network: NetworkThread::start(network.clone(), device, kind, cpu_threads)?,
+            network: NetworkThread::start(network.clone(), device, kind, cpu_threads, cuda_graphs)?,
             rust_network,
             rust_batch_limit,
             input_format: network.input_format,
@@ -313,7 +347,7 @@ mod tests {
     fn backend() -> TorchBackend {
         let network = load_network(std::path::Path::new(WEIGHTS)).expect("scripts/setup installs Maia-1900");
         let policy = PolicyOutput { temperature: 1.0, exact_softmax: true, transposed_moves: TransposedMoves::AsPlanes };
-        TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, Some(0), policy).expect("the network uploads")
+        TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, Some(0), false, policy).expect("the network uploads")
     }
 
     fn start_position(backend: &TorchBackend) -> Result<Evaluation, BackendError> {

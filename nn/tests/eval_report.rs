@@ -17,6 +17,7 @@ fn options(kind: BackendKind) -> BackendOptions {
         precision: Precision::Fp32,
         cpu_threads: 0,
         rust_batch_limit: None,
+        cuda_graphs: true,
         policy_temperature: 1.359,
         exact_softmax: false,
         cache_size: 0,

@@ -209,6 +209,7 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
         precision: Precision::Fp32,
         cpu_threads: 0,
         rust_batch_limit,
+        cuda_graphs: true,
         policy_temperature: 1.359,
         exact_softmax: false,
         cache_size: 0,

@@ -24,6 +24,9 @@ struct BackendBenchArgs {
     /// Largest batch evaluated in plain Rust, as the engine's RustBatchLimit (-1 = by precision and network, 0 = none).
     #[arg(long = "rust-batch-limit", default_value_t = EngineOptions::default().rust_batch_limit, allow_negative_numbers = true)]
     rust_batch_limit: i64,
+    /// On CUDA, replay the forward pass as a CUDA graph per batch size (the engine's CudaGraphs); false: eagerly.
+    #[arg(long = "cuda-graphs", default_value_t = EngineOptions::default().cuda_graphs, action = clap::ArgAction::Set)]
+    cuda_graphs: bool,
     /// Timed batches per size (the first batch of each size is not timed).
     #[arg(long, default_value_t = 20)]
     batches: usize,
@@ -51,6 +54,7 @@ pub fn run(args: &[String]) -> Result<()> {
             -1 => None,
             limit => Some(usize::try_from(limit).map_err(|_| anyhow::anyhow!("--rust-batch-limit must be -1 or more"))?),
         },
+        cuda_graphs: args.cuda_graphs,
         ..backend_options(args.weights.as_deref(), "torch", &args.device, &args.precision)?
     };
     let sizes = batch_sizes(args.start_batch_size, args.max_batch_size, args.batch_step);

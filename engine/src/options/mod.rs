@@ -314,6 +314,9 @@ declare_options! {
         "Largest CPU batch evaluated by the network in plain Rust on the search thread, larger ones by \
          libtorch; -1 = by precision and network (every batch in fp32; in bf16 up to 7·(64/filters)² for a tower, \
          none for an attention body), 0 = libtorch only.";
+    cuda_graphs: bool = true, OptionKind::Check, "CudaGraphs", "cuda-graphs",
+        "On CUDA, replay each batch size's forward pass as a CUDA graph, one launch instead of hundreds; false runs \
+         it eagerly.";
     lc0_transposed_policy: bool = false, OptionKind::Check, "Lc0TransposedPolicy", "lc0-transposed-policy",
         "Canonical-input networks (formats 3-5): look up the moves of a pawnless position without castling rights \
          as lc0 0.32-909a4082 does (a half turn, for visit-for-visit parity with it) instead of as the input \
@@ -590,6 +593,7 @@ impl EngineOptions {
             precision: self.precision.parse().map_err(|_| self.combo_error("Precision", &self.precision))?,
             cpu_threads: usize::try_from(self.backend_threads).unwrap_or(0),
             rust_batch_limit: usize::try_from(self.rust_batch_limit).ok(),
+            cuda_graphs: self.cuda_graphs,
             policy_temperature: self.policy_temperature as f32,
             exact_softmax: false,
             cache_size: 0,

@@ -4,11 +4,14 @@
 use tch::{Device, Kind, Tensor};
 
 mod attention;
+mod cuda_graph;
 mod dense;
+mod graphed;
 mod packed_linear;
 
 use attention::{AttentionBodyT, EncoderStackT};
 use dense::DenseT;
+pub(crate) use graphed::GraphedForward;
 
 use crate::encoder::{square_major_input, InputPlanes, PLANES};
 use crate::network::{
@@ -170,6 +173,44 @@ fn gather_index(map: &[i16], device: Device) -> Result<Tensor, tch::TchError> {
     Tensor::f_from_slice(&slots)?.f_to_device(device)
 }
 
+/// A batch's outputs still on the device: `[batch][1858]` policy logits, `[batch][3 or 1]` values and
+/// `[batch][1]` moves left.
+struct DeviceOutputs {
+    policy: Tensor,
+    value: Tensor,
+    moves_left: Option<Tensor>,
+}
+
+impl DeviceOutputs {
+    /// The outputs as f32 on the host.
+    fn to_host(&self) -> Result<RawOutputs, tch::TchError> {
+        let host = |t: &Tensor| -> Result<Vec<f32>, tch::TchError> {
+            let t = t.f_to_kind(Kind::Float)?.f_to_device(Device::Cpu)?.f_contiguous()?.f_reshape([-1])?;
+            Vec::<f32>::try_from(&t)
+        };
+        Ok(RawOutputs {
+            policy: host(&self.policy)?,
+            value: host(&self.value)?,
+            moves_left: self.moves_left.as_ref().map(host).transpose()?,
+        })
+    }
+}
+
+/// The input planes as 112 bit masks and values a position, `padded` positions with empty ones after `positions`
+/// (1.3 KB a position instead of 28 KB of dense floats, which took 0.55 ms a batch of 256 to reach an H100);
+/// [`TorchNetwork::expand_on_device`] expands them.
+fn plane_masks_and_values(positions: &[InputPlanes], padded: usize) -> (Vec<i64>, Vec<f32>) {
+    let mut masks = Vec::with_capacity(padded * PLANES);
+    let mut values = Vec::with_capacity(padded * PLANES);
+    for plane in positions.iter().flatten() {
+        masks.push(plane.mask as i64);
+        values.push(plane.value);
+    }
+    masks.resize(padded * PLANES, 0);
+    values.resize(padded * PLANES, 0.0);
+    (masks, values)
+}
+
 impl TorchNetwork {
     /// Uploads the network's weights to `device` in precision `kind` (Float, Half or BFloat16).
     pub fn new(network: &Network, device: Device, kind: Kind) -> Result<Self, tch::TchError> {
@@ -285,9 +326,13 @@ impl TorchNetwork {
             let input = if self.device == Device::Cpu {
                 self.channels_last_input(positions, padded)?
             } else {
-                channels_last(&self.expanded_on_device(positions, padded)?)?
+                let (masks, values) = plane_masks_and_values(positions, padded);
+                let shape = [padded as i64, PLANES as i64, 1];
+                let masks = Tensor::f_from_slice(&masks)?.f_reshape(shape)?.f_to_device(self.device)?;
+                let values = Tensor::f_from_slice(&values)?.f_reshape(shape)?.f_to_device(self.device)?;
+                self.expand_on_device(&masks, &values)?
             };
-            self.forward_input(&input, padded as i64)
+            self.device_outputs(&input, padded as i64)?.to_host()
         })?;
         outputs.keep_first(batch, padded);
         Ok(outputs)
@@ -302,27 +347,18 @@ impl TorchNetwork {
             .f_to_kind(self.kind)
     }
 
-    /// The input planes as 112 bit masks and values a position (1.3 KB instead of 28 KB of dense floats, which
-    /// took 0.55 ms a batch of 256 to reach an H100), expanded on the device.
-    fn expanded_on_device(&self, positions: &[InputPlanes], padded: usize) -> Result<Tensor, tch::TchError> {
-        let mut masks = Vec::with_capacity(padded * PLANES);
-        let mut values = Vec::with_capacity(padded * PLANES);
-        for plane in positions.iter().flatten() {
-            masks.push(plane.mask as i64);
-            values.push(plane.value);
-        }
-        masks.resize(padded * PLANES, 0);
-        values.resize(padded * PLANES, 0.0);
-        let shape = [padded as i64, PLANES as i64, 1];
-        let masks = Tensor::f_from_slice(&masks)?.f_reshape(shape)?.f_to_device(self.device)?;
-        let values = Tensor::f_from_slice(&values)?.f_reshape(shape)?.f_to_device(self.device)?;
-        masks
+    /// The input planes from their bit masks and values on the device (`[batch][112][1]` each, as
+    /// [`plane_masks_and_values`] writes them), in channels-last layout and the network's precision.
+    fn expand_on_device(&self, masks: &Tensor, values: &Tensor) -> Result<Tensor, tch::TchError> {
+        let batch = masks.size()[0];
+        let planes = masks
             .f_bitwise_and_tensor(&self.square_bits)?
             .f_ne(0)?
             .f_to_kind(Kind::Float)?
-            .f_mul(&values)?
-            .f_reshape([padded as i64, PLANES as i64, 8, 8])?
-            .f_to_kind(self.kind)
+            .f_mul(values)?
+            .f_reshape([batch, PLANES as i64, 8, 8])?
+            .f_to_kind(self.kind)?;
+        channels_last(&planes)
     }
 
     fn act(&self, x: &Tensor) -> Result<Tensor, tch::TchError> {
@@ -363,16 +399,8 @@ impl TorchNetwork {
         h.fc2.apply(&v)
     }
 
-    fn to_host(t: &Tensor) -> Result<Vec<f32>, tch::TchError> {
-        let t = t
-            .f_to_kind(Kind::Float)?
-            .f_to_device(Device::Cpu)?
-            .f_contiguous()?
-            .f_reshape([-1])?;
-        Vec::<f32>::try_from(&t)
-    }
-
-    fn forward_input(&self, input: &Tensor, batch: i64) -> Result<RawOutputs, tch::TchError> {
+    /// The outputs of a batch of `batch` positions from the input planes, on the device.
+    fn device_outputs(&self, input: &Tensor, batch: i64) -> Result<DeviceOutputs, tch::TchError> {
         let features = match &self.body {
             BodyT::Residual { input: input_conv, tower, filters } => {
                 self.residual_tower(input, input_conv, tower, *filters, batch)?
@@ -382,21 +410,18 @@ impl TorchNetwork {
                 body.apply(&squares, self.smolgen_global.as_ref())?
             }
         };
-        let policy = self.policy(&features, batch)?;
-        let value = self.head(&features, &self.value, batch)?;
-        let moves_left = match &self.moves_left {
-            Some(head) => Some(Self::to_host(&self.head(&features, head, batch)?.f_relu()?)?),
-            None => None,
-        };
         let value_outputs = if self.value_kind == ValueKind::Wdl {
             3
         } else {
             1
         };
-        Ok(RawOutputs {
-            policy: Self::to_host(&policy)?,
-            value: Self::to_host(&value.f_reshape([batch, value_outputs])?)?,
-            moves_left,
+        Ok(DeviceOutputs {
+            policy: self.policy(&features, batch)?,
+            value: self.head(&features, &self.value, batch)?.f_reshape([batch, value_outputs])?,
+            moves_left: match &self.moves_left {
+                Some(head) => Some(self.head(&features, head, batch)?.f_relu()?),
+                None => None,
+            },
         })
     }
 

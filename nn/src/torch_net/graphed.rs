@@ -1,0 +1,163 @@
+//! The forward pass on CUDA replayed from CUDA graphs, one per padded batch size (#33 item 4). Eagerly, libtorch
+//! launches each of a pass's few hundred kernels from the host, and on an H100 a batch of 1 took Kairos 2.0–6.8 ms
+//! where lc0 took 0.18–0.67 ms (BENCHMARKS.md, "Kairos beside lc0's cuda backend"); a graph launches them all at
+//! once. Each batch size's graph reads its input from tensors of its own and writes its outputs to tensors of its
+//! own, which the copies in and out go through; every graph allocates from one shared memory pool, as PyTorch's
+//! `make_graphed_callables` does, since the graphs never run at the same time.
+
+use std::collections::HashMap;
+
+use tch::{Device, Kind, Tensor};
+
+use super::cuda_graph::{CudaGraph, CudaStream, GraphApi, MempoolId};
+use super::{padded_batch_size, plane_masks_and_values, DeviceOutputs, TorchNetwork};
+use crate::encoder::{InputPlanes, PLANES};
+use crate::policy_map::POLICY_SIZE;
+use crate::raw_outputs::RawOutputs;
+
+/// The graphs of one network on one CUDA device, captured as batch sizes first occur.
+pub(crate) struct GraphedForward {
+    api: &'static GraphApi,
+    device: Device,
+    index: i8,
+    /// The stream graphs are captured on (capture needs one other than the default).
+    stream: CudaStream,
+    /// The pool every graph allocates from: the first graph's, once there is one.
+    pool: MempoolId,
+    graphs: HashMap<usize, CapturedBatch>,
+    /// Page-locked host memory the inputs are copied from and the outputs to, for the largest batch.
+    host: HostBuffers,
+}
+
+/// One batch size's graph and the device tensors it reads and writes.
+struct CapturedBatch {
+    graph: CudaGraph,
+    masks: Tensor,
+    values: Tensor,
+    outputs: DeviceOutputs,
+}
+
+/// Page-locked host tensors of [`crate::torch_backend::MAX_BATCH`] positions: the copies from and to them run
+/// at the bus's speed, without a staging copy.
+struct HostBuffers {
+    masks: Tensor,
+    values: Tensor,
+    policy: Tensor,
+    value: Tensor,
+    moves_left: Tensor,
+}
+
+impl GraphedForward {
+    /// Graphs for `network`, or why there can be none: not on CUDA, or a libtorch without the graph API.
+    pub(crate) fn new(network: &TorchNetwork) -> Result<Self, String> {
+        let Device::Cuda(ordinal) = network.device else {
+            return Err("CUDA graphs need a CUDA device".into());
+        };
+        let api = GraphApi::get().ok_or("this libtorch does not export at::cuda::CUDAGraph")?;
+        let index = i8::try_from(ordinal).map_err(|_| format!("CUDA device {ordinal} is out of range"))?;
+        let stream = api.side_stream(index)?;
+        let host = HostBuffers::new(network.device, crate::torch_backend::MAX_BATCH).map_err(|e| e.to_string())?;
+        Ok(Self { api, device: network.device, index, stream, pool: MempoolId::default(), graphs: HashMap::new(), host })
+    }
+
+    /// The outputs of `positions` from the graph of their padded batch size, captured first if it is new.
+    pub(crate) fn forward(&mut self, network: &TorchNetwork, positions: &[InputPlanes]) -> Result<RawOutputs, String> {
+        let batch = positions.len();
+        let padded = padded_batch_size(batch);
+        if batch == 0 || padded > self.host.capacity() {
+            return Err(format!("a batch of {batch} positions has no graph (1 to {})", self.host.capacity()));
+        }
+        let (masks, values) = plane_masks_and_values(positions, padded);
+        let torch = |e: tch::TchError| e.to_string();
+        tch::no_grad(|| {
+            self.host.write_inputs(&masks, &values);
+            if !self.graphs.contains_key(&padded) {
+                let captured = self.capture(network, padded)?;
+                self.graphs.insert(padded, captured);
+            }
+            let captured = self.graphs.get_mut(&padded).expect("captured above");
+            let rows = padded as i64;
+            captured.masks.f_copy_(&self.host.masks.f_narrow(0, 0, rows).map_err(torch)?).map_err(torch)?;
+            captured.values.f_copy_(&self.host.values.f_narrow(0, 0, rows).map_err(torch)?).map_err(torch)?;
+            captured.graph.replay()?;
+            self.host.read_outputs(&captured.outputs, batch).map_err(torch)
+        })
+    }
+
+    /// Captures the forward pass at `padded` positions, after one eager pass on the capture stream (which lets
+    /// cuDNN and cuBLAS set up their kernels and workspaces outside the capture, as PyTorch advises).
+    fn capture(&mut self, network: &TorchNetwork, padded: usize) -> Result<CapturedBatch, String> {
+        let torch = |e: tch::TchError| e.to_string();
+        let shape = [padded as i64, PLANES as i64, 1];
+        let masks = Tensor::f_zeros(shape, (Kind::Int64, self.device)).map_err(torch)?;
+        let values = Tensor::f_zeros(shape, (Kind::Float, self.device)).map_err(torch)?;
+        let pass = || -> Result<DeviceOutputs, String> {
+            let input = network.expand_on_device(&masks, &values).map_err(torch)?;
+            network.device_outputs(&input, padded as i64).and_then(DeviceOutputs::into_f32).map_err(torch)
+        };
+        tch::Cuda::synchronize(i64::from(self.index));
+        self.api.on_stream(self.index, self.stream, || pass().map(drop))??;
+        tch::Cuda::synchronize(i64::from(self.index));
+        let (mut graph, outputs) = CudaGraph::capture(self.api, self.index, self.stream, self.pool, pass)?;
+        if self.pool == MempoolId::default() {
+            self.pool = graph.pool()?;
+        }
+        Ok(CapturedBatch { graph, masks, values, outputs })
+    }
+}
+
+impl DeviceOutputs {
+    /// The same outputs in f32, so that the copy to the host is all that is left.
+    fn into_f32(self) -> Result<Self, tch::TchError> {
+        Ok(Self {
+            policy: self.policy.f_to_kind(Kind::Float)?,
+            value: self.value.f_to_kind(Kind::Float)?,
+            moves_left: self.moves_left.map(|m| m.f_to_kind(Kind::Float)).transpose()?,
+        })
+    }
+}
+
+impl HostBuffers {
+    fn new(device: Device, capacity: usize) -> Result<Self, tch::TchError> {
+        let rows = capacity as i64;
+        let pinned = |shape: &[i64], kind: Kind| Tensor::f_zeros(shape, (kind, Device::Cpu))?.f_pin_memory(device);
+        Ok(Self {
+            masks: pinned(&[rows, PLANES as i64, 1], Kind::Int64)?,
+            values: pinned(&[rows, PLANES as i64, 1], Kind::Float)?,
+            policy: pinned(&[rows, POLICY_SIZE as i64], Kind::Float)?,
+            value: pinned(&[rows, 3], Kind::Float)?,
+            moves_left: pinned(&[rows, 1], Kind::Float)?,
+        })
+    }
+
+    fn capacity(&self) -> usize {
+        self.masks.size()[0] as usize
+    }
+
+    /// Writes a batch's masks and values to the first rows.
+    fn write_inputs(&mut self, masks: &[i64], values: &[f32]) {
+        // SAFETY: the tensors are contiguous host memory of `capacity` rows of PLANES elements of these types,
+        // and the batch (at most `capacity` rows, checked by the caller) fits.
+        unsafe {
+            std::ptr::copy_nonoverlapping(masks.as_ptr(), self.masks.data_ptr().cast::<i64>(), masks.len());
+            std::ptr::copy_nonoverlapping(values.as_ptr(), self.values.data_ptr().cast::<f32>(), values.len());
+        }
+    }
+
+    /// Copies the graph's outputs to the host (waiting for the replay) and returns those of the first `batch`.
+    fn read_outputs(&mut self, outputs: &DeviceOutputs, batch: usize) -> Result<RawOutputs, tch::TchError> {
+        let rows = outputs.policy.size()[0];
+        let first = |device: &Tensor, host: &Tensor| -> Result<Vec<f32>, tch::TchError> {
+            let width = device.size()[1];
+            let mut host = host.f_narrow(0, 0, rows)?.f_narrow(1, 0, width)?;
+            host.f_copy_(device)?;
+            let host = host.f_narrow(0, 0, batch as i64)?.f_contiguous()?.f_reshape([-1])?;
+            Vec::<f32>::try_from(&host)
+        };
+        Ok(RawOutputs {
+            policy: first(&outputs.policy, &self.policy)?,
+            value: first(&outputs.value, &self.value)?,
+            moves_left: outputs.moves_left.as_ref().map(|m| first(m, &self.moves_left)).transpose()?,
+        })
+    }
+}

@@ -276,9 +276,8 @@ fn extend_history(root: &Node, path: &[u16], history: &mut PositionHistory) {
 
 /// One multi-visit pass from the root, lc0's PickNodesToExtendTask without task workers: `limit` visits
 /// are handed down the tree, each node giving its best child as many as it takes for the second best to catch
-/// up; a new or proven node takes one visit and the rest collide there.
-/// One pass of lc0's PickNodesToExtend from the root; returns the picks and the visits of stale two-fold draws it
-/// reverted on the way.
+/// up; a new or proven node takes one visit and the rest collide there. Returns the picks and the visits of stale
+/// two-fold draws it reverted on the way.
 fn pick_nodes(tree: &mut Tree, limit: u32, context: &GatherContext<'_>) -> (Vec<Picked>, u64) {
     let best = best_root_edge(&tree.root, context.filter, context.draw_score);
     let mut pass = Pass {
@@ -290,6 +289,8 @@ fn pick_nodes(tree: &mut Tree, limit: u32, context: &GatherContext<'_>) -> (Vec<
         new_nodes: 0,
         picked: Vec::new(),
         reverted_visits: 0,
+        scores: ScoreScratch::default(),
+        spare_counts: Vec::new(),
     };
     let mut path = Vec::new();
     pass.hand_out(&mut tree.root, &mut path, limit, true);
@@ -309,6 +310,21 @@ struct Pass<'a, 'c> {
     picked: Vec<Picked>,
     /// Visits of the stale two-fold draws reverted in this pass.
     reverted_visits: u64,
+    /// The buffers of a node's scoring, reused by every node of the pass (a node's scoring ends before its
+    /// children's begins): allocating them at each node took a fifth of a search's time with a fast backend.
+    scores: ScoreScratch,
+    /// Visit-count buffers of the nodes whose children are being visited, one per level, reused.
+    spare_counts: Vec<Vec<u32>>,
+}
+
+/// A node's children, as its scoring loop sees them: prior, utility, visits started, score, whether allowed.
+#[derive(Default)]
+struct ScoreScratch {
+    policy: Vec<f32>,
+    utility: Vec<f32>,
+    started: Vec<u32>,
+    score: Vec<f32>,
+    allowed: Vec<bool>,
 }
 
 /// Visits taken out of a subtree by reverting a stale two-fold draw: how many, and their moves left as seen
@@ -391,20 +407,27 @@ impl Pass<'_, '_> {
         let fpu = fpu(params, node, draw_score);
         let moves_left = MovesLeftUtility::new(params, node, self.context.has_moves_left);
         let puct_mult = puct_multiplier(params, node);
-        let policy: Vec<f32> = node.edges[..reachable].iter().map(Edge::p).collect();
-        let mut utility = vec![fpu; reachable];
+        let mut scratch = std::mem::take(&mut self.scores);
+        let ScoreScratch { policy, utility, started, score, allowed } = &mut scratch;
+        policy.clear();
+        policy.extend(node.edges[..reachable].iter().map(Edge::p));
+        utility.clear();
+        utility.resize(reachable, fpu);
         for index in node.visited_children().filter(|&i| i < reachable) {
             let edge = node.edge(index);
             let q = edge.q_with_draw(fpu, draw_score);
             utility[index] = q + moves_left.of(edge, q);
         }
-        let mut started: Vec<u32> = (0..reachable).map(|i| node.edge(i).n_started()).collect();
+        started.clear();
+        started.extend((0..reachable).map(|i| node.edge(i).n_started()));
         let score_of = |i: usize, started: u32| policy[i] * puct_mult / (1 + started) as f32 + utility[i];
-        let mut score: Vec<f32> = (0..reachable).map(|i| score_of(i, started[i])).collect();
-        let allowed: Vec<bool> = (0..reachable)
-            .map(|i| !is_root || self.root_allows(i, node.edge(i)))
-            .collect();
-        let mut to_perform = vec![0u32; reachable];
+        score.clear();
+        score.extend((0..reachable).map(|i| score_of(i, started[i])));
+        allowed.clear();
+        allowed.extend((0..reachable).map(|i| !is_root || self.root_allows(i, node.edge(i))));
+        let mut to_perform = self.spare_counts.pop().unwrap_or_default();
+        to_perform.clear();
+        to_perform.resize(reachable, 0);
         let mut reverted = Vec::new();
         while limit > 0 {
             let mut best: Option<usize> = None;
@@ -483,6 +506,7 @@ impl Pass<'_, '_> {
                 score[best] = score_of(best, started[best]);
             }
         }
+        self.scores = scratch;
         for (index, &visits) in to_perform.iter().enumerate() {
             if visits == 0 {
                 continue;
@@ -498,6 +522,7 @@ impl Pass<'_, '_> {
                 reverted.push(Reverted { visits: stale.visits, m: stale.m + 1.0 });
             }
         }
+        self.spare_counts.push(to_perform);
         reverted
     }
 }

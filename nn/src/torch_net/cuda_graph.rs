@@ -123,8 +123,8 @@ impl GraphApi {
             if found.iter().any(|f| f.is_null()) {
                 return None;
             }
-            let [construct, destruct, capture_begin, capture_end, replay, pool, stream_from_pool, current_stream, set_current_stream] =
-                found;
+            let [construct, destruct, capture_begin, capture_end, replay, pool, stream_from_pool, current_stream,
+                set_current_stream] = found;
             Some(GraphApi {
                 construct,
                 destruct,
@@ -165,7 +165,9 @@ impl GraphApi {
 
     fn set_current(&self, stream: &CudaStream) -> Result<(), String> {
         // SAFETY: `setCurrentCUDAStream(CUDAStream)` through the shim, with a stream libtorch handed out.
-        checked(|error| unsafe { kairos_set_current_stream(self.set_current_stream, stream, error, MESSAGE_CAPACITY) })
+        checked(|error| unsafe {
+            kairos_set_current_stream(self.set_current_stream, stream, error, MESSAGE_CAPACITY)
+        })
     }
 }
 
@@ -227,7 +229,8 @@ impl CudaGraph {
         let mut pool = MempoolId::default();
         // SAFETY: `pool()` on the constructed graph, which the shim writes out.
         checked(|error| unsafe {
-            kairos_graph_pool(self.api.pool, self.object(), &mut pool.first, &mut pool.second, error, MESSAGE_CAPACITY)
+            let (first, second) = (&mut pool.first, &mut pool.second);
+            kairos_graph_pool(self.api.pool, self.object(), first, second, error, MESSAGE_CAPACITY)
         })?;
         Ok(pool)
     }

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use tch::{Device, Kind, Tensor};
 
 use super::cuda_graph::{CudaGraph, CudaStream, GraphApi, MempoolId};
+use super::dispatcher::call_with_none;
 use super::{padded_batch_size, plane_masks_and_values, DeviceOutputs, TorchNetwork};
 use crate::encoder::{InputPlanes, PLANES};
 use crate::policy_map::POLICY_SIZE;
@@ -56,12 +57,17 @@ impl GraphedForward {
         let api = GraphApi::get().ok_or("this libtorch does not export at::cuda::CUDAGraph")?;
         let index = i8::try_from(ordinal).map_err(|_| format!("CUDA device {ordinal} is out of range"))?;
         let stream = api.side_stream(index)?;
-        let host = HostBuffers::new(network.device, crate::torch_backend::MAX_BATCH).map_err(|e| e.to_string())?;
-        Ok(Self { api, device: network.device, index, stream, pool: MempoolId::default(), graphs: HashMap::new(), host })
+        let host = HostBuffers::new(crate::torch_backend::MAX_BATCH).map_err(|e| e.to_string())?;
+        let pool = MempoolId::default();
+        Ok(Self { api, device: network.device, index, stream, pool, graphs: HashMap::new(), host })
     }
 
     /// The outputs of `positions` from the graph of their padded batch size, captured first if it is new.
-    pub(crate) fn forward(&mut self, network: &TorchNetwork, positions: &[InputPlanes]) -> Result<RawOutputs, String> {
+    pub(crate) fn forward(
+        &mut self,
+        network: &TorchNetwork,
+        positions: &[InputPlanes],
+    ) -> Result<RawOutputs, String> {
         let batch = positions.len();
         let padded = padded_batch_size(batch);
         if batch == 0 || padded > self.host.capacity() {
@@ -118,9 +124,13 @@ impl DeviceOutputs {
 }
 
 impl HostBuffers {
-    fn new(device: Device, capacity: usize) -> Result<Self, tch::TchError> {
+    fn new(capacity: usize) -> Result<Self, tch::TchError> {
         let rows = capacity as i64;
-        let pinned = |shape: &[i64], kind: Kind| Tensor::f_zeros(shape, (kind, Device::Cpu))?.f_pin_memory(device);
+        // `pin_memory(Tensor self, Device? device=None)` without the device, which libtorch 2.11 deprecates (and
+        // tch always passes, with a warning at every call).
+        let pinned = |shape: &[i64], kind: Kind| {
+            call_with_none(c"aten::pin_memory", &Tensor::f_zeros(shape, (kind, Device::Cpu))?)
+        };
         Ok(Self {
             masks: pinned(&[rows, PLANES as i64, 1], Kind::Int64)?,
             values: pinned(&[rows, PLANES as i64, 1], Kind::Float)?,

@@ -6,6 +6,7 @@ use tch::{Device, Kind, Tensor};
 mod attention;
 mod cuda_graph;
 mod dense;
+mod dispatcher;
 mod graphed;
 mod packed_linear;
 

@@ -11,17 +11,15 @@ use std::ptr;
 
 use tch::{TchError, Tensor};
 
+use super::dispatcher::call_with_none;
+
 use crate::network::Activation;
 
 /// libtorch's `AtenTensorHandle`: an `at::Tensor*`, as tch's tensor pointer.
 type TensorHandle = *mut torch_sys::C_tensor;
-/// libtorch's `StableIValue`: an argument or result on the dispatcher's stack, 64 bits.
-type StableValue = u64;
 const SUCCESS: i32 = 0;
 
 extern "C" {
-    /// Calls an operator by name on a stack of arguments, its results replacing them (tensors are handed over).
-    fn aoti_torch_call_dispatcher(op: *const c_char, overload: *const c_char, stack: *mut StableValue) -> i32;
     /// `mkldnn::_linear_pointwise(X, W, B?, attr, scalars, algorithm?)`; borrows its tensors.
     fn aoti_torch_cpu__linear_pointwise(
         input: TensorHandle,
@@ -37,25 +35,8 @@ extern "C" {
 
 /// `weights` (`[outputs][inputs]`, on the CPU) reordered into oneDNN's layout for every batch size.
 pub(super) fn pack(weights: &Tensor) -> Result<Tensor, TchError> {
-    let handed_over = weights.shallow_clone();
-    // `_reorder_linear_weight(Tensor self, int? batch_size=None)`: the tensor, then None (a null pointer).
-    let mut stack = [handed_over.as_ptr() as StableValue, 0];
-    // The dispatcher takes ownership of the handle it is given.
-    std::mem::forget(handed_over);
-    // SAFETY: the stack holds the operator's two arguments as libtorch's C ABI encodes them, and the first
-    // slot receives its one result, an owned tensor handle.
-    let status = unsafe {
-        aoti_torch_call_dispatcher(
-            c"mkldnn::_reorder_linear_weight".as_ptr(),
-            c"".as_ptr(),
-            stack.as_mut_ptr(),
-        )
-    };
-    if status != SUCCESS {
-        return Err(TchError::Torch("mkldnn::_reorder_linear_weight failed".into()));
-    }
-    // SAFETY: a successful call left an owned `at::Tensor*` in the first slot.
-    Ok(unsafe { Tensor::from_ptr(stack[0] as TensorHandle) })
+    // `_reorder_linear_weight(Tensor self, int? batch_size=None)`.
+    call_with_none(c"mkldnn::_reorder_linear_weight", weights)
 }
 
 /// The activation oneDNN can apply in the same call, as libtorch names it.

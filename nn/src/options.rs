@@ -158,6 +158,9 @@ pub struct BackendOptions {
     pub rust_batch_limit: Option<usize>,
     /// On CUDA, the forward pass replayed from a CUDA graph per batch size instead of launched eagerly.
     pub cuda_graphs: bool,
+    /// How many CPU backends, taking batches in turn, `auto` opens where it finds no GPU: one per core keeps
+    /// every core busy (each backend's forward pass runs on a thread of its own).
+    pub cpu_backends: usize,
     /// The policy softmax temperature.
     pub policy_temperature: f32,
     /// Softmax with the exact exponential instead of lc0's FastExp (for network checks, not for play).
@@ -181,11 +184,14 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
         return Err(NnError::InvalidOption { option: "device", value: String::new(), expected: DEVICES_EXPECTED });
     }
     let network = (options.kind == BackendKind::Torch).then(|| load_network(&options.weights)).transpose()?;
-    let mut children = Vec::with_capacity(options.devices.len());
-    for &device in &options.devices {
-        let child: Arc<dyn Backend> = match &network {
-            Some(network) => {
-                let Placement { device, kind, .. } = resolve_device(device, options.precision)?;
+    let placements = match network {
+        Some(_) => placements(options)?.into_iter().map(Some).collect(),
+        None => vec![None; options.devices.len()],
+    };
+    let mut children = Vec::with_capacity(placements.len());
+    for placement in placements {
+        let child: Arc<dyn Backend> = match (&network, placement) {
+            (Some(network), Some(Placement { device, kind, .. })) => {
                 let policy = PolicyOutput {
                     temperature: options.policy_temperature,
                     exact_softmax: options.exact_softmax,
@@ -204,8 +210,8 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
                     .map_err(|e| NnError::Torch(e.to_string()))?,
                 )
             }
-            None if options.kind == BackendKind::Uniform => Arc::new(TestBackend::new(TestMode::Uniform)),
-            None => Arc::new(TestBackend::new(TestMode::Random { seed: 0 })),
+            _ if options.kind == BackendKind::Uniform => Arc::new(TestBackend::new(TestMode::Uniform)),
+            _ => Arc::new(TestBackend::new(TestMode::Random { seed: 0 })),
         };
         children.push(child);
     }
@@ -216,6 +222,22 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
     } else {
         backend
     })
+}
+
+/// Where each torch backend runs: every device of the list resolved, and `auto` without a GPU
+/// [`BackendOptions::cpu_backends`] times on the CPU.
+fn placements(options: &BackendOptions) -> Result<Vec<Placement>, NnError> {
+    let mut placements = Vec::new();
+    for &choice in &options.devices {
+        let placement = resolve_device(choice, options.precision)?;
+        let copies = if choice == DeviceChoice::Auto && placement.device == Device::Cpu {
+            options.cpu_backends.max(1)
+        } else {
+            1
+        };
+        placements.extend(std::iter::repeat_n(placement, copies));
+    }
+    Ok(placements)
 }
 
 /// Where the network runs and in which tensor kind, with why: the start-up report of every command.
@@ -293,13 +315,12 @@ pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Plac
 pub fn describe_backend(options: &BackendOptions) -> Result<String, NnError> {
     Ok(match options.kind {
         BackendKind::Torch => {
-            let placements = options
-                .devices
-                .iter()
-                .map(|device| Ok(resolve_device(*device, options.precision)?.describe()))
-                .collect::<Result<Vec<_>, NnError>>()?;
+            let placements: Vec<String> = placements(options)?.iter().map(Placement::describe).collect();
             match placements.as_slice() {
                 [one] => format!("torch on {one}"),
+                [first, ..] if placements.iter().all(|p| p == first) => {
+                    format!("round robin of {} torch backends, each on {first}", placements.len())
+                }
                 many => format!("round robin of {} torch backends, on {}", many.len(), many.join("; ")),
             }
         }

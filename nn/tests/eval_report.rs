@@ -18,6 +18,7 @@ fn options(kind: BackendKind) -> BackendOptions {
         cpu_threads: 0,
         rust_batch_limit: None,
         cuda_graphs: true,
+        cpu_backends: 1,
         policy_temperature: 1.359,
         exact_softmax: false,
         cache_size: 0,
@@ -195,6 +196,25 @@ fn missing_cuda_devices_fall_back_to_the_cpu() {
     let placement = nn::options::resolve_device(DeviceChoice::Cpu, Precision::Bf16).unwrap();
     assert_eq!((placement.device, placement.kind), (tch::Device::Cpu, tch::Kind::BFloat16));
     assert_eq!(placement.describe(), "cpu, bf16 (Precision set explicitly)");
+}
+
+/// `auto` without a GPU opens `cpu_backends` CPU backends taking batches in turn; an explicit device opens one.
+#[test]
+fn auto_opens_one_cpu_backend_for_each_that_is_asked_for_where_there_is_no_gpu() {
+    nn::load_cuda_runtime();
+    let cpu = "cpu, fp32 (Precision set explicitly)";
+    let auto = BackendOptions { devices: vec![DeviceChoice::Auto], cpu_backends: 3, ..options(BackendKind::Torch) };
+    let expected = if tch::Cuda::is_available() {
+        "torch on cuda:0, fp32 (Precision set explicitly)".to_owned()
+    } else {
+        format!("round robin of 3 torch backends, each on {cpu}")
+    };
+    assert_eq!(nn::describe_backend(&auto).unwrap(), expected);
+    let explicit = BackendOptions { devices: vec![DeviceChoice::Cpu], ..auto.clone() };
+    assert_eq!(nn::describe_backend(&explicit).unwrap(), format!("torch on {cpu}"));
+    let opened = nn::open_backend(&auto).unwrap();
+    let threads = if tch::Cuda::is_available() { 1 } else { 3 };
+    assert_eq!(opened.attributes().suggested_threads, threads, "one search thread a backend");
 }
 
 /// `Precision=auto` on the CPU is bf16 exactly where the kernel lists a native bf16 instruction set in

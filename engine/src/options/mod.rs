@@ -269,7 +269,8 @@ pub const DEFAULT_WEIGHTS: &str = match option_env!("KAIROS_EVALFILE") {
 
 declare_options! {
     threads: i64 = 0, OptionKind::Spin { min: 0, max: 128 }, "Threads", "threads",
-        "Search threads; 0 = the backend's suggestion: 1 (on CUDA too, where lc0 uses 2; measured in BENCHMARKS.md).";
+        "Search threads; 0 = the backend's suggestion: on a CPU one a core (each with a backend of its own), on CUDA \
+         1 (where lc0 uses 2; measured in BENCHMARKS.md), 1 on the virtual clock.";
     minibatch_size: i64 = 0, OptionKind::Spin { min: 0, max: 1024 }, "MinibatchSize", "minibatch-size",
         "Positions per network batch; 0 = the backend's recommendation.";
     max_prefetch: i64 = 32, OptionKind::Spin { min: 0, max: 1024 }, "MaxPrefetch", "max-prefetch",
@@ -302,8 +303,8 @@ declare_options! {
     backend: String = "torch", OptionKind::Combo(BackendKind::NAMES), "Backend", "backend",
         "Evaluator: the network through libtorch, or uniform/random priors for tests.";
     backend_device: String = "auto", OptionKind::Text, "BackendDevice", "backend-device",
-        "Device for the torch backend: auto (CUDA when present), cpu, cuda or cuda:N; several separated by commas \
-         (cuda:0,cuda:1) take batches in turn, as lc0's roundrobin.";
+        "Device for the torch backend: auto (CUDA when present, else one CPU backend a search thread), cpu, cuda or \
+         cuda:N; several separated by commas (cuda:0,cuda:1) take batches in turn, as lc0's roundrobin.";
     precision: String = "auto", OptionKind::Combo(Precision::NAMES), "Precision", "precision",
         "Floating-point precision of the torch backend; auto = fp16 on CUDA, bf16 on a CPU with native bf16 \
          (AMX-BF16 or AVX512-BF16), fp32 on other CPUs.";
@@ -594,6 +595,7 @@ impl EngineOptions {
             cpu_threads: usize::try_from(self.backend_threads).unwrap_or(0),
             rust_batch_limit: usize::try_from(self.rust_batch_limit).ok(),
             cuda_graphs: self.cuda_graphs,
+            cpu_backends: self.cpu_backends(),
             policy_temperature: self.policy_temperature as f32,
             exact_softmax: false,
             cache_size: 0,
@@ -603,6 +605,19 @@ impl EngineOptions {
                 TransposedMoves::AsPlanes
             },
         })
+    }
+
+    /// How many CPU backends `BackendDevice=auto` opens without a GPU: one a search thread, and with `Threads=0`
+    /// one a core this process may use, so that the defaults keep every core busy (on the 2-core Xeon with AMX,
+    /// 2.7 times lc0 onednn's defaults against 1.5 times with one backend; BENCHMARKS.md, "Every core"). One where
+    /// libtorch's own threads take the cores (`BackendThreads` other than 1), and on the virtual clock, which
+    /// replays a game exactly only with one search thread.
+    fn cpu_backends(&self) -> usize {
+        match usize::try_from(self.threads) {
+            _ if self.backend_threads != 1 || self.virtual_clock => 1,
+            Ok(0) | Err(_) => std::thread::available_parallelism().map_or(1, usize::from),
+            Ok(threads) => threads,
+        }
     }
 
     fn devices(&self) -> Result<Vec<DeviceChoice>, OptionsError> {
@@ -857,6 +872,21 @@ mod tests {
             error.to_string(),
             "invalid value '-1' for option BackendThreads: expected an integer from 0 to 256"
         );
+    }
+
+    #[test]
+    fn a_cpu_without_gpu_gets_a_backend_a_search_thread_and_threads_zero_one_a_core() {
+        let mut options = EngineOptions::default();
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        assert_eq!(options.backend_options().unwrap().cpu_backends, cores, "Threads=0: one a core");
+        options.set("Threads", "3").unwrap();
+        assert_eq!(options.backend_options().unwrap().cpu_backends, 3);
+        options.set("BackendThreads", "0").unwrap();
+        assert_eq!(options.backend_options().unwrap().cpu_backends, 1, "libtorch's threads take the cores");
+        options.set("BackendThreads", "1").unwrap();
+        options.set("Threads", "0").unwrap();
+        options.set("VirtualClock", "true").unwrap();
+        assert_eq!(options.backend_options().unwrap().cpu_backends, 1, "the virtual clock replays one thread");
     }
 
     #[test]

@@ -108,7 +108,7 @@ impl NetworkThread {
             };
             let mut graphs = (cuda_graphs && device != Device::Cpu)
                 .then(|| {
-                    GraphedForward::new(&network)
+                    GraphedForward::new(&network, MAX_BATCH)
                         .map_err(|why| eprintln!("warning: {why}; the network runs without CUDA graphs"))
                         .ok()
                 })

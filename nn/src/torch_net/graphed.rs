@@ -38,8 +38,8 @@ struct CapturedBatch {
     outputs: DeviceOutputs,
 }
 
-/// Page-locked host tensors of [`crate::torch_backend::MAX_BATCH`] positions: the copies from and to them run
-/// at the bus's speed, without a staging copy.
+/// Page-locked host tensors of the largest batch's positions: the copies from and to them run at the bus's speed,
+/// without a staging copy.
 struct HostBuffers {
     masks: Tensor,
     values: Tensor,
@@ -49,15 +49,16 @@ struct HostBuffers {
 }
 
 impl GraphedForward {
-    /// Graphs for `network`, or why there can be none: not on CUDA, or a libtorch without the graph API.
-    pub(crate) fn new(network: &TorchNetwork) -> Result<Self, String> {
+    /// Graphs for `network` at batches of up to `capacity` positions, or why there can be none: not on CUDA, or a
+    /// libtorch without the graph API.
+    pub(crate) fn new(network: &TorchNetwork, capacity: usize) -> Result<Self, String> {
         let Device::Cuda(ordinal) = network.device else {
             return Err("CUDA graphs need a CUDA device".into());
         };
         let api = GraphApi::get().ok_or("this libtorch does not export at::cuda::CUDAGraph")?;
         let index = i8::try_from(ordinal).map_err(|_| format!("CUDA device {ordinal} is out of range"))?;
         let stream = api.side_stream(index)?;
-        let host = HostBuffers::new(crate::torch_backend::MAX_BATCH).map_err(|e| e.to_string())?;
+        let host = HostBuffers::new(capacity).map_err(|e| e.to_string())?;
         let pool = MempoolId::default();
         Ok(Self { api, device: network.device, index, stream, pool, graphs: HashMap::new(), host })
     }

@@ -26,24 +26,33 @@ pub fn load_cuda_runtime() -> bool {
 /// Maia-1900's priors 8.8e-4 from lc0's on an H100 (5.6e-7 without TF32). Returns false where this libtorch
 /// lacks the switch (`at::Context::setAllowTF32CuDNN`).
 pub fn disable_tf32_convolutions() -> bool {
+    set_context_flag(c"_ZN2at7Context17setAllowTF32CuDNNEb", false)
+}
+
+/// Lets cuDNN time its convolution algorithms at each new input shape and keep the fastest
+/// (`torch.backends.cudnn.benchmark`), instead of its heuristics' pick; returns false where libtorch lacks the
+/// switch (`at::Context::setBenchmarkCuDNN`). Different runs may pick different algorithms, so results may differ in
+/// the last bits between runs.
+pub fn set_cudnn_benchmark(on: bool) -> bool {
+    set_context_flag(c"_ZN2at7Context17setBenchmarkCuDNNEb", on)
+}
+
+/// Calls a `void at::Context::NAME(bool)` setter of libtorch's global context, found by its Itanium name.
+fn set_context_flag(setter: &CStr, value: bool) -> bool {
     const GLOBAL_CONTEXT: &CStr = c"_ZN2at13globalContextEv";
-    const SET_ALLOW_TF32_CUDNN: &CStr = c"_ZN2at7Context17setAllowTF32CuDNNEb";
     // SAFETY: dlsym with valid names in the default scope, where the linked libtorch_cpu.so is.
-    let (global_context, set_allow) = unsafe {
-        (
-            libc::dlsym(libc::RTLD_DEFAULT, GLOBAL_CONTEXT.as_ptr()),
-            libc::dlsym(libc::RTLD_DEFAULT, SET_ALLOW_TF32_CUDNN.as_ptr()),
-        )
+    let (global_context, set) = unsafe {
+        (libc::dlsym(libc::RTLD_DEFAULT, GLOBAL_CONTEXT.as_ptr()), libc::dlsym(libc::RTLD_DEFAULT, setter.as_ptr()))
     };
-    if global_context.is_null() || set_allow.is_null() {
+    if global_context.is_null() || set.is_null() {
         return false;
     }
-    // SAFETY: the symbols are `at::Context& at::globalContext()` and the non-virtual member
-    // `void at::Context::setAllowTF32CuDNN(bool)`, whose Itanium C++ ABI is a C call with `this` first.
+    // SAFETY: the symbols are `at::Context& at::globalContext()` and a non-virtual member
+    // `void at::Context::NAME(bool)`, whose Itanium C++ ABI is a C call with `this` first.
     unsafe {
         let global_context: extern "C" fn() -> *mut c_void = std::mem::transmute(global_context);
-        let set_allow: extern "C" fn(*mut c_void, bool) = std::mem::transmute(set_allow);
-        set_allow(global_context(), false);
+        let set: extern "C" fn(*mut c_void, bool) = std::mem::transmute(set);
+        set(global_context(), value);
     }
     true
 }
@@ -91,5 +100,25 @@ mod tests {
     fn the_linked_libtorch_has_the_tf32_switch() {
         // Without it, fp32 on CUDA silently runs cuDNN's convolutions in TF32 (priors 8.8e-4 off lc0's).
         assert!(disable_tf32_convolutions());
+    }
+
+    #[test]
+    fn the_linked_libtorch_has_the_cudnn_benchmark_switch() {
+        // Without it `CudnnBenchmark` would change nothing; libtorch's own getter reads the flag back.
+        const BENCHMARK: &CStr = c"_ZNK2at7Context14benchmarkCuDNNEv";
+        // SAFETY: dlsym with a valid name; the symbol is `bool at::Context::benchmarkCuDNN() const`.
+        let getter = unsafe { libc::dlsym(libc::RTLD_DEFAULT, BENCHMARK.as_ptr()) };
+        assert!(!getter.is_null());
+        // SAFETY: as in `set_context_flag`, a member called with `this` first.
+        let read = || unsafe {
+            let global: extern "C" fn() -> *mut c_void =
+                std::mem::transmute(libc::dlsym(libc::RTLD_DEFAULT, c"_ZN2at13globalContextEv".as_ptr()));
+            let get: extern "C" fn(*mut c_void) -> bool = std::mem::transmute(getter);
+            get(global())
+        };
+        assert!(set_cudnn_benchmark(true));
+        assert!(read());
+        assert!(set_cudnn_benchmark(false));
+        assert!(!read());
     }
 }

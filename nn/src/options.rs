@@ -16,7 +16,7 @@ use crate::loader::load_network;
 use crate::test_backend::{TestBackend, TestMode};
 use crate::policy_map::TransposedMoves;
 use crate::round_robin::RoundRobinBackend;
-use crate::torch_backend::{PolicyOutput, TorchBackend};
+use crate::torch_backend::{CudaSettings, PolicyOutput, TorchBackend};
 
 /// Which backend evaluates positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -158,6 +158,8 @@ pub struct BackendOptions {
     pub rust_batch_limit: Option<usize>,
     /// On CUDA, the forward pass replayed from a CUDA graph per batch size instead of launched eagerly.
     pub cuda_graphs: bool,
+    /// On CUDA, cuDNN times its convolution algorithms at each new shape and keeps the fastest.
+    pub cudnn_benchmark: bool,
     /// How many CPU backends, taking batches in turn, `auto` opens where it finds no GPU: one per core keeps
     /// every core busy (each backend's forward pass runs on a thread of its own).
     pub cpu_backends: usize,
@@ -204,7 +206,7 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
                         kind,
                         options.cpu_threads,
                         options.rust_batch_limit,
-                        options.cuda_graphs,
+                        CudaSettings { graphs: options.cuda_graphs, cudnn_benchmark: options.cudnn_benchmark },
                         policy,
                     )
                     .map_err(|e| NnError::Torch(e.to_string()))?,

@@ -17,7 +17,7 @@ use tch::{Device, Kind};
 use crate::backend::{
     Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
 };
-use crate::cuda::disable_tf32_convolutions;
+use crate::cuda::{disable_tf32_convolutions, set_cudnn_benchmark};
 use crate::encoder::{encode_position, InputPlanes};
 use crate::network::{Body, InputFormat, Network, ValueKind};
 use crate::policy_map::{move_policy_index, TransposedMoves, POLICY_SIZE};
@@ -54,6 +54,15 @@ pub struct PolicyOutput {
     pub transposed_moves: TransposedMoves,
 }
 
+/// How the network runs on CUDA (ignored on the CPU).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CudaSettings {
+    /// Each batch size's forward pass replayed from a CUDA graph ([`GraphedForward`]).
+    pub graphs: bool,
+    /// cuDNN times its algorithms at each new shape and keeps the fastest ([`set_cudnn_benchmark`]).
+    pub cudnn_benchmark: bool,
+}
+
 /// One batch for the network thread and where its outputs go.
 struct Job {
     positions: Vec<InputPlanes>,
@@ -70,13 +79,13 @@ struct NetworkThread {
 impl NetworkThread {
     /// Starts the thread, which uploads `network`; returns once the weights are on the device. On the CPU
     /// its forward passes use `cpu_threads` threads (0: libtorch's default, one per core).
-    /// On CUDA with `cuda_graphs`, batches replay CUDA graphs ([`GraphedForward`]).
+    /// On CUDA, as `cuda` says.
     fn start(
         network: Network,
         device: Device,
         kind: Kind,
         cpu_threads: usize,
-        cuda_graphs: bool,
+        cuda: CudaSettings,
     ) -> Result<Self, tch::TchError> {
         let (jobs, queue) = channel::<Job>();
         let (ready, started) = sync_channel(1);
@@ -93,6 +102,9 @@ impl NetworkThread {
                      set NVIDIA_TF32_OVERRIDE=0 to keep them fp32"
                 );
             }
+            if device != Device::Cpu && !set_cudnn_benchmark(cuda.cudnn_benchmark) && cuda.cudnn_benchmark {
+                eprintln!("warning: this libtorch cannot switch cuDNN's benchmark mode on; its heuristics choose");
+            }
             let uploaded = TorchNetwork::new(&network, device, kind);
             // The weights now live in libtorch's tensors; the parsed copy would stay resident for the thread's life.
             drop(network);
@@ -106,7 +118,7 @@ impl NetworkThread {
                     return;
                 }
             };
-            let mut graphs = (cuda_graphs && device != Device::Cpu)
+            let mut graphs = (cuda.graphs && device != Device::Cpu)
                 .then(|| {
                     GraphedForward::new(&network, MAX_BATCH)
                         .map_err(|why| eprintln!("warning: {why}; the network runs without CUDA graphs"))
@@ -178,14 +190,14 @@ impl Drop for NetworkThread {
 impl TorchBackend {
     /// Builds the backend for `network` on `device` in precision `kind`, turning logits into priors as
     /// `policy` says; on the CPU, batches of up to `rust_batch_limit` positions (`None`:
-    /// [`default_rust_batch_limit`]) run in plain Rust, and on CUDA `cuda_graphs` replays the forward pass.
+    /// [`default_rust_batch_limit`]) run in plain Rust, and on CUDA the forward pass runs as `cuda` says.
     pub fn new(
         network: &Network,
         device: Device,
         kind: Kind,
         cpu_threads: usize,
         rust_batch_limit: Option<usize>,
-        cuda_graphs: bool,
+        cuda: CudaSettings,
         policy: PolicyOutput,
     ) -> Result<Self, tch::TchError> {
         let rust_batch_limit = rust_batch_limit.unwrap_or_else(|| default_rust_batch_limit(kind, network));
@@ -194,7 +206,7 @@ impl TorchBackend {
         let rust_network =
             if device == Device::Cpu && rust_batch_limit > 0 { RustNetwork::new(network) } else { None };
         Ok(Self {
-            network: NetworkThread::start(network.clone(), device, kind, cpu_threads, cuda_graphs)?,
+            network: NetworkThread::start(network.clone(), device, kind, cpu_threads, cuda)?,
             rust_network,
             rust_batch_limit,
             input_format: network.input_format,
@@ -343,11 +355,12 @@ mod tests {
     use shakmaty::{Chess, Move};
 
     const WEIGHTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
+    const CPU_ONLY: CudaSettings = CudaSettings { graphs: false, cudnn_benchmark: false };
 
     fn backend() -> TorchBackend {
         let network = load_network(std::path::Path::new(WEIGHTS)).expect("scripts/setup installs Maia-1900");
         let policy = PolicyOutput { temperature: 1.0, exact_softmax: true, transposed_moves: TransposedMoves::AsPlanes };
-        TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, Some(0), false, policy).expect("the network uploads")
+        TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, Some(0), CPU_ONLY, policy).expect("the network uploads")
     }
 
     fn start_position(backend: &TorchBackend) -> Result<Evaluation, BackendError> {

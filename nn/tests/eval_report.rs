@@ -18,6 +18,7 @@ fn options(kind: BackendKind) -> BackendOptions {
         cpu_threads: 0,
         rust_batch_limit: None,
         cuda_graphs: true,
+        cudnn_benchmark: false,
         cpu_backends: 1,
         policy_temperature: 1.359,
         exact_softmax: false,

@@ -210,6 +210,7 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
         cpu_threads: 0,
         rust_batch_limit,
         cuda_graphs: true,
+        cudnn_benchmark: false,
         cpu_backends: 1,
         policy_temperature: 1.359,
         exact_softmax: false,

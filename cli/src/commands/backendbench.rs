@@ -27,6 +27,9 @@ struct BackendBenchArgs {
     /// On CUDA, replay the forward pass as a CUDA graph per batch size (the engine's CudaGraphs); false: eagerly.
     #[arg(long = "cuda-graphs", default_value_t = EngineOptions::default().cuda_graphs, action = clap::ArgAction::Set)]
     cuda_graphs: bool,
+    /// On CUDA, let cuDNN time its algorithms and keep the fastest (the engine's CudnnBenchmark).
+    #[arg(long = "cudnn-benchmark", default_value_t = EngineOptions::default().cudnn_benchmark, action = clap::ArgAction::Set)]
+    cudnn_benchmark: bool,
     /// Timed batches per size (the first batch of each size is not timed).
     #[arg(long, default_value_t = 20)]
     batches: usize,
@@ -55,6 +58,7 @@ pub fn run(args: &[String]) -> Result<()> {
             limit => Some(usize::try_from(limit).map_err(|_| anyhow::anyhow!("--rust-batch-limit must be -1 or more"))?),
         },
         cuda_graphs: args.cuda_graphs,
+        cudnn_benchmark: args.cudnn_benchmark,
         ..backend_options(args.weights.as_deref(), "torch", &args.device, &args.precision)?
     };
     let sizes = batch_sizes(args.start_batch_size, args.max_batch_size, args.batch_step);

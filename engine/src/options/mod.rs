@@ -318,6 +318,9 @@ declare_options! {
     cuda_graphs: bool = true, OptionKind::Check, "CudaGraphs", "cuda-graphs",
         "On CUDA, replay each batch size's forward pass as a CUDA graph, one launch instead of hundreds; false runs \
          it eagerly.";
+    cudnn_benchmark: bool = false, OptionKind::Check, "CudnnBenchmark", "cudnn-benchmark",
+        "On CUDA, let cuDNN time its convolution algorithms at each new batch size and keep the fastest, instead of \
+         its heuristics' choice; results may then differ between runs in the last bits.";
     lc0_transposed_policy: bool = false, OptionKind::Check, "Lc0TransposedPolicy", "lc0-transposed-policy",
         "Canonical-input networks (formats 3-5): look up the moves of a pawnless position without castling rights \
          as lc0 0.32-909a4082 does (a half turn, for visit-for-visit parity with it) instead of as the input \
@@ -595,6 +598,7 @@ impl EngineOptions {
             cpu_threads: usize::try_from(self.backend_threads).unwrap_or(0),
             rust_batch_limit: usize::try_from(self.rust_batch_limit).ok(),
             cuda_graphs: self.cuda_graphs,
+            cudnn_benchmark: self.cudnn_benchmark,
             cpu_backends: self.cpu_backends(),
             policy_temperature: self.policy_temperature as f32,
             exact_softmax: false,

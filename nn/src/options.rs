@@ -185,37 +185,27 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
     if options.devices.is_empty() {
         return Err(NnError::InvalidOption { option: "device", value: String::new(), expected: DEVICES_EXPECTED });
     }
-    let network = (options.kind == BackendKind::Torch).then(|| load_network(&options.weights)).transpose()?;
-    let placements = match network {
-        Some(_) => placements(options)?.into_iter().map(Some).collect(),
-        None => vec![None; options.devices.len()],
-    };
-    let mut children = Vec::with_capacity(placements.len());
-    for placement in placements {
-        let child: Arc<dyn Backend> = match (&network, placement) {
-            (Some(network), Some(Placement { device, kind, .. })) => {
-                let policy = PolicyOutput {
-                    temperature: options.policy_temperature,
-                    exact_softmax: options.exact_softmax,
-                    transposed_moves: options.transposed_moves,
-                };
-                Arc::new(
-                    TorchBackend::new(
-                        network,
-                        device,
-                        kind,
-                        options.cpu_threads,
-                        options.rust_batch_limit,
-                        CudaSettings { graphs: options.cuda_graphs, cudnn_benchmark: options.cudnn_benchmark },
-                        policy,
-                    )
-                    .map_err(|e| NnError::Torch(e.to_string()))?,
-                )
-            }
-            _ if options.kind == BackendKind::Uniform => Arc::new(TestBackend::new(TestMode::Uniform)),
-            _ => Arc::new(TestBackend::new(TestMode::Random { seed: 0 })),
+    let mut children: Vec<Arc<dyn Backend>> = Vec::new();
+    if options.kind == BackendKind::Torch {
+        let network = load_network(&options.weights)?;
+        let policy = PolicyOutput {
+            temperature: options.policy_temperature,
+            exact_softmax: options.exact_softmax,
+            transposed_moves: options.transposed_moves,
         };
-        children.push(child);
+        let cuda = CudaSettings { graphs: options.cuda_graphs, cudnn_benchmark: options.cudnn_benchmark };
+        for Placement { device, kind, .. } in placements(options)? {
+            let backend =
+                TorchBackend::new(&network, device, kind, options.cpu_threads, options.rust_batch_limit, cuda, policy)
+                    .map_err(|e| NnError::Torch(e.to_string()))?;
+            children.push(Arc::new(backend));
+        }
+    } else {
+        let mode =
+            if options.kind == BackendKind::Uniform { TestMode::Uniform } else { TestMode::Random { seed: 0 } };
+        for _ in &options.devices {
+            children.push(Arc::new(TestBackend::new(mode)));
+        }
     }
     let backend: Arc<dyn Backend> =
         if children.len() == 1 { children.remove(0) } else { Arc::new(RoundRobinBackend::new(children)) };

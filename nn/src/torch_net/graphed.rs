@@ -11,7 +11,7 @@ use tch::{Device, Kind, Tensor};
 
 use super::cuda_graph::{CudaGraph, CudaStream, GraphApi, MempoolId};
 use super::dispatcher::call_with_none;
-use super::{padded_batch_size, plane_masks_and_values, DeviceOutputs, TorchNetwork};
+use super::{padded_batch_size, write_plane_masks_and_values, DeviceOutputs, TorchNetwork};
 use crate::encoder::{InputPlanes, PLANES};
 use crate::policy_map::POLICY_SIZE;
 use crate::raw_outputs::RawOutputs;
@@ -74,10 +74,9 @@ impl GraphedForward {
         if batch == 0 || padded > self.host.capacity() {
             return Err(format!("a batch of {batch} positions has no graph (1 to {})", self.host.capacity()));
         }
-        let (masks, values) = plane_masks_and_values(positions, padded);
         let torch = |e: tch::TchError| e.to_string();
         tch::no_grad(|| {
-            self.host.write_inputs(&masks, &values);
+            self.host.write_inputs(positions, padded);
             if !self.graphs.contains_key(&padded) {
                 let captured = self.capture(network, padded)?;
                 self.graphs.insert(padded, captured);
@@ -145,14 +144,18 @@ impl HostBuffers {
         self.masks.size()[0] as usize
     }
 
-    /// Writes a batch's masks and values to the first rows.
-    fn write_inputs(&mut self, masks: &[i64], values: &[f32]) {
-        // SAFETY: the tensors are contiguous host memory of `capacity` rows of PLANES elements of these types,
-        // and the batch (at most `capacity` rows, checked by the caller) fits.
-        unsafe {
-            std::ptr::copy_nonoverlapping(masks.as_ptr(), self.masks.data_ptr().cast::<i64>(), masks.len());
-            std::ptr::copy_nonoverlapping(values.as_ptr(), self.values.data_ptr().cast::<f32>(), values.len());
-        }
+    /// Writes a batch's masks and values, padded to `padded` positions, to the first rows.
+    fn write_inputs(&mut self, positions: &[InputPlanes], padded: usize) {
+        let length = padded * PLANES;
+        // SAFETY: the tensors are contiguous host memory of `capacity` rows of PLANES elements of these types, which
+        // the caller checked `padded` does not exceed; nothing else refers to them while the slices live.
+        let (masks, values) = unsafe {
+            (
+                std::slice::from_raw_parts_mut(self.masks.data_ptr().cast::<i64>(), length),
+                std::slice::from_raw_parts_mut(self.values.data_ptr().cast::<f32>(), length),
+            )
+        };
+        write_plane_masks_and_values(positions, masks, values);
     }
 
     /// Copies the graph's outputs to the host (waiting for the replay) and returns those of the first `batch`.

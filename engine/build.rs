@@ -8,8 +8,14 @@ fn main() {
         println!("cargo:rustc-link-arg=-Wl,-rpath,{lib}");
     }
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    for watched in [".git/HEAD", ".git/index", "engine/src", "nn/src", "timemgr/src", "cli/src"] {
+    for watched in [".git/HEAD", ".git/index", ".git/packed-refs", "engine/src", "nn/src", "timemgr/src", "cli/src"] {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
+    }
+    // A commit moves the branch that HEAD names, not HEAD itself, and need not rewrite the index.
+    if let Ok(head) = std::fs::read_to_string(root.join(".git/HEAD")) {
+        if let Some(branch) = head.trim().strip_prefix("ref: ") {
+            println!("cargo:rerun-if-changed={}", root.join(".git").join(branch).display());
+        }
     }
     let git = |args: &[&str]| {
         Command::new("git")

@@ -11,8 +11,9 @@ EVALFILE ?=
 all: build
 	cp target/release/kairos "$(EXE)"
 
+# Through bash: OpenBench's client unpacks the source zip with Python's zipfile, which drops execute bits.
 setup:
-	./scripts/setup
+	bash scripts/setup
 
 build: setup
 	$(if $(EVALFILE),KAIROS_EVALFILE="$(abspath $(EVALFILE))") $(CARGO) build --release -p kairos --bin kairos

@@ -4,6 +4,7 @@
   ob.py network                 upload weights/maia-1900.pb.gz as Kairos's network (scripts API, UPLOAD_NETWORK)
   ob.py sprt COMMIT             create the SPRT: default smooth(preset=kairos) against legacy (scripts API)
   ob.py spsa COMMIT             create the SPSA of two smooth keys (the web form, logged in)
+  ob.py delete ID               delete a workload (its page's Delete button, logged in)
   ob.py status ID               a workload's results (api/workload/ID/results)
   ob.py spsa-values ID          the SPSA's optimal values as `Name, value` lines (api/spsa/ID/outputs), the
                                 input of `kairos tune --import openbench`
@@ -94,6 +95,14 @@ def create_spsa(commit):
     print(r.status_code, messages(r.text))
 
 
+def delete(workload):
+    session = logged_in()
+    r = session.post(f"{SERVER}/test/{workload}/DELETE/",
+                     data={"csrfmiddlewaretoken": session.cookies.get("csrftoken", "")},
+                     headers={"Referer": f"{SERVER}/test/{workload}/"})
+    print(r.status_code, messages(r.text))
+
+
 def show(path):
     r = requests.get(f"{SERVER}{path}")
     try:
@@ -110,6 +119,8 @@ def main():
         create_sprt(rest[0])
     elif command == "spsa":
         create_spsa(rest[0])
+    elif command == "delete":
+        delete(rest[0])
     elif command == "status":
         show(f"/api/workload/{rest[0]}/results/")
     elif command == "spsa-values":

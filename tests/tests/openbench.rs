@@ -207,6 +207,10 @@ fn make_builds_to_exe_with_evalfile_as_the_default_network() {
     // its interpreter (a live OpenBench worker failed with `./scripts/setup: Permission denied`).
     assert!(lines.contains(&"bash scripts/setup"), "{plan}");
     assert!(lines.iter().all(|line| !line.starts_with("./")), "a recipe needs an execute bit: {plan}");
+    let setup = std::fs::read_to_string(workspace_root().join("scripts/setup")).expect("scripts/setup");
+    let by_path: Vec<&str> =
+        setup.lines().map(str::trim_start).filter(|line| line.starts_with("\"$root/") || line.starts_with("./")).collect();
+    assert!(by_path.is_empty(), "scripts/setup runs a script through its execute bit: {by_path:?}");
     assert!(
         lines.contains(&"KAIROS_EVALFILE=\"/nets/maia-1900.pb.gz\" cargo build --release -p kairos --bin kairos"),
         "{plan}"

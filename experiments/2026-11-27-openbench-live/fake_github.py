@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The few GitHub endpoints a local OpenBench server and its workers call, answered from local files, over
 HTTPS on 127.0.0.1 (point api.github.com, github.com and raw.githubusercontent.com there in /etc/hosts, and give
-both processes REQUESTS_CA_BUNDLE=the CA that setup.sh made). OpenBench itself is not changed.
+both processes REQUESTS_CA_BUNDLE=the system's authorities plus the CA that setup.sh made). OpenBench itself is
+not changed.
 
 - api.github.com/repos/OWNER/REPO/branches/BRANCH, …/commits/REF: the commit from the local repository REPO
   (`--repo NAME=PATH`), as {"sha", "commit": {"message"}} (branches nest it under "commit", as GitHub does);

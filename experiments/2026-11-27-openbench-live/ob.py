@@ -3,7 +3,8 @@
 
   ob.py network                 upload weights/maia-1900.pb.gz as Kairos's network (scripts API, UPLOAD_NETWORK)
   ob.py sprt COMMIT             create the SPRT: default smooth(preset=kairos) against legacy (scripts API)
-  ob.py spsa COMMIT             create the SPSA of two smooth keys (the web form, logged in)
+  ob.py spsa COMMIT             create the SPSA of two smooth keys (the web form, logged in), 8 iterations of 4
+                                game pairs, at a priority above the SPRT's so that the worker plays it first
   ob.py delete ID               delete a workload (its page's Delete button, logged in)
   ob.py status ID               a workload's results (api/workload/ID/results)
   ob.py spsa-values ID          the SPSA's optimal values as `Name, value` lines (api/spsa/ID/outputs), the
@@ -29,7 +30,10 @@ BENCH = "10192"  # `kairos bench` on a CPU with native bf16 (docs/openbench.md)
 SPRT_TC = "5.0+0.05"
 SPSA_TC = "5.0+0.05"
 # `kairos tune --export openbench` for these two keys of smooth (docs/openbench.md).
-SPSA_INPUTS = "SmoothMaxMoveBudget, float, 0.3, 0.1, 0.6, 0.02, 0.002\nSmoothInitTimeuse, float, 0.7, 0.3, 1.2, 0.02, 0.002"
+SPSA_INPUTS = "\n".join([
+    "SmoothMaxMoveBudget, float, 0.3, 0.1, 0.6, 0.02, 0.002",
+    "SmoothInitTimeuse, float, 0.7, 0.3, 1.2, 0.02, 0.002",
+])
 SPSA_MANAGER = "TimeManager=smooth(limit=nodes)"
 
 
@@ -44,7 +48,8 @@ def messages(html):
 
 
 def upload_network():
-    data = {"username": USER, "password": PASSWORD, "engine": "Kairos", "name": "maia-1900", "action": "UPLOAD_NETWORK"}
+    data = {"username": USER, "password": PASSWORD, "engine": "Kairos", "name": "maia-1900",
+            "action": "UPLOAD_NETWORK"}
     with open(NETWORK, "rb") as f:
         r = requests.post(f"{SERVER}/scripts/", data=data, files={"netfile": f})
     print(r.status_code, messages(r.text), "sha256", network_sha())
@@ -88,8 +93,8 @@ def create_spsa(commit):
     data = common(commit) | {
         "dev_options": f"Threads=1 Hash=1 {SPSA_MANAGER}", "dev_time_control": SPSA_TC,
         "spsa_inputs": SPSA_INPUTS, "spsa_reporting_type": "BATCHED", "spsa_distribution_type": "SINGLE",
-        "spsa_alpha": "0.602", "spsa_gamma": "0.101", "spsa_A_ratio": "0.1", "spsa_iterations": "20",
-        "spsa_pairs_per": "4", "csrfmiddlewaretoken": session.cookies.get("csrftoken", ""),
+        "spsa_alpha": "0.602", "spsa_gamma": "0.101", "spsa_A_ratio": "0.1", "spsa_iterations": "8",
+        "spsa_pairs_per": "4", "priority": "1", "csrfmiddlewaretoken": session.cookies.get("csrftoken", ""),
     }
     r = session.post(f"{SERVER}/tune/new/", data=data, headers={"Referer": f"{SERVER}/tune/new/"})
     print(r.status_code, messages(r.text))

@@ -13,7 +13,7 @@ kairos=$(cd "$here/../.." && pwd)
 home=${OB_HOME:-/work/openbench}
 cd "$home"
 mkdir -p logs
-export REQUESTS_CA_BUNDLE=$home/tls/ca.pem
+export REQUESTS_CA_BUNDLE=$home/tls/bundle.pem
 nohup venv/bin/python "$here/fake_github.py" --cert tls/server.pem --key tls/server.key \
   --repo "kairos=$kairos" --raw raw > logs/fake_github.log 2>&1 &
 (cd server && nohup ../venv/bin/python manage.py runserver 127.0.0.1:8000 --noreload > ../logs/server.log 2>&1 &)

@@ -25,12 +25,16 @@ if [ ! -f tls/server.pem ]; then
   mkdir -p tls
   openssl req -x509 -newkey rsa:2048 -nodes -days 30 -subj "/CN=kairos-local-ca" \
     -keyout tls/ca.key -out tls/ca.pem 2>/dev/null
-  openssl req -newkey rsa:2048 -nodes -subj "/CN=api.github.com" -keyout tls/server.key -out tls/server.csr 2>/dev/null
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=api.github.com" -keyout tls/server.key -out tls/server.csr \
+    2>/dev/null
   printf 'subjectAltName=DNS:api.github.com,DNS:github.com,DNS:raw.githubusercontent.com\n' > tls/san.ext
   openssl x509 -req -in tls/server.csr -CA tls/ca.pem -CAkey tls/ca.key -CAcreateserial -days 30 \
     -extfile tls/san.ext -out tls/server.pem 2>/dev/null
 fi
-grep -q "api.github.com" /etc/hosts || echo "127.0.0.1 api.github.com github.com raw.githubusercontent.com" >> /etc/hosts
+# The processes get the system's authorities and this one (pip in Kairos's build still reaches PyPI).
+cat /etc/ssl/certs/ca-certificates.crt tls/ca.pem > tls/bundle.pem
+grep -q "api.github.com" /etc/hosts ||
+  echo "127.0.0.1 api.github.com github.com raw.githubusercontent.com" >> /etc/hosts
 
 # The opening book as OpenBench keeps books: a zip at a raw.githubusercontent.com address, with the SHA-256 of its
 # text as the client reads it (Python's universal newlines: a book with CRLF line ends is hashed with LF ones, so

@@ -160,8 +160,8 @@ pub struct BackendOptions {
     pub cuda_graphs: bool,
     /// On CUDA, cuDNN times its convolution algorithms at each new shape and keeps the fastest.
     pub cudnn_benchmark: bool,
-    /// How many CPU backends, taking batches in turn, `auto` opens where it finds no GPU: one per core keeps
-    /// every core busy (each backend's forward pass runs on a thread of its own).
+    /// How many CPU backends, taking batches in turn, a lone `cpu` or `auto` opens on the CPU: one per core
+    /// keeps every core busy (each backend's forward pass runs on a thread of its own).
     pub cpu_backends: usize,
     /// The policy softmax temperature.
     pub policy_temperature: f32,
@@ -216,13 +216,15 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
     })
 }
 
-/// Where each torch backend runs: every device of the list resolved, and `auto` without a GPU
-/// [`BackendOptions::cpu_backends`] times on the CPU.
+/// Where each torch backend runs: every device of the list resolved, and a lone `cpu`, or `auto` without a GPU,
+/// [`BackendOptions::cpu_backends`] times on the CPU (a list names each of its backends).
 fn placements(options: &BackendOptions) -> Result<Vec<Placement>, NnError> {
     let mut placements = Vec::new();
+    let lone = options.devices.len() == 1;
     for &choice in &options.devices {
         let placement = resolve_device(choice, options.precision)?;
-        let copies = if choice == DeviceChoice::Auto && placement.device == Device::Cpu {
+        let cpu_choice = matches!(choice, DeviceChoice::Auto | DeviceChoice::Cpu);
+        let copies = if lone && cpu_choice && placement.device == Device::Cpu {
             options.cpu_backends.max(1)
         } else {
             1

@@ -199,9 +199,10 @@ fn missing_cuda_devices_fall_back_to_the_cpu() {
     assert_eq!(placement.describe(), "cpu, bf16 (Precision set explicitly)");
 }
 
-/// `auto` without a GPU opens `cpu_backends` CPU backends taking batches in turn; an explicit device opens one.
+/// `auto` without a GPU, and a lone `cpu` anywhere, open `cpu_backends` CPU backends taking batches in turn (a
+/// lone `cpu` opened one on a 16-core GPU machine, which kept one core busy); a list opens one backend an entry.
 #[test]
-fn auto_opens_one_cpu_backend_for_each_that_is_asked_for_where_there_is_no_gpu() {
+fn auto_and_cpu_open_one_cpu_backend_for_each_that_is_asked_for_and_a_list_one_an_entry() {
     nn::load_cuda_runtime();
     let cpu = "cpu, fp32 (Precision set explicitly)";
     let auto = BackendOptions { devices: vec![DeviceChoice::Auto], cpu_backends: 3, ..options(BackendKind::Torch) };
@@ -212,7 +213,9 @@ fn auto_opens_one_cpu_backend_for_each_that_is_asked_for_where_there_is_no_gpu()
     };
     assert_eq!(nn::describe_backend(&auto).unwrap(), expected);
     let explicit = BackendOptions { devices: vec![DeviceChoice::Cpu], ..auto.clone() };
-    assert_eq!(nn::describe_backend(&explicit).unwrap(), format!("torch on {cpu}"));
+    assert_eq!(nn::describe_backend(&explicit).unwrap(), format!("round robin of 3 torch backends, each on {cpu}"));
+    let listed = BackendOptions { devices: vec![DeviceChoice::Cpu, DeviceChoice::Cpu], ..auto.clone() };
+    assert_eq!(nn::describe_backend(&listed).unwrap(), format!("round robin of 2 torch backends, each on {cpu}"));
     let opened = nn::open_backend(&auto).unwrap();
     let threads = if tch::Cuda::is_available() { 1 } else { 3 };
     assert_eq!(opened.attributes().suggested_threads, threads, "one search thread a backend");

@@ -303,8 +303,9 @@ declare_options! {
     backend: String = "torch", OptionKind::Combo(BackendKind::NAMES), "Backend", "backend",
         "Evaluator: the network through libtorch, or uniform/random priors for tests.";
     backend_device: String = "auto", OptionKind::Text, "BackendDevice", "backend-device",
-        "Device for the torch backend: auto (CUDA when present, else one CPU backend a search thread), cpu, cuda or \
-         cuda:N; several separated by commas (cuda:0,cuda:1) take batches in turn, as lc0's roundrobin.";
+        "Device for the torch backend: auto (CUDA when present, else as cpu), cpu (one CPU backend a search \
+         thread), cuda or cuda:N; several separated by commas (cuda:0,cuda:1) take batches in turn, as lc0's \
+         roundrobin.";
     precision: String = "auto", OptionKind::Combo(Precision::NAMES), "Precision", "precision",
         "Floating-point precision of the torch backend; auto = fp16 on CUDA, bf16 on a CPU with native bf16 \
          (AMX-BF16 or AVX512-BF16), fp32 on other CPUs.";

@@ -321,8 +321,8 @@ declare_options! {
          it eagerly.";
     cudnn_benchmark: bool = false, OptionKind::Check, "CudnnBenchmark", "cudnn-benchmark",
         "On CUDA, let cuDNN time its convolution algorithms at each new batch size and keep the fastest, instead of \
-         its heuristics' choice (on an H100: up to +14 % on Maia at large batches, but a search's first seconds go \
-         to the timing); results may then differ between runs in the last bits.";
+         its heuristics' choice (little gain, and a search's first seconds go to the timing: BENCHMARKS.md); results \
+         may then differ between runs in the last bits.";
     lc0_transposed_policy: bool = false, OptionKind::Check, "Lc0TransposedPolicy", "lc0-transposed-policy",
         "Canonical-input networks (formats 3-5): look up the moves of a pawnless position without castling rights \
          as lc0 0.32-909a4082 does (a half turn, for visit-for-visit parity with it) instead of as the input \

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use tch::{Device, Kind};
 
@@ -171,6 +172,8 @@ pub struct BackendOptions {
     pub cache_size: usize,
     /// Where a transposed position's moves are looked up in the policy (canonical input formats).
     pub transposed_moves: TransposedMoves,
+    /// What each batch of a test backend waits, as a GPU's would (zero: none; the torch backend ignores it).
+    pub test_backend_delay: Duration,
 }
 
 /// Builds the backend the options describe, wrapped in the NN cache unless its size is 0.
@@ -204,7 +207,7 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
         let mode =
             if options.kind == BackendKind::Uniform { TestMode::Uniform } else { TestMode::Random { seed: 0 } };
         for _ in &options.devices {
-            children.push(Arc::new(TestBackend::new(mode)));
+            children.push(Arc::new(TestBackend::with_delay(mode, options.test_backend_delay)));
         }
     }
     let backend: Arc<dyn Backend> =

@@ -1,5 +1,9 @@
 //! Network-free backends for tests and tools: uniform priors with value 0, or deterministic
-//! pseudo-random outputs seeded from the position's hash (lc0's `trivial` and `random` backends).
+//! pseudo-random outputs seeded from the position's hash (lc0's `trivial` and `random` backends). As lc0's, they
+//! do their work when the batch is computed, outside the search's tree lock, and may wait a set time per batch
+//! as a GPU would, so that the search's threads can be measured without a network.
+
+use std::time::Duration;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -26,21 +30,40 @@ pub enum TestMode {
 /// A backend without a network.
 pub struct TestBackend {
     mode: TestMode,
+    delay: Duration,
+}
+
+/// What a queued position's answer depends on.
+struct Pending {
+    hash: u64,
+    repetitions: u32,
+    moves: usize,
 }
 
 impl TestBackend {
-    /// A test backend in `mode`.
+    /// A test backend in `mode` that answers at once.
     pub fn new(mode: TestMode) -> Self {
-        Self { mode }
+        Self::with_delay(mode, Duration::ZERO)
     }
 
-    fn evaluate(&self, request: &EvalRequest<'_>) -> Result<Evaluation, BackendError> {
+    /// A test backend in `mode` whose every batch takes `delay` without using a core (lc0's random backend's
+    /// `delay`), as a GPU's batch does.
+    pub fn with_delay(mode: TestMode, delay: Duration) -> Self {
+        Self { mode, delay }
+    }
+
+    fn pending(request: &EvalRequest<'_>) -> Result<Pending, BackendError> {
         let entry = request
             .history
             .last()
             .ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
-        let moves = request.moves.len();
-        Ok(match self.mode {
+        let hash: Zobrist64 = entry.position.zobrist_hash(EnPassantMode::Legal);
+        Ok(Pending { hash: hash.0, repetitions: entry.repetitions, moves: request.moves.len() })
+    }
+
+    fn evaluate(&self, pending: &Pending) -> Evaluation {
+        let moves = pending.moves;
+        match self.mode {
             TestMode::Uniform => Evaluation {
                 wl: 0.0,
                 d: 0.0,
@@ -48,9 +71,7 @@ impl TestBackend {
                 policy: vec![1.0 / moves.max(1) as f32; moves],
             },
             TestMode::Random { seed } => {
-                let hash: Zobrist64 = entry.position.zobrist_hash(EnPassantMode::Legal);
-                let mut rng =
-                    ChaCha8Rng::seed_from_u64(hash.0 ^ seed ^ u64::from(entry.repetitions));
+                let mut rng = ChaCha8Rng::seed_from_u64(pending.hash ^ seed ^ u64::from(pending.repetitions));
                 let w: f32 = rng.random();
                 let d: f32 = rng.random::<f32>() * (1.0 - w);
                 let raw: Vec<f32> = (0..moves).map(|_| rng.random::<f32>() + 1e-3).collect();
@@ -62,7 +83,7 @@ impl TestBackend {
                     policy: raw.into_iter().map(|p| p / sum).collect(),
                 }
             }
-        })
+        }
     }
 }
 
@@ -80,30 +101,33 @@ impl Backend for TestBackend {
     fn new_computation(&self) -> Box<dyn Computation + '_> {
         Box::new(TestComputation {
             backend: self,
-            results: Vec::new(),
+            pending: Vec::new(),
         })
     }
 }
 
 struct TestComputation<'a> {
     backend: &'a TestBackend,
-    results: Vec<Evaluation>,
+    pending: Vec<Pending>,
 }
 
 impl Computation for TestComputation<'_> {
     fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
-        if self.results.len() >= MAX_BATCH {
+        if self.pending.len() >= MAX_BATCH {
             return Err(BackendError::BatchFull(MAX_BATCH));
         }
-        self.results.push(self.backend.evaluate(request)?);
-        Ok(Added::Queued(self.results.len() - 1))
+        self.pending.push(TestBackend::pending(request)?);
+        Ok(Added::Queued(self.pending.len() - 1))
     }
 
     fn queued(&self) -> usize {
-        self.results.len()
+        self.pending.len()
     }
 
     fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
-        Ok(self.results)
+        if !self.backend.delay.is_zero() {
+            std::thread::sleep(self.backend.delay);
+        }
+        Ok(self.pending.iter().map(|pending| self.backend.evaluate(pending)).collect())
     }
 }

@@ -254,6 +254,26 @@ fn test_backends_are_deterministic_and_well_formed() {
 }
 
 #[test]
+fn a_delayed_test_backend_waits_once_a_batch_and_answers_as_an_undelayed_one() {
+    let list = positions(3);
+    let histories: Vec<Vec<HistoryEntry>> = list.iter().map(|p| entry(p, 0)).collect();
+    let move_lists: Vec<Vec<Move>> = list.iter().map(moves).collect();
+    let plain = TestBackend::new(TestMode::Random { seed: 1 });
+    let delay = std::time::Duration::from_millis(40);
+    let delayed = TestBackend::with_delay(TestMode::Random { seed: 1 }, delay);
+    let started = std::time::Instant::now();
+    let mut computation = delayed.new_computation();
+    for (history, moves) in histories.iter().zip(&move_lists) {
+        computation.add(&EvalRequest { history, moves }).unwrap();
+    }
+    let results = computation.compute().unwrap();
+    assert!(started.elapsed() >= delay, "the batch took {:?}, under its delay", started.elapsed());
+    for ((history, moves), result) in histories.iter().zip(&move_lists).zip(&results) {
+        assert_eq!(*result, evaluate(&plain, history, moves).1);
+    }
+}
+
+#[test]
 fn a_full_batch_is_refused() {
     let backend = TestBackend::new(TestMode::Uniform);
     let start = Chess::default();

@@ -24,6 +24,7 @@ fn options(kind: BackendKind) -> BackendOptions {
         exact_softmax: false,
         cache_size: 0,
         transposed_moves: TransposedMoves::AsPlanes,
+        test_backend_delay: std::time::Duration::ZERO,
     }
 }
 

@@ -9,6 +9,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
+use std::time::Duration;
 
 use nn::policy_map::TransposedMoves;
 use nn::{BackendKind, BackendOptions, DeviceChoice, Precision};
@@ -323,6 +324,10 @@ declare_options! {
         "On CUDA, let cuDNN time its convolution algorithms at each new batch size and keep the fastest, instead of \
          its heuristics' choice (little gain, and a search's first seconds go to the timing: BENCHMARKS.md); results \
          may then differ between runs in the last bits.";
+    test_backend_delay_ms: f64 = 0.0, OptionKind::Float { min: 0.0, max: 10_000.0 }, "TestBackendDelayMs",
+        "test-backend-delay-ms", "Milliseconds each batch of the uniform and random test backends waits without \
+         using a core, as a GPU's batch does (lc0's random backend's delay): the search's threads measured without \
+         a network.";
     lc0_transposed_policy: bool = false, OptionKind::Check, "Lc0TransposedPolicy", "lc0-transposed-policy",
         "Canonical-input networks (formats 3-5): look up the moves of a pawnless position without castling rights \
          as lc0 0.32-909a4082 does (a half turn, for visit-for-visit parity with it) instead of as the input \
@@ -610,6 +615,7 @@ impl EngineOptions {
             } else {
                 TransposedMoves::AsPlanes
             },
+            test_backend_delay: Duration::from_secs_f64(self.test_backend_delay_ms / 1000.0),
         })
     }
 

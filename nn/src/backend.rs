@@ -51,6 +51,9 @@ pub struct BackendAttributes {
     pub maximum_batch_size: usize,
     /// How many search threads suit the backend.
     pub suggested_threads: usize,
+    /// How many batches it computes at once (one a backend of a round robin): the search counts it idle only
+    /// while fewer are in flight.
+    pub concurrent_batches: usize,
 }
 
 /// Whether an added position is waiting for the batch or was answered at once (a cache hit).

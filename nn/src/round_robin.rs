@@ -26,6 +26,7 @@ impl Backend for RoundRobinBackend {
     fn attributes(&self) -> BackendAttributes {
         let mut attributes = self.children[0].attributes();
         attributes.suggested_threads = self.children.iter().map(|child| child.attributes().suggested_threads).sum();
+        attributes.concurrent_batches = self.children.iter().map(|child| child.attributes().concurrent_batches).sum();
         attributes
     }
 
@@ -66,6 +67,7 @@ mod tests {
                 recommended_batch_size: 7,
                 maximum_batch_size: 64,
                 suggested_threads: self.threads,
+                concurrent_batches: 1,
             }
         }
         fn new_computation(&self) -> Box<dyn Computation + '_> {

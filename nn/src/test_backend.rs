@@ -95,6 +95,7 @@ impl Backend for TestBackend {
             recommended_batch_size: 32,
             maximum_batch_size: MAX_BATCH,
             suggested_threads: 1,
+            concurrent_batches: 1,
         }
     }
 

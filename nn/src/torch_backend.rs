@@ -251,6 +251,7 @@ impl Backend for TorchBackend {
             // and two 23,400 over six paired runs, and one leaves a core free (BENCHMARKS.md, "CUDA on an
             // NVIDIA H100").
             suggested_threads: 1,
+            concurrent_batches: 1,
         }
     }
 

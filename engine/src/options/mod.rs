@@ -355,6 +355,13 @@ declare_options! {
     max_out_of_order_evals_factor: f64 = 2.4, OptionKind::Float { min: 0.0, max: 100.0 },
         "MaxOutOfOrderEvalsFactor", "max-out-of-order-evals-factor",
         "Out-of-order results one gather may back up, as a multiple of the minibatch size.";
+    idling_minimum_work: i64 = 0, OptionKind::Spin { min: 0, max: 10_000 }, "IdlingMinimumWork",
+        "idling-minimum-work", "With several search threads, a gather ends early because the backend is idle only \
+         once it holds more than this many positions for the network.";
+    thread_idling_threshold: i64 = 1, OptionKind::Spin { min: 0, max: 128 }, "ThreadIdlingThreshold",
+        "thread-idling-threshold", "The backend counts as idle while more than this many search threads (for \
+         each backend of a round robin) are neither waiting for it nor sending it a batch; a gathering thread then \
+         sends what it has at once.";
     max_collision_visits: i64 = 80_000, OptionKind::Spin { min: 1, max: 100_000_000 }, "MaxCollisionVisits",
         "max-collision-visits", "Largest number of visits one gather may put on colliding leaves.";
     max_collision_visits_scaling_start: i64 = 28, OptionKind::Spin { min: 1, max: 100_000 },
@@ -528,6 +535,8 @@ impl EngineOptions {
             max_prefetch: self.max_prefetch as usize,
             out_of_order_eval: self.out_of_order_eval,
             max_out_of_order_evals_factor: self.max_out_of_order_evals_factor as f32,
+            idling_minimum_work: self.idling_minimum_work as usize,
+            thread_idling_threshold: self.thread_idling_threshold as usize,
             cpuct: self.cpuct as f32,
             cpuct_base: self.cpuct_base as f32,
             cpuct_factor: self.cpuct_factor as f32,

@@ -10,7 +10,7 @@ use super::stats::{best_root_edge, Progress, RootFilter};
 use super::tree::Tree;
 use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
-use crate::position::{has_mating_material, PositionHistory};
+use crate::position::{has_mating_material, PackedMove, PositionHistory};
 use crate::tablebase::Tablebases;
 use nn::prior::encode_prior;
 use nn::stage_timing::{enter, Stage};
@@ -91,11 +91,14 @@ pub struct GatherContext<'a> {
     pub remaining_playouts: u64,
     /// Whether the search was asked to stop (the gather still runs while the root has no visits).
     pub stopping: &'a dyn Fn() -> bool,
+    /// Whether no other search thread keeps the backend busy (lc0's idle backend; always false with one thread):
+    /// the gather then sends what it has at once.
+    pub backend_idle: &'a dyn Fn() -> bool,
 }
 
 /// Collects up to `batch_target` leaves into `computation` as lc0's GatherMinibatch does: passes that hand
-/// out several visits at once, until the batch is full or the collision budget is spent; out-of-order
-/// results are backed up at once.
+/// out several visits at once, until the batch is full, the collision budget is spent or (several threads) the
+/// backend is idle; out-of-order results are backed up at once.
 pub fn gather(
     tree: &mut Tree,
     progress: &mut Progress,
@@ -112,10 +115,13 @@ pub fn gather(
     let root_len = tree.history.len();
     let mut history = {
         let _timer = enter(Stage::History);
-        tree.history.clone()
+        LeafHistory::new(tree.history.clone())
     };
     while batch_size < context.batch_target && out_of_order < max_out_of_order {
         if batch_size > 0 && computation.queued() == 0 {
+            break;
+        }
+        if batch_size > 0 && computation.queued() > params.idling_minimum_work && (context.backend_idle)() {
             break;
         }
         if tree.root.n > 0 && (context.stopping)() {
@@ -139,12 +145,11 @@ pub fn gather(
                     batch_size += 1;
                     {
                         let _timer = enter(Stage::History);
-                        history.truncate(root_len);
-                        extend_history(&tree.root, &path, &mut history);
+                        history.go_to(&tree.root, &path);
                     }
                     let new = node_at(&mut tree.root, &path).n == 0;
                     let (moves, value) = if new {
-                        examine_leaf(tree, progress, &path, &history, context, computation)?
+                        examine_leaf(tree, progress, &path, &history.positions, context, computation)?
                     } else {
                         (Vec::new(), LeafValue::Terminal)
                     };
@@ -200,6 +205,7 @@ pub fn gather(
     }
     if !(context.stopping)() {
         let _timer = enter(Stage::Prefetch);
+        let mut history = history.positions;
         history.truncate(root_len);
         prefetch(&tree.root, &mut history, params, context.draw_score, computation)?;
     }
@@ -265,12 +271,37 @@ fn child_at(node: &mut Node, index: u16) -> &mut Node {
         .expect("paths follow existing children")
 }
 
-/// Appends the moves of `path` to a history that ends at the root.
-fn extend_history(root: &Node, path: &[u16], history: &mut PositionHistory) {
-    let mut node = root;
-    for &index in path {
-        history.push(node.edges[usize::from(index)].mv.unpack(history.last().board()));
-        node = node.child(usize::from(index)).expect("paths follow existing children");
+/// The game's positions up to one leaf of the gather: moving to the next leaf replays only the moves after the
+/// two leaves' common ancestor (a pass picks its leaves in depth-first order, so they share most of their path).
+struct LeafHistory {
+    positions: PositionHistory,
+    root_len: usize,
+    /// The moves from the root to the last position.
+    moves: Vec<PackedMove>,
+    /// Scratch: the moves of the path being gone to.
+    wanted: Vec<PackedMove>,
+}
+
+impl LeafHistory {
+    fn new(root: PositionHistory) -> Self {
+        Self { root_len: root.len(), positions: root, moves: Vec::new(), wanted: Vec::new() }
+    }
+
+    /// Makes the last position the end of `path` from the root.
+    fn go_to(&mut self, root: &Node, path: &[u16]) {
+        self.wanted.clear();
+        let mut node = root;
+        for &index in path {
+            self.wanted.push(node.edges[usize::from(index)].mv);
+            node = node.child(usize::from(index)).expect("paths follow existing children");
+        }
+        let common = self.moves.iter().zip(&self.wanted).take_while(|(a, b)| a == b).count();
+        self.positions.truncate(self.root_len + common);
+        self.moves.truncate(common);
+        for &mv in &self.wanted[common..] {
+            self.positions.push(mv.unpack(self.positions.last().board()));
+            self.moves.push(mv);
+        }
     }
 }
 
@@ -677,6 +708,54 @@ fn finish_leaf(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nn::test_backend::{TestBackend, TestMode};
+    use nn::Backend;
+
+    /// The leaves queued by each of three gathers from the start position (each batch backed up before the
+    /// next), MinibatchSize 32 and a collision budget of 1, so that each pass hands out one visit, with the
+    /// backend idle or not (no prefetch: it would add positions to the batch).
+    fn leaves_per_gather(backend_idle: bool) -> Vec<usize> {
+        let defaults = crate::options::EngineOptions::default().search_params();
+        let params = SearchParams { minibatch_size: 32, max_prefetch: 0, ..defaults };
+        let backend = TestBackend::new(TestMode::Random { seed: 3 });
+        let (mut tree, mut progress) = (Tree::default(), Progress::default());
+        let (filter, contempt) = (RootFilter::default(), SearchContempt::default());
+        let (stopping, idle) = (|| false, move || backend_idle);
+        let context = GatherContext {
+            params: &params,
+            filter: &filter,
+            tablebases: None,
+            contempt: &contempt,
+            draw_score: DrawScore::default(),
+            has_moves_left: false,
+            batch_target: 32,
+            collision_budget: 1,
+            remaining_playouts: u64::MAX,
+            stopping: &stopping,
+            backend_idle: &idle,
+        };
+        (0..3)
+            .map(|_| {
+                let mut computation = backend.new_computation();
+                let gathered = gather(&mut tree, &mut progress, &context, computation.as_mut()).unwrap();
+                let queued = computation.queued();
+                let results = computation.compute().unwrap();
+                finish(&mut tree, &mut progress, gathered, &results, &context).unwrap();
+                queued
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_idle_backend_gets_each_gathers_first_leaves_at_once_as_lc0s() {
+        // lc0's GatherMinibatch (search.cc 1322–1332, IdlingMinimumWork 0): with the backend idle, a gather
+        // returns as soon as its batch holds a position for the network, so each gather sends the one leaf of
+        // its first pass; with the backend busy, passes go on until a visit collides.
+        assert_eq!(leaves_per_gather(true), vec![1, 1, 1]);
+        let busy = leaves_per_gather(false);
+        assert_eq!(busy[0], 1, "the root is the first gather's only leaf");
+        assert!(busy[1..].iter().all(|&leaves| leaves > 1), "{busy:?}");
+    }
 
     #[test]
     fn reverted_draws_leave_a_nodes_means_as_lc0s_revert_terminal_visits() {

@@ -18,6 +18,10 @@ pub struct SearchParams {
     pub out_of_order_eval: bool,
     /// Out-of-order results per gather, as a multiple of the minibatch size.
     pub max_out_of_order_evals_factor: f32,
+    /// With several threads, a gather ends early for an idle backend only once it queued more than this.
+    pub idling_minimum_work: usize,
+    /// The backend is idle while more than this many threads are neither computing nor waiting for it.
+    pub thread_idling_threshold: usize,
     /// cpuct at N = 0.
     pub cpuct: f32,
     /// Visits scale of cpuct's logarithmic growth.

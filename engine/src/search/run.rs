@@ -22,7 +22,7 @@ use nn::{Backend, BackendError};
 use shakmaty::{Move, Position};
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 use timemgr::search_stats::{Hints, IterationStats, Stopper};
@@ -71,6 +71,13 @@ pub struct Run {
     has_wdl: bool,
     has_moves_left: bool,
     batch_target: usize,
+    /// Search threads started.
+    thread_count: usize,
+    /// Batches the backend computes at once.
+    concurrent_batches: usize,
+    /// Threads between the end of their gather and the end of their batch's computation (lc0's
+    /// backend_waiting_counter_).
+    backend_waiting: AtomicUsize,
     clock: SharedClock,
     move_start_ms: f64,
     filter: RootFilter,
@@ -156,6 +163,9 @@ impl Run {
             has_wdl: attributes.has_wdl,
             has_moves_left: attributes.has_moves_left,
             batch_target,
+            thread_count: threads,
+            concurrent_batches: attributes.concurrent_batches.max(1),
+            backend_waiting: AtomicUsize::new(0),
             clock: config.clock,
             move_start_ms: config.move_start_ms,
             filter: config.filter,
@@ -387,6 +397,13 @@ impl Run {
         let mut computation = backend.new_computation();
         let hints = lock(&self.control).hints.clone();
         let stopping = || self.stop.load(Ordering::SeqCst);
+        // lc0's test (search.cc 1322–1332), with the threshold counted per batch the backend computes at once: a
+        // round robin with a backend per thread (the CPU's default) is never idle for want of threads.
+        let backend_idle = || {
+            self.thread_count > 1
+                && self.thread_count.saturating_sub(self.backend_waiting.load(Ordering::Relaxed))
+                    > self.params.thread_idling_threshold * self.concurrent_batches
+        };
         let mut state = lock_tree(&self.state);
         if self.fault.is_some() {
             Fault::strike(self.fault, FaultPlace::Search, self.iterations.fetch_add(1, Ordering::SeqCst) + 1);
@@ -410,6 +427,7 @@ impl Run {
             ),
             remaining_playouts: hints.remaining_playouts(),
             stopping: &stopping,
+            backend_idle: &backend_idle,
         };
         let gathered = {
             let _timer = enter(Stage::Gather);
@@ -421,12 +439,14 @@ impl Run {
         let pending = gathered.out_of_order_playouts;
         progress.pending_playouts += pending;
         drop(state);
+        self.backend_waiting.fetch_add(1, Ordering::Relaxed);
         let results = if computation.queued() > 0 {
             let _timer = enter(Stage::Fetch);
             computation.compute()
         } else {
             Ok(Vec::new())
         };
+        self.backend_waiting.fetch_sub(1, Ordering::Relaxed);
         let mut state = lock_tree(&self.state);
         let TreeState { tree, progress } = &mut *state;
         progress.pending_playouts -= pending;

@@ -51,6 +51,7 @@ impl<F: Fn(&EvalRequest<'_>) -> Evaluation + Send + Sync> Backend for FnBackend<
             recommended_batch_size: self.batch_size,
             maximum_batch_size: 256,
             suggested_threads: 1,
+            concurrent_batches: 1,
         }
     }
     fn new_computation(&self) -> Box<dyn Computation + '_> {

@@ -10,7 +10,7 @@ use shakmaty::{CastlingMode, EnPassantMode, Move};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use timemgr::search_stats::{Hints, IterationStats, Stopper};
-use timemgr::stoppers::MemoryStopper;
+use timemgr::stoppers::{MemoryStopper, VisitsStopper};
 
 mod common;
 
@@ -220,6 +220,30 @@ fn tree_is_reused_after_the_expected_reply_only() {
     let unvisited = unvisited.to_uci(CastlingMode::Standard).to_string();
     let game = GameState::from_uci(None, &[&best, &unvisited]).unwrap();
     assert_eq!(search.set_position(&game), 0);
+}
+
+#[test]
+fn a_reused_trees_first_gather_stays_within_the_stoppers_playouts_left() {
+    // lc0 gathers a move's first batch before any stopper has spoken. Kairos asks the stoppers first when the tree
+    // is reused, and a gather makes no more playouts than they expect to be left (#34 item 1: on a short clock
+    // one gather of cache hits and terminals overran a move's time). A limit 3 visits above the reused tree:
+    // batches of 32 would pass it by up to 31.
+    let visits = |search: &mut Search, limit: u64| {
+        let request = request_until(Box::new(VisitsStopper::new(limit, true)));
+        search.start(request, Box::new(|_| {})).wait().expect("a best move").stats.total_nodes
+    };
+    let [limited, lc0s] = [true, false].map(|within| {
+        let params =
+            SearchParams { minibatch_size: 32, max_prefetch: 0, gather_within_playouts_left: within, ..lc0_defaults() };
+        let mut search = search_for(None, &[], params, hashed);
+        let first = visits(&mut search, 400);
+        let best = uci(search.root_visits().into_iter().max_by_key(|(_, n)| *n).map(|(mv, _)| mv));
+        let reused = search.set_position(&GameState::from_uci(None, &[&best]).unwrap());
+        assert!(reused > 10, "{reused}");
+        (first, visits(&mut search, reused + 3) - reused)
+    });
+    assert_eq!(limited, (400, 3), "the gathers stop at the limit, the reused tree's first one too");
+    assert!(lc0s.0 >= 400 && lc0s.1 > 3, "as lc0, the reused tree's first gather fills a batch: {lc0s:?}");
 }
 
 #[test]

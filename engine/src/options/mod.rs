@@ -355,6 +355,10 @@ declare_options! {
     max_out_of_order_evals_factor: f64 = 2.4, OptionKind::Float { min: 0.0, max: 100.0 },
         "MaxOutOfOrderEvalsFactor", "max-out-of-order-evals-factor",
         "Out-of-order results one gather may back up, as a multiple of the minibatch size.";
+    gather_within_playouts_left: bool = false, OptionKind::Check, "GatherWithinPlayoutsLeft",
+        "gather-within-playouts-left", "A gather makes no more playouts than the stoppers expect the move to have \
+         left, and a reused tree's first gather waits for their first estimate, so that a move on a very short \
+         clock ends near its target (Kairos, under test: EXPERIMENTS.md); false gathers as lc0 does.";
     idling_minimum_work: i64 = 0, OptionKind::Spin { min: 0, max: 10_000 }, "IdlingMinimumWork",
         "idling-minimum-work", "With several search threads, a gather ends early because the backend is idle only \
          once it holds more than this many positions for the network.";
@@ -535,6 +539,7 @@ impl EngineOptions {
             max_prefetch: self.max_prefetch as usize,
             out_of_order_eval: self.out_of_order_eval,
             max_out_of_order_evals_factor: self.max_out_of_order_evals_factor as f32,
+            gather_within_playouts_left: self.gather_within_playouts_left,
             idling_minimum_work: self.idling_minimum_work as usize,
             thread_idling_threshold: self.thread_idling_threshold as usize,
             cpuct: self.cpuct as f32,

@@ -112,12 +112,23 @@ pub fn gather(
     let mut batch_size = 0;
     let mut out_of_order = 0;
     let mut collisions_left = i64::from(context.collision_budget);
+    // Kairos, not lc0 (GatherWithinPlayoutsLeft): a gather makes no more playouts than the stoppers expect the move
+    // to have left, so that on a short clock one gather of cache hits and terminals (up to MaxOutOfOrderEvalsFactor
+    // batches) cannot overrun the move's time (EXPERIMENTS.md, #34 item 1's time losses).
+    let playouts_left = if params.gather_within_playouts_left {
+        usize::try_from(context.remaining_playouts).unwrap_or(usize::MAX).max(1)
+    } else {
+        usize::MAX
+    };
     let root_len = tree.history.len();
     let mut history = {
         let _timer = enter(Stage::History);
         LeafHistory::new(tree.history.clone())
     };
-    while batch_size < context.batch_target && out_of_order < max_out_of_order {
+    while batch_size < context.batch_target
+        && out_of_order < max_out_of_order
+        && batch_size + out_of_order < playouts_left
+    {
         if batch_size > 0 && computation.queued() == 0 {
             break;
         }
@@ -130,6 +141,7 @@ pub fn gather(
         let limit = collisions_left
             .min((context.batch_target - batch_size) as i64)
             .min((max_out_of_order - out_of_order) as i64)
+            .min((playouts_left - batch_size - out_of_order) as i64)
             .max(1) as u32;
         let (picked, reverted_visits) = pick_nodes(tree, limit, context);
         // lc0: reverted two-fold visits were reused visits the search no longer has (initial_visits_).
@@ -711,12 +723,13 @@ mod tests {
     use nn::test_backend::{TestBackend, TestMode};
     use nn::Backend;
 
-    /// The leaves queued by each of three gathers from the start position (each batch backed up before the
-    /// next), MinibatchSize 32 and a collision budget of 1, so that each pass hands out one visit, with the
-    /// backend idle or not (no prefetch: it would add positions to the batch).
-    fn leaves_per_gather(backend_idle: bool) -> Vec<usize> {
+    /// The playouts of each of three gathers from the start position (each batch backed up before the next),
+    /// MinibatchSize 32, with the backend idle or not, the collision budget and the stoppers' playouts left given
+    /// (no prefetch: it would add positions to the batch).
+    fn leaves_per_gather(backend_idle: bool, collision_budget: u32, remaining_playouts: u64) -> Vec<usize> {
         let defaults = crate::options::EngineOptions::default().search_params();
-        let params = SearchParams { minibatch_size: 32, max_prefetch: 0, ..defaults };
+        let params =
+            SearchParams { minibatch_size: 32, max_prefetch: 0, gather_within_playouts_left: true, ..defaults };
         let backend = TestBackend::new(TestMode::Random { seed: 3 });
         let (mut tree, mut progress) = (Tree::default(), Progress::default());
         let (filter, contempt) = (RootFilter::default(), SearchContempt::default());
@@ -729,8 +742,8 @@ mod tests {
             draw_score: DrawScore::default(),
             has_moves_left: false,
             batch_target: 32,
-            collision_budget: 1,
-            remaining_playouts: u64::MAX,
+            collision_budget,
+            remaining_playouts,
             stopping: &stopping,
             backend_idle: &idle,
         };
@@ -738,10 +751,10 @@ mod tests {
             .map(|_| {
                 let mut computation = backend.new_computation();
                 let gathered = gather(&mut tree, &mut progress, &context, computation.as_mut()).unwrap();
-                let queued = computation.queued();
+                let playouts = computation.queued() + gathered.out_of_order_playouts as usize;
                 let results = computation.compute().unwrap();
                 finish(&mut tree, &mut progress, gathered, &results, &context).unwrap();
-                queued
+                playouts
             })
             .collect()
     }
@@ -751,10 +764,19 @@ mod tests {
         // lc0's GatherMinibatch (search.cc 1322–1332, IdlingMinimumWork 0): with the backend idle, a gather
         // returns as soon as its batch holds a position for the network, so each gather sends the one leaf of
         // its first pass; with the backend busy, passes go on until a visit collides.
-        assert_eq!(leaves_per_gather(true), vec![1, 1, 1]);
-        let busy = leaves_per_gather(false);
+        // A collision budget of 1: each pass hands out one visit.
+        assert_eq!(leaves_per_gather(true, 1, u64::MAX), vec![1, 1, 1]);
+        let busy = leaves_per_gather(false, 1, u64::MAX);
         assert_eq!(busy[0], 1, "the root is the first gather's only leaf");
         assert!(busy[1..].iter().all(|&leaves| leaves > 1), "{busy:?}");
+    }
+
+    #[test]
+    fn a_gather_makes_no_more_playouts_than_the_stoppers_expect_to_be_left() {
+        // Without a limit the gathers after the root's pick more than 5 leaves; with 5 playouts left, 5 each.
+        let unlimited = leaves_per_gather(false, 1000, u64::MAX);
+        assert!(unlimited[1..].iter().all(|&playouts| playouts > 5), "{unlimited:?}");
+        assert_eq!(leaves_per_gather(false, 1000, 5), vec![1, 5, 5]);
     }
 
     #[test]

@@ -18,6 +18,9 @@ pub struct SearchParams {
     pub out_of_order_eval: bool,
     /// Out-of-order results per gather, as a multiple of the minibatch size.
     pub max_out_of_order_evals_factor: f32,
+    /// A gather makes no more playouts than the stoppers expect to be left, and a reused tree's first gather
+    /// waits for their first estimate (Kairos; false: as lc0).
+    pub gather_within_playouts_left: bool,
     /// With several threads, a gather ends early for an idle backend only once it queued more than this.
     pub idling_minimum_work: usize,
     /// The backend is idle while more than this many threads are neither computing nor waiting for it.

@@ -193,6 +193,10 @@ impl Run {
             backed_up: Condvar::new(),
             threads: Mutex::new(Vec::new()),
         });
+        // A reused tree: the stoppers' hints (the playouts left) before the first gather, which they bound.
+        if run.params.gather_within_playouts_left && lock(&run.state).tree.root.n > 0 {
+            run.guarded("search", || run.poll());
+        }
         let mut handles = Vec::new();
         for index in 0..threads {
             let worker = Arc::clone(&run);

@@ -141,7 +141,7 @@ pub fn gather(
         let limit = collisions_left
             .min((context.batch_target - batch_size) as i64)
             .min((max_out_of_order - out_of_order) as i64)
-            .min((playouts_left - batch_size - out_of_order) as i64)
+            .min(i64::try_from(playouts_left - batch_size - out_of_order).unwrap_or(i64::MAX))
             .max(1) as u32;
         let (picked, reverted_visits) = pick_nodes(tree, limit, context);
         // lc0: reverted two-fold visits were reused visits the search no longer has (initial_visits_).

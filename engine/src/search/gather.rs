@@ -726,7 +726,7 @@ mod tests {
     /// The playouts of each of three gathers from the start position (each batch backed up before the next),
     /// MinibatchSize 32, with the backend idle or not, the collision budget and the stoppers' playouts left given
     /// (no prefetch: it would add positions to the batch).
-    fn leaves_per_gather(backend_idle: bool, collision_budget: u32, remaining_playouts: u64) -> Vec<usize> {
+    fn playouts_per_gather(backend_idle: bool, collision_budget: u32, remaining_playouts: u64) -> Vec<usize> {
         let defaults = crate::options::EngineOptions::default().search_params();
         let params =
             SearchParams { minibatch_size: 32, max_prefetch: 0, gather_within_playouts_left: true, ..defaults };
@@ -765,8 +765,8 @@ mod tests {
         // returns as soon as its batch holds a position for the network, so each gather sends the one leaf of
         // its first pass; with the backend busy, passes go on until a visit collides.
         // A collision budget of 1: each pass hands out one visit.
-        assert_eq!(leaves_per_gather(true, 1, u64::MAX), vec![1, 1, 1]);
-        let busy = leaves_per_gather(false, 1, u64::MAX);
+        assert_eq!(playouts_per_gather(true, 1, u64::MAX), vec![1, 1, 1]);
+        let busy = playouts_per_gather(false, 1, u64::MAX);
         assert_eq!(busy[0], 1, "the root is the first gather's only leaf");
         assert!(busy[1..].iter().all(|&leaves| leaves > 1), "{busy:?}");
     }
@@ -774,9 +774,9 @@ mod tests {
     #[test]
     fn a_gather_makes_no_more_playouts_than_the_stoppers_expect_to_be_left() {
         // Without a limit the gathers after the root's pick more than 5 leaves; with 5 playouts left, 5 each.
-        let unlimited = leaves_per_gather(false, 1000, u64::MAX);
+        let unlimited = playouts_per_gather(false, 1000, u64::MAX);
         assert!(unlimited[1..].iter().all(|&playouts| playouts > 5), "{unlimited:?}");
-        assert_eq!(leaves_per_gather(false, 1000, 5), vec![1, 5, 5]);
+        assert_eq!(playouts_per_gather(false, 1000, 5), vec![1, 5, 5]);
     }
 
     #[test]

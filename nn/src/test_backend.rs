@@ -33,7 +33,7 @@ pub struct TestBackend {
     delay: Duration,
 }
 
-/// What a queued position's answer depends on.
+/// What a queued position's answer depends on (the hash only in random mode).
 struct Pending {
     hash: u64,
     repetitions: u32,
@@ -52,13 +52,16 @@ impl TestBackend {
         Self { mode, delay }
     }
 
-    fn pending(request: &EvalRequest<'_>) -> Result<Pending, BackendError> {
+    fn pending(&self, request: &EvalRequest<'_>) -> Result<Pending, BackendError> {
         let entry = request
             .history
             .last()
             .ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
-        let hash: Zobrist64 = entry.position.zobrist_hash(EnPassantMode::Legal);
-        Ok(Pending { hash: hash.0, repetitions: entry.repetitions, moves: request.moves.len() })
+        let hash = match self.mode {
+            TestMode::Uniform => 0,
+            TestMode::Random { .. } => entry.position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0,
+        };
+        Ok(Pending { hash, repetitions: entry.repetitions, moves: request.moves.len() })
     }
 
     fn evaluate(&self, pending: &Pending) -> Evaluation {
@@ -117,7 +120,7 @@ impl Computation for TestComputation<'_> {
         if self.pending.len() >= MAX_BATCH {
             return Err(BackendError::BatchFull(MAX_BATCH));
         }
-        self.pending.push(TestBackend::pending(request)?);
+        self.pending.push(self.backend.pending(request)?);
         Ok(Added::Queued(self.pending.len() - 1))
     }
 

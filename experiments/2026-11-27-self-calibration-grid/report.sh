@@ -3,10 +3,11 @@
 # in grid.md: each manager's tree-size CV over own moves 10–60, clock used by the end of the games longer than the
 # median (100 % less the clock left then, as a share of the base time), time losses, and bare ÷ preset for the
 # first two (#34 item 1's target: within 10 %).
-# usage: KAIROS=/path/to/kairos experiments/2026-11-27-self-calibration-grid/report.sh   (gunzip the cells' files first)
+# OUT=DIR tabulates the cells of a run.sh with that OUT.
+# usage: KAIROS=/path/to/kairos [OUT=…] experiments/2026-11-27-self-calibration-grid/report.sh   (gunzip the cells' files first)
 set -euo pipefail
-cd "$(dirname "$0")"
-kairos=$(realpath "${KAIROS:-../../target/release/kairos}")
+kairos=$(realpath "${KAIROS:-$(dirname "$0")/../../target/release/kairos}")
+cd "${OUT:-$(dirname "$0")}"
 {
   echo "| VirtualNps | tc | games | CV bare | CV preset | CV bare ÷ preset | clock used bare | clock used preset | used bare ÷ preset | time losses bare / preset |"
   echo "|---|---|---|---|---|---|---|---|---|---|"

@@ -6,10 +6,12 @@
 # traces; GAMES games a cell (default 10), resumable (run again and each cell continues to GAMES; gunzip the
 # committed files first). CELLS="N:T …" picks cells (default: every cell but 20,000 at 60+0.6, about 7 minutes a
 # game on the sessions' 2-core Xeon). `report.sh` tabulates tree-size CV and clock use from them.
-# usage: KAIROS=/path/to/kairos [GAMES=10] [CONCURRENCY=2] experiments/2026-11-27-self-calibration-grid/run.sh
+# BARE="smooth(…)" plays another string in bare's place and OUT=DIR puts its cells under DIR (default: here).
+# usage: KAIROS=/path/to/kairos [GAMES=10] [CONCURRENCY=2] [BARE=…] [OUT=…] experiments/2026-11-27-self-calibration-grid/run.sh
 set -euo pipefail
-cd "$(dirname "$0")"
-kairos=$(realpath "${KAIROS:-../../target/release/kairos}")
+kairos=$(realpath "${KAIROS:-$(dirname "$0")/../../target/release/kairos}")
+book=$(realpath "$(dirname "$0")/../../../shared/books/8mvs_+90_+99.epd")
+cd "${OUT:-$(dirname "$0")}"
 default_cells="500:1+0.01 1400:1+0.01 5000:1+0.01 20000:1+0.01 500:10+0.1 1400:10+0.1 5000:10+0.1 20000:10+0.1
   500:60+0.6 1400:60+0.6 5000:60+0.6"
 for cell in ${CELLS:-$default_cells}; do
@@ -19,11 +21,11 @@ for cell in ${CELLS:-$default_cells}; do
   resume=()
   [ -s "$dir/results.jsonl" ] && resume=(--resume)
   (cd "$dir" && "$kairos" match \
-    --engine name=bare cmd=kairos "option.TimeManager=smooth(limit=nodes)" option.TmTraceFile=bare-trace.jsonl \
+    --engine name=bare cmd=kairos "option.TimeManager=${BARE:-smooth(limit=nodes)}" option.TmTraceFile=bare-trace.jsonl \
     --engine name=kairos cmd=kairos "option.TimeManager=smooth(preset=kairos)" option.TmTraceFile=kairos-trace.jsonl \
     --each tc="$tc" option.Threads=1 option.VirtualClock=true option.VirtualNps="$nps" \
     --virtual-clock --games "${GAMES:-10}" --concurrency "${CONCURRENCY:-2}" \
-    --openings ../../../../shared/books/8mvs_+90_+99.epd --openings-order shuffled --seed 7 \
+    --openings "$book" --openings-order shuffled --seed 7 \
     --results results.jsonl --pgn games.pgn "${resume[@]}" > match.log 2>&1)
   echo "$dir: $(wc -l < "$dir/results.jsonl") games"
 done

@@ -26,7 +26,7 @@ pub struct EvalRequest<'a> {
 }
 
 /// The network's verdict on one position, from the side to move's point of view.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Evaluation {
     /// Win − loss probability, in [−1, 1].
     pub wl: f32,

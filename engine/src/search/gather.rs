@@ -3,6 +3,7 @@
 
 use super::backup::{backup, cancel_visit};
 use super::node::{Edge, EdgeAndNode, Node, Terminal};
+use super::packed_slice::PackedSlice;
 use super::params::SearchParams;
 use super::prefetch::prefetch;
 use super::select::{fpu, puct_multiplier, MovesLeftUtility};
@@ -24,8 +25,37 @@ enum LeafValue {
     Queued(usize),
     /// Answered at once by the backend (a cache hit).
     Ready(Evaluation),
+    /// An evaluation already made into the node's edges, outside the tree lock ([`prepare`]).
+    Prepared(PreparedLeaf),
     /// A proven node: its own stored value.
     Terminal,
+}
+
+/// A leaf's evaluation with its edges built and sorted by prior, ready to be put in the tree.
+struct PreparedLeaf {
+    edges: PackedSlice<Edge>,
+    wl: f32,
+    d: f32,
+    m: f32,
+    /// Whether the network evaluated it in this batch (not a cache hit).
+    from_network: bool,
+}
+
+impl PreparedLeaf {
+    /// The edges of a leaf with `moves` from its evaluation, sorted by prior as lc0 sorts them.
+    fn new(moves: &[Move], evaluation: Evaluation, from_network: bool) -> Result<Self, BackendError> {
+        if evaluation.policy.len() != moves.len() {
+            return Err(BackendError::Compute(format!(
+                "the network returned {} priors for {} legal moves",
+                evaluation.policy.len(),
+                moves.len()
+            )));
+        }
+        let mut edges: Vec<Edge> = moves.iter().zip(&evaluation.policy).map(|(mv, p)| Edge::new(mv, *p)).collect();
+        edges.sort_by_key(|edge| std::cmp::Reverse(edge.prior));
+        let edges = edges.into_boxed_slice().into();
+        Ok(Self { edges, wl: evaluation.wl, d: evaluation.d, m: evaluation.m, from_network })
+    }
 }
 
 /// A leaf waiting to be backed up.
@@ -184,7 +214,7 @@ pub fn gather(
             for leaf in visits.into_iter().rev() {
                 if ready(&leaf) {
                     let _timer = enter(Stage::Backup);
-                    finish_leaf(tree, progress, leaf, None, context)?;
+                    finish_leaf(tree, progress, leaf, context)?;
                     gathered.out_of_order_playouts += 1;
                     batch_size -= 1;
                     out_of_order += 1;
@@ -229,7 +259,6 @@ pub fn finish(
     tree: &mut Tree,
     progress: &mut Progress,
     gathered: Gathered,
-    results: &[Evaluation],
     context: &GatherContext<'_>,
 ) -> Result<u64, BackendError> {
     let mut playouts = gathered.out_of_order_playouts;
@@ -239,10 +268,31 @@ pub fn finish(
     }
     drop(timer);
     for leaf in gathered.leaves {
-        finish_leaf(tree, progress, leaf, Some(results), context)?;
+        finish_leaf(tree, progress, leaf, context)?;
         playouts += 1;
     }
     Ok(playouts)
+}
+
+/// Makes each leaf's evaluation from the computed batch into its edges, without the tree: as lc0 fills a new
+/// node's priors outside its lock (FetchMinibatchResults), so that another search thread may hold the tree
+/// meanwhile. [`finish`] then only puts them in place and backs up.
+pub fn prepare(gathered: &mut Gathered, mut results: Vec<Evaluation>) -> Result<(), BackendError> {
+    for leaf in &mut gathered.leaves {
+        let prepared = match &mut leaf.value {
+            LeafValue::Queued(index) => {
+                let index = *index;
+                let evaluation = results.get_mut(index).map(std::mem::take).ok_or_else(|| {
+                    BackendError::Compute(format!("the batch returned no result for position {index}"))
+                })?;
+                PreparedLeaf::new(&leaf.moves, evaluation, true)?
+            }
+            LeafValue::Ready(evaluation) => PreparedLeaf::new(&leaf.moves, std::mem::take(evaluation), false)?,
+            LeafValue::Prepared(_) | LeafValue::Terminal => continue,
+        };
+        leaf.value = LeafValue::Prepared(prepared);
+    }
+    Ok(())
 }
 
 /// Takes every gathered visit out of flight without backing anything up (the batch failed).
@@ -655,51 +705,35 @@ fn finish_leaf(
     tree: &mut Tree,
     progress: &mut Progress,
     leaf: Leaf,
-    results: Option<&[Evaluation]>,
     context: &GatherContext<'_>,
 ) -> Result<(), BackendError> {
-    if matches!(leaf.value, LeafValue::Queued(_)) {
-        progress.network_evaluations += 1;
-    }
-    let evaluation = match leaf.value {
+    let prepared = match leaf.value {
         LeafValue::Terminal => None,
-        LeafValue::Ready(evaluation) => Some(evaluation),
+        LeafValue::Prepared(prepared) => Some(prepared),
+        LeafValue::Ready(evaluation) => Some(PreparedLeaf::new(&leaf.moves, evaluation, false)?),
         LeafValue::Queued(index) => {
-            Some(results.and_then(|r| r.get(index)).cloned().ok_or_else(|| {
-                BackendError::Compute(format!("the batch returned no result for position {index}"))
-            })?)
+            return Err(BackendError::Compute(format!("position {index} of the batch was never prepared")));
         }
     };
     let node = node_at(&mut tree.root, &leaf.path);
-    let (v, d, m) = match evaluation {
+    let (v, d, m) = match prepared {
         None => (node.wl as f32, node.d, node.m),
-        Some(evaluation) => {
-            if evaluation.policy.len() != leaf.moves.len() {
-                return Err(BackendError::Compute(format!(
-                    "the network returned {} priors for {} legal moves",
-                    evaluation.policy.len(),
-                    leaf.moves.len()
-                )));
+        Some(prepared) => {
+            if prepared.from_network {
+                progress.network_evaluations += 1;
             }
-            let mut edges: Vec<Edge> = leaf
-                .moves
-                .iter()
-                .zip(&evaluation.policy)
-                .map(|(mv, p)| Edge::new(mv, *p))
-                .collect();
-            edges.sort_by_key(|edge| std::cmp::Reverse(edge.prior));
-            tree.edge_count += edges.len() as u64;
-            node.edges = edges.into_boxed_slice().into();
-            node.set_network_wl(-evaluation.wl);
+            tree.edge_count += prepared.edges.len() as u64;
+            node.edges = prepared.edges;
+            node.set_network_wl(-prepared.wl);
             if leaf.path.is_empty() {
-                progress.root_moves_left = Some(evaluation.m);
+                progress.root_moves_left = Some(prepared.m);
             }
             let (v, d) = if context.contempt.reshapes_evaluations() {
-                context.contempt.leaf(-evaluation.wl, evaluation.d, leaf.path.len())
+                context.contempt.leaf(-prepared.wl, prepared.d, leaf.path.len())
             } else {
-                (-evaluation.wl, evaluation.d)
+                (-prepared.wl, prepared.d)
             };
-            (v, d, evaluation.m)
+            (v, d, prepared.m)
         }
     };
     backup(
@@ -752,11 +786,61 @@ mod tests {
                 let mut computation = backend.new_computation();
                 let gathered = gather(&mut tree, &mut progress, &context, computation.as_mut()).unwrap();
                 let playouts = computation.queued() + gathered.out_of_order_playouts as usize;
-                let results = computation.compute().unwrap();
-                finish(&mut tree, &mut progress, gathered, &results, &context).unwrap();
+                let mut gathered = gathered;
+                prepare(&mut gathered, computation.compute().unwrap()).unwrap();
+                finish(&mut tree, &mut progress, gathered, &context).unwrap();
                 playouts
             })
             .collect()
+    }
+
+    /// The first gather of a fresh tree (the root alone), the batch computed, and `results` edited before it is
+    /// prepared and put in the tree; the prepared error if any, else the root's priors in edge order.
+    fn root_after(edit: impl Fn(&mut Vec<Evaluation>)) -> Result<Vec<f32>, BackendError> {
+        let params = SearchParams { max_prefetch: 0, ..crate::options::EngineOptions::default().search_params() };
+        let backend = TestBackend::new(TestMode::Random { seed: 5 });
+        let (mut tree, mut progress) = (Tree::default(), Progress::default());
+        let (filter, contempt) = (RootFilter::default(), SearchContempt::default());
+        let (stopping, idle) = (|| false, || false);
+        let context = GatherContext {
+            params: &params,
+            filter: &filter,
+            tablebases: None,
+            contempt: &contempt,
+            draw_score: DrawScore::default(),
+            has_moves_left: false,
+            batch_target: 8,
+            collision_budget: 1,
+            remaining_playouts: u64::MAX,
+            stopping: &stopping,
+            backend_idle: &idle,
+        };
+        let mut computation = backend.new_computation();
+        let mut gathered = gather(&mut tree, &mut progress, &context, computation.as_mut()).unwrap();
+        let mut results = computation.compute().unwrap();
+        edit(&mut results);
+        prepare(&mut gathered, results)?;
+        finish(&mut tree, &mut progress, gathered, &context).unwrap();
+        Ok(tree.root.edges.iter().map(Edge::p).collect())
+    }
+
+    #[test]
+    fn a_prepared_leaf_gets_every_legal_move_sorted_by_prior() {
+        let priors = root_after(|_| {}).unwrap();
+        assert_eq!(priors.len(), 20, "the start position's 20 moves");
+        assert!(priors.windows(2).all(|pair| pair[0] >= pair[1]), "{priors:?}");
+        assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-2, "{priors:?}");
+    }
+
+    #[test]
+    fn a_batch_short_of_results_or_priors_is_an_error() {
+        let error = root_after(|results| results.clear()).unwrap_err().to_string();
+        assert!(error.contains("no result for position 0"), "{error}");
+        let one_prior_short = |results: &mut Vec<Evaluation>| {
+            results[0].policy.pop();
+        };
+        let error = root_after(one_prior_short).unwrap_err().to_string();
+        assert!(error.contains("19 priors for 20 legal moves"), "{error}");
     }
 
     #[test]

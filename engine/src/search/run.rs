@@ -1,7 +1,7 @@
 //! One running search: worker threads (gather under the tree lock, compute outside it, back up under it),
 //! a watchdog, stopper polling and the single `bestmove` (docs/lc0/stoppers.md §3.6, docs/lc0/search.md §4.5).
 
-use super::gather::{abandon, finish, gather, GatherContext};
+use super::gather::{abandon, finish, gather, prepare, GatherContext};
 use super::params::SearchParams;
 use super::select::collision_budget;
 use super::stats::{
@@ -451,19 +451,21 @@ impl Run {
             Ok(Vec::new())
         };
         self.backend_waiting.fetch_sub(1, Ordering::Relaxed);
+        let mut gathered = gathered;
+        let prepared = results.and_then(|results| {
+            let _timer = enter(Stage::Backup);
+            prepare(&mut gathered, results)
+        });
         let mut state = lock_tree(&self.state);
         let TreeState { tree, progress } = &mut *state;
         progress.pending_playouts -= pending;
-        let results = match results {
-            Ok(results) => results,
-            Err(error) => {
-                abandon(tree, gathered);
-                return Err(error);
-            }
-        };
+        if let Err(error) = prepared {
+            abandon(tree, gathered);
+            return Err(error);
+        }
         let playouts = {
             let _timer = enter(Stage::Backup);
-            finish(tree, progress, gathered, &results, &context)?
+            finish(tree, progress, gathered, &context)?
         };
         if playouts == 0 {
             return Ok(Work::CollisionsOnly(progress.batches));

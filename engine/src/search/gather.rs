@@ -757,6 +757,31 @@ mod tests {
     use nn::test_backend::{TestBackend, TestMode};
     use nn::Backend;
 
+    /// Runs `body` with a gather context for `params` without a root filter, contempt or tablebases, the batch
+    /// target, the collision budget, the stoppers' playouts left and whether the backend is idle given.
+    fn with_context<R>(
+        params: &SearchParams,
+        (batch_target, collision_budget, remaining_playouts): (usize, u32, u64),
+        backend_idle: bool,
+        body: impl FnOnce(&GatherContext<'_>) -> R,
+    ) -> R {
+        let (filter, contempt) = (RootFilter::default(), SearchContempt::default());
+        let (stopping, idle) = (|| false, move || backend_idle);
+        body(&GatherContext {
+            params,
+            filter: &filter,
+            tablebases: None,
+            contempt: &contempt,
+            draw_score: DrawScore::default(),
+            has_moves_left: false,
+            batch_target,
+            collision_budget,
+            remaining_playouts,
+            stopping: &stopping,
+            backend_idle: &idle,
+        })
+    }
+
     /// The playouts of each of three gathers from the start position (each batch backed up before the next),
     /// MinibatchSize 32, with the backend idle or not, the collision budget and the stoppers' playouts left given
     /// (no prefetch: it would add positions to the batch).
@@ -766,32 +791,18 @@ mod tests {
             SearchParams { minibatch_size: 32, max_prefetch: 0, gather_within_playouts_left: true, ..defaults };
         let backend = TestBackend::new(TestMode::Random { seed: 3 });
         let (mut tree, mut progress) = (Tree::default(), Progress::default());
-        let (filter, contempt) = (RootFilter::default(), SearchContempt::default());
-        let (stopping, idle) = (|| false, move || backend_idle);
-        let context = GatherContext {
-            params: &params,
-            filter: &filter,
-            tablebases: None,
-            contempt: &contempt,
-            draw_score: DrawScore::default(),
-            has_moves_left: false,
-            batch_target: 32,
-            collision_budget,
-            remaining_playouts,
-            stopping: &stopping,
-            backend_idle: &idle,
-        };
-        (0..3)
-            .map(|_| {
-                let mut computation = backend.new_computation();
-                let gathered = gather(&mut tree, &mut progress, &context, computation.as_mut()).unwrap();
-                let playouts = computation.queued() + gathered.out_of_order_playouts as usize;
-                let mut gathered = gathered;
-                prepare(&mut gathered, computation.compute().unwrap()).unwrap();
-                finish(&mut tree, &mut progress, gathered, &context).unwrap();
-                playouts
-            })
-            .collect()
+        with_context(&params, (32, collision_budget, remaining_playouts), backend_idle, |context| {
+            (0..3)
+                .map(|_| {
+                    let mut computation = backend.new_computation();
+                    let mut gathered = gather(&mut tree, &mut progress, context, computation.as_mut()).unwrap();
+                    let playouts = computation.queued() + gathered.out_of_order_playouts as usize;
+                    prepare(&mut gathered, computation.compute().unwrap()).unwrap();
+                    finish(&mut tree, &mut progress, gathered, context).unwrap();
+                    playouts
+                })
+                .collect()
+        })
     }
 
     /// The first gather of a fresh tree (the root alone), the batch computed, and `results` edited before it is
@@ -800,28 +811,15 @@ mod tests {
         let params = SearchParams { max_prefetch: 0, ..crate::options::EngineOptions::default().search_params() };
         let backend = TestBackend::new(TestMode::Random { seed: 5 });
         let (mut tree, mut progress) = (Tree::default(), Progress::default());
-        let (filter, contempt) = (RootFilter::default(), SearchContempt::default());
-        let (stopping, idle) = (|| false, || false);
-        let context = GatherContext {
-            params: &params,
-            filter: &filter,
-            tablebases: None,
-            contempt: &contempt,
-            draw_score: DrawScore::default(),
-            has_moves_left: false,
-            batch_target: 8,
-            collision_budget: 1,
-            remaining_playouts: u64::MAX,
-            stopping: &stopping,
-            backend_idle: &idle,
-        };
-        let mut computation = backend.new_computation();
-        let mut gathered = gather(&mut tree, &mut progress, &context, computation.as_mut()).unwrap();
-        let mut results = computation.compute().unwrap();
-        edit(&mut results);
-        prepare(&mut gathered, results)?;
-        finish(&mut tree, &mut progress, gathered, &context).unwrap();
-        Ok(tree.root.edges.iter().map(Edge::p).collect())
+        with_context(&params, (8, 1, u64::MAX), false, |context| {
+            let mut computation = backend.new_computation();
+            let mut gathered = gather(&mut tree, &mut progress, context, computation.as_mut()).unwrap();
+            let mut results = computation.compute().unwrap();
+            edit(&mut results);
+            prepare(&mut gathered, results)?;
+            finish(&mut tree, &mut progress, gathered, context).unwrap();
+            Ok(tree.root.edges.iter().map(Edge::p).collect())
+        })
     }
 
     #[test]

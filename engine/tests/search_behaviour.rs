@@ -3,7 +3,7 @@
 
 use engine::clock::{SharedClock, VirtualClock};
 use engine::position::GameState;
-use engine::search::{Score, Search, SearchEvent, SearchOutcome, SearchParams, SearchRequest};
+use engine::search::{GatherBound, Score, Search, SearchEvent, SearchOutcome, SearchParams, SearchRequest};
 use nn::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, EnPassantMode, Move};
@@ -224,26 +224,32 @@ fn tree_is_reused_after_the_expected_reply_only() {
 
 #[test]
 fn a_reused_trees_first_gather_stays_within_the_stoppers_playouts_left() {
-    // lc0 gathers a move's first batch before any stopper has spoken. Kairos asks the stoppers first when the tree
-    // is reused, and a gather makes no more playouts than they expect to be left (#34 item 1: on a short clock
-    // one gather of cache hits and terminals overran a move's time). A limit 3 visits above the reused tree:
-    // batches of 32 would pass it by up to 31.
+    // lc0 gathers a move's first batch before any stopper has spoken, and a gather of cache hits and terminals
+    // may back up 2.4 batches out of order (#34 item 1: on a short clock that overran moves of a few nodes).
+    // With GatherWithinPlayoutsLeft the gathers make no more playouts than the stoppers expect to be left: every
+    // move's (all), or only a reused tree's move allowed fewer playouts than that out-of-order limit, 76 here
+    // (small-moves). A fresh search to 400 visits, then the reused tree's move to `extra` more.
     let visits = |search: &mut Search, limit: u64| {
         let request = request_until(Box::new(VisitsStopper::new(limit, true)));
         search.start(request, Box::new(|_| {})).wait().expect("a best move").stats.total_nodes
     };
-    let [limited, lc0s] = [true, false].map(|within| {
+    let moves = |gather_bound, extra| {
         let params =
-            SearchParams { minibatch_size: 32, max_prefetch: 0, gather_within_playouts_left: within, ..lc0_defaults() };
+            SearchParams { threads: 1, minibatch_size: 32, max_prefetch: 0, gather_bound, ..lc0_defaults() };
         let mut search = search_for(None, &[], params, hashed);
         let first = visits(&mut search, 400);
         let best = uci(search.root_visits().into_iter().max_by_key(|(_, n)| *n).map(|(mv, _)| mv));
         let reused = search.set_position(&GameState::from_uci(None, &[&best]).unwrap());
         assert!(reused > 10, "{reused}");
-        (first, visits(&mut search, reused + 3) - reused)
-    });
-    assert_eq!(limited, (400, 3), "the gathers stop at the limit, the reused tree's first one too");
+        (first, visits(&mut search, reused + extra) - reused)
+    };
+    assert_eq!(moves(GatherBound::All, 3), (400, 3), "every gather stops at the limit, the first one too");
+    let lc0s = moves(GatherBound::Off, 3);
     assert!(lc0s.0 >= 400 && lc0s.1 > 3, "as lc0, the reused tree's first gather fills a batch: {lc0s:?}");
+    assert_eq!(moves(GatherBound::SmallMoves, 3), (lc0s.0, 3), "a small move stops at its limit");
+    let large = moves(GatherBound::Off, 200);
+    assert!(large.1 > 200, "as lc0, the last gather passes the limit: {large:?}");
+    assert_eq!(moves(GatherBound::SmallMoves, 200), large, "a move above the out-of-order limit searches as lc0's");
 }
 
 #[test]

@@ -116,6 +116,12 @@ pub trait Stopper: Send {
     fn stop_reason(&self) -> Option<String> {
         None
     }
+    /// The playouts this stopper will allow the move, asked once before the search starts, where it knows them
+    /// without searching (a node or visit target), so that the search can keep a small move's gathers within
+    /// them. It must not change what `should_stop` will answer.
+    fn playouts_left_at_start(&mut self, _stats: &IterationStats) -> Option<u64> {
+        None
+    }
 }
 
 /// The parameters of one UCI `go` command; times in milliseconds.

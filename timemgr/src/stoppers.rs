@@ -27,6 +27,9 @@ impl Stopper for VisitsStopper {
     fn stop_reason(&self) -> Option<String> {
         Some(format!("reached {} visits", self.limit))
     }
+    fn playouts_left_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
+        Some(self.limit.saturating_sub(stats.total_nodes))
+    }
 }
 
 /// Stops after `limit` playouts of this search (`go nodes` with `NodesAsPlayouts`).
@@ -52,6 +55,9 @@ impl Stopper for PlayoutsStopper {
     }
     fn stop_reason(&self) -> Option<String> {
         Some(format!("reached {} playouts", self.limit))
+    }
+    fn playouts_left_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
+        Some(self.limit.saturating_sub(stats.nodes_since_movestart))
     }
 }
 
@@ -323,6 +329,9 @@ impl Stopper for ChainedStopper {
     }
     fn stop_reason(&self) -> Option<String> {
         self.stopped_by.and_then(|index| self.members[index].stop_reason())
+    }
+    fn playouts_left_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
+        self.members.iter_mut().filter_map(|member| member.playouts_left_at_start(stats)).min()
     }
 }
 

@@ -52,6 +52,22 @@ fn the_target_is_the_stop_and_time_only_the_safety_net() {
 }
 
 #[test]
+fn the_chain_tells_the_playouts_left_before_the_search_without_changing_its_answers() {
+    // The target of 6998.06 nodes with 4000 of them reused: 2998.06 left, so 2999 playouts.
+    let mut tm = time_manager_from_str(MANAGER).unwrap();
+    let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(0.0));
+    let reused = IterationStats { total_nodes: 4000, edge_n: vec![3000, 999], ..IterationStats::default() };
+    assert_eq!(chain.playouts_left_at_start(&reused), Some(2999));
+    let mut hints = Hints::default();
+    assert!(!chain.should_stop(&stats(3000, 6998, vec![4000, 2000, 998]), &mut hints), "one node short, as above");
+    assert_eq!(hints.remaining_playouts(), 1);
+    // lc0's legacy manager has no node target to tell: only the chain's unlimited visits (4,000,000,000) do.
+    let mut legacy = time_manager_from_str("legacy").unwrap();
+    let mut chain = build_stopper_chain(Some(legacy.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(0.0));
+    assert_eq!(chain.playouts_left_at_start(&reused), Some(4_000_000_000 - 4000));
+}
+
+#[test]
 fn soft_cap_and_hard_deadline_stop_a_search_whose_nps_collapsed() {
     let mut tm = time_manager_from_str(MANAGER).unwrap();
     let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(0.0));

@@ -20,7 +20,9 @@ mod time_manager;
 
 pub use time_manager::TimeManagerSetting;
 
-use crate::search::{accurate_params, contempt, simplified_params, ContemptMode, RescaleParams, ScoreType, SearchParams};
+use crate::search::{
+    accurate_params, contempt, simplified_params, ContemptMode, GatherBound, RescaleParams, ScoreType, SearchParams,
+};
 
 /// Why an option could not be set, or a command line not understood; names the problem and the way out.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -355,10 +357,11 @@ declare_options! {
     max_out_of_order_evals_factor: f64 = 2.4, OptionKind::Float { min: 0.0, max: 100.0 },
         "MaxOutOfOrderEvalsFactor", "max-out-of-order-evals-factor",
         "Out-of-order results one gather may back up, as a multiple of the minibatch size.";
-    gather_within_playouts_left: bool = false, OptionKind::Check, "GatherWithinPlayoutsLeft",
-        "gather-within-playouts-left", "A gather makes no more playouts than the stoppers expect the move to have \
-         left, and a reused tree's first gather waits for their first estimate, so that a move on a very short \
-         clock ends near its target (Kairos, under test: EXPERIMENTS.md); false gathers as lc0 does.";
+    gather_within_playouts_left: String = "off", OptionKind::Combo(GatherBound::NAMES), "GatherWithinPlayoutsLeft",
+        "gather-within-playouts-left", "Which moves' gathers make no more playouts than the stoppers expect the \
+         move to have left, so that a move on a very short clock ends near its target: off (as lc0), \
+         small-moves (moves whose node target is smaller than one gather's out-of-order limit) or all (a reused \
+         tree's first gather then waits for the stoppers' first estimate); Kairos, under test: EXPERIMENTS.md.";
     idling_minimum_work: i64 = 0, OptionKind::Spin { min: 0, max: 10_000 }, "IdlingMinimumWork",
         "idling-minimum-work", "With several search threads, a gather ends early because the backend is idle only \
          once it holds more than this many positions for the network.";
@@ -539,7 +542,7 @@ impl EngineOptions {
             max_prefetch: self.max_prefetch as usize,
             out_of_order_eval: self.out_of_order_eval,
             max_out_of_order_evals_factor: self.max_out_of_order_evals_factor as f32,
-            gather_within_playouts_left: self.gather_within_playouts_left,
+            gather_bound: GatherBound::from_name(&self.gather_within_playouts_left).unwrap_or_default(),
             idling_minimum_work: self.idling_minimum_work as usize,
             thread_idling_threshold: self.thread_idling_threshold as usize,
             cpuct: self.cpuct as f32,

@@ -119,11 +119,19 @@ pub struct GatherContext<'a> {
     pub collision_budget: u32,
     /// The hints' remaining playouts, for root pruning.
     pub remaining_playouts: u64,
+    /// Whether this gather makes no more playouts than `remaining_playouts` (`GatherWithinPlayoutsLeft`).
+    pub within_playouts_left: bool,
     /// Whether the search was asked to stop (the gather still runs while the root has no visits).
     pub stopping: &'a dyn Fn() -> bool,
     /// Whether no other search thread keeps the backend busy (lc0's idle backend; always false with one thread):
     /// the gather then sends what it has at once.
     pub backend_idle: &'a dyn Fn() -> bool,
+}
+
+/// The most playouts one gather of `batch_target` leaves may back up out of order (lc0's
+/// `MaxOutOfOrderEvalsFactor` times the batch).
+pub fn max_out_of_order(params: &SearchParams, batch_target: usize) -> usize {
+    ((params.max_out_of_order_evals_factor * batch_target as f32) as usize).max(1)
 }
 
 /// Collects up to `batch_target` leaves into `computation` as lc0's GatherMinibatch does: passes that hand
@@ -136,8 +144,7 @@ pub fn gather(
     computation: &mut dyn Computation,
 ) -> Result<Gathered, BackendError> {
     let params = context.params;
-    let max_out_of_order =
-        ((params.max_out_of_order_evals_factor * context.batch_target as f32) as usize).max(1);
+    let max_out_of_order = max_out_of_order(params, context.batch_target);
     let mut gathered = Gathered::default();
     let mut batch_size = 0;
     let mut out_of_order = 0;
@@ -145,7 +152,7 @@ pub fn gather(
     // Kairos, not lc0 (GatherWithinPlayoutsLeft): a gather makes no more playouts than the stoppers expect the move
     // to have left, so that on a short clock one gather of cache hits and terminals (up to MaxOutOfOrderEvalsFactor
     // batches) cannot overrun the move's time (EXPERIMENTS.md, #34 item 1's time losses).
-    let playouts_left = if params.gather_within_playouts_left {
+    let playouts_left = if context.within_playouts_left {
         usize::try_from(context.remaining_playouts).unwrap_or(usize::MAX).max(1)
     } else {
         usize::MAX
@@ -777,6 +784,7 @@ mod tests {
             batch_target,
             collision_budget,
             remaining_playouts,
+            within_playouts_left: true,
             stopping: &stopping,
             backend_idle: &idle,
         })
@@ -788,7 +796,7 @@ mod tests {
     fn playouts_per_gather(backend_idle: bool, collision_budget: u32, remaining_playouts: u64) -> Vec<usize> {
         let defaults = crate::options::EngineOptions::default().search_params();
         let params =
-            SearchParams { minibatch_size: 32, max_prefetch: 0, gather_within_playouts_left: true, ..defaults };
+            SearchParams { minibatch_size: 32, max_prefetch: 0, ..defaults };
         let backend = TestBackend::new(TestMode::Random { seed: 3 });
         let (mut tree, mut progress) = (Tree::default(), Progress::default());
         with_context(&params, (32, collision_budget, remaining_playouts), backend_idle, |context| {

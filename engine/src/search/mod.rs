@@ -23,7 +23,7 @@ pub use info::{
     ScoreType, ShownValue,
 };
 pub use draw_score::DrawScore;
-pub use params::SearchParams;
+pub use params::{GatherBound, SearchParams};
 pub use wdl_rescale::{
     accurate_params, contempt, simplified_params, wdl_rescale, BadContempt, ContemptMode, RescaleParams, SearchContempt,
 };

@@ -18,9 +18,8 @@ pub struct SearchParams {
     pub out_of_order_eval: bool,
     /// Out-of-order results per gather, as a multiple of the minibatch size.
     pub max_out_of_order_evals_factor: f32,
-    /// A gather makes no more playouts than the stoppers expect to be left, and a reused tree's first gather
-    /// waits for their first estimate (Kairos; false: as lc0).
-    pub gather_within_playouts_left: bool,
+    /// Which moves' gathers make no more playouts than the stoppers expect to be left (Kairos; `Off`: as lc0).
+    pub gather_bound: GatherBound,
     /// With several threads, a gather ends early for an idle backend only once it queued more than this.
     pub idling_minimum_work: usize,
     /// The backend is idle while more than this many threads are neither computing nor waiting for it.
@@ -79,4 +78,34 @@ pub struct SearchParams {
     pub wdl_max_s: f32,
     /// How objective the displayed evaluation is under contempt (1: fully).
     pub wdl_eval_objectivity: f32,
+}
+
+/// Which moves' gathers the stoppers' playouts left bound (`GatherWithinPlayoutsLeft`). lc0 bounds none: a
+/// gather of cache hits and terminals backs up to `MaxOutOfOrderEvalsFactor` batches out of order, which on a
+/// very short clock overruns a move of a few nodes (EXPERIMENTS.md, #34 item 1's time losses).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GatherBound {
+    /// No move's, as lc0.
+    #[default]
+    Off,
+    /// A move on a reused tree whose stoppers allow it fewer playouts than one gather may back up out of order:
+    /// such moves only, so that every other move searches as lc0's.
+    SmallMoves,
+    /// Every move's, a reused tree's first gather waiting for the stoppers' first estimate.
+    All,
+}
+
+impl GatherBound {
+    /// The option's values.
+    pub const NAMES: &'static [&'static str] = &["off", "small-moves", "all"];
+
+    /// The bound of an option value (one of [`GatherBound::NAMES`]).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "off" => Some(Self::Off),
+            "small-moves" => Some(Self::SmallMoves),
+            "all" => Some(Self::All),
+            _ => None,
+        }
+    }
 }

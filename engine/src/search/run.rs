@@ -1,8 +1,8 @@
 //! One running search: worker threads (gather under the tree lock, compute outside it, back up under it),
 //! a watchdog, stopper polling and the single `bestmove` (docs/lc0/stoppers.md §3.6, docs/lc0/search.md §4.5).
 
-use super::gather::{abandon, finish, gather, prepare, GatherContext};
-use super::params::SearchParams;
+use super::gather::{abandon, finish, gather, max_out_of_order, prepare, GatherContext};
+use super::params::{GatherBound, SearchParams};
 use super::select::collision_budget;
 use super::stats::{
     best_root_edge, info_lines, iteration_stats, principal_variation, InfoContext, Progress,
@@ -71,6 +71,8 @@ pub struct Run {
     has_wdl: bool,
     has_moves_left: bool,
     batch_target: usize,
+    /// Whether this move's gathers stay within the stoppers' playouts left (`GatherWithinPlayoutsLeft`).
+    within_playouts_left: bool,
     /// Search threads started.
     thread_count: usize,
     /// Batches the backend computes at once.
@@ -156,6 +158,31 @@ impl Run {
             n => n,
         }
         .min(attributes.maximum_batch_size.max(1));
+        let mut stopper = config.stopper;
+        let mut hints = Hints::default();
+        let within_playouts_left = match config.params.gather_bound {
+            GatherBound::Off => false,
+            GatherBound::All => true,
+            GatherBound::SmallMoves => {
+                let state = lock(&config.state);
+                let stats = |state: &TreeState| {
+                    iteration_stats(
+                        &state.tree.root,
+                        &state.progress,
+                        &config.params,
+                        attributes.has_moves_left,
+                        config.draw_score,
+                    )
+                };
+                // Only a reused tree: a fresh one's first gather is its root alone.
+                let left = (state.tree.root.n > 0).then(|| stopper.playouts_left_at_start(&stats(&state))).flatten();
+                let small = left.filter(|&left| left < max_out_of_order(&config.params, batch_target) as u64);
+                if let Some(left) = small {
+                    hints.update_remaining_playouts(left);
+                }
+                small.is_some()
+            }
+        };
         let run = Arc::new(Self {
             state: config.state,
             params: config.params,
@@ -163,6 +190,7 @@ impl Run {
             has_wdl: attributes.has_wdl,
             has_moves_left: attributes.has_moves_left,
             batch_target,
+            within_playouts_left,
             thread_count: threads,
             concurrent_batches: attributes.concurrent_batches.max(1),
             backend_waiting: AtomicUsize::new(0),
@@ -180,9 +208,9 @@ impl Run {
             fault: Fault::from_env(),
             iterations: AtomicU64::new(0),
             control: Mutex::new(Control {
-                stopper: config.stopper,
+                stopper,
                 sink: config.sink,
-                hints: Hints::default(),
+                hints,
                 first_batch_ms: None,
                 last_info: None,
                 outcome: None,
@@ -194,7 +222,7 @@ impl Run {
             threads: Mutex::new(Vec::new()),
         });
         // A reused tree: the stoppers' hints (the playouts left) before the first gather, which they bound.
-        if run.params.gather_within_playouts_left && lock(&run.state).tree.root.n > 0 {
+        if run.params.gather_bound == GatherBound::All && lock(&run.state).tree.root.n > 0 {
             run.guarded("search", || run.poll());
         }
         let mut handles = Vec::new();
@@ -430,6 +458,7 @@ impl Run {
                 u64::from(tree.root.n).min(hints.remaining_playouts()),
             ),
             remaining_playouts: hints.remaining_playouts(),
+            within_playouts_left: self.within_playouts_left,
             stopping: &stopping,
             backend_idle: &backend_idle,
         };

@@ -545,18 +545,29 @@ struct ManagedStopper {
     chain: Option<Box<dyn Stopper>>,
 }
 
-impl Stopper for ManagedStopper {
-    fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
+impl ManagedStopper {
+    /// The move's stopper chain, built from the manager on first use: with a reused tree the root's moves-left
+    /// estimate, which the chain may read, is the same then as at the first poll.
+    fn chain(&mut self, stats: &IterationStats) -> &mut Box<dyn Stopper> {
         let Self { time_manager, go, context, common, chain } = self;
-        let chain = chain.get_or_insert_with(|| {
+        chain.get_or_insert_with(|| {
             let context = MoveContext { network_moves_left_plies: stats.root_moves_left_plies, ..context.clone() };
             build_stopper_chain(Some(lock(time_manager).as_mut()), go, &context, common)
-        });
-        chain.should_stop(stats, hints)
+        })
+    }
+}
+
+impl Stopper for ManagedStopper {
+    fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
+        self.chain(stats).should_stop(stats, hints)
     }
 
     fn stop_reason(&self) -> Option<String> {
         self.chain.as_ref().and_then(|chain| chain.stop_reason())
+    }
+
+    fn playouts_left_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
+        self.chain(stats).playouts_left_at_start(stats)
     }
 }
 

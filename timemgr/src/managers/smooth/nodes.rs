@@ -186,6 +186,10 @@ impl Stopper for NodeStopper {
     fn stop_reason(&self) -> Option<String> {
         self.stopped_by.map(|cause| self.plan.stop_reason(cause, None))
     }
+
+    fn playouts_left_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
+        Some(self.plan.remaining_visits(stats))
+    }
 }
 
 #[cfg(test)]

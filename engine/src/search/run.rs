@@ -8,6 +8,7 @@ use super::stats::{
     best_root_edge, info_lines, iteration_stats, principal_variation, InfoContext, Progress,
     RootFilter,
 };
+use super::node::Node;
 use super::tree::Tree;
 use super::verbose::verbose_move_stats;
 use super::draw_score::DrawScore;
@@ -144,6 +145,19 @@ fn lock_tree(state: &Mutex<TreeState>) -> MutexGuard<'_, TreeState> {
     lock(state)
 }
 
+/// `GatherWithinPlayoutsLeft=small-moves`: the playouts the stoppers allow a reused tree's move, if fewer than one
+/// gather may back up out of order (a fresh tree's first gather is its root alone).
+fn small_move_playouts(
+    root: &Node,
+    stopper: &mut dyn Stopper,
+    stats: &IterationStats,
+    params: &SearchParams,
+    batch_target: usize,
+) -> Option<u64> {
+    let limit = max_out_of_order(params, batch_target) as u64;
+    (root.n > 0).then(|| stopper.playouts_left_at_start(stats)).flatten().filter(|&left| left < limit)
+}
+
 impl Run {
     /// Starts the worker threads and the watchdog.
     pub fn start(config: RunConfig) -> Arc<Self> {
@@ -159,30 +173,24 @@ impl Run {
         }
         .min(attributes.maximum_batch_size.max(1));
         let mut stopper = config.stopper;
-        let mut hints = Hints::default();
-        let within_playouts_left = match config.params.gather_bound {
-            GatherBound::Off => false,
-            GatherBound::All => true,
-            GatherBound::SmallMoves => {
+        let small_move = (config.params.gather_bound == GatherBound::SmallMoves)
+            .then(|| {
                 let state = lock(&config.state);
-                let stats = |state: &TreeState| {
-                    iteration_stats(
-                        &state.tree.root,
-                        &state.progress,
-                        &config.params,
-                        attributes.has_moves_left,
-                        config.draw_score,
-                    )
-                };
-                // Only a reused tree: a fresh one's first gather is its root alone.
-                let left = (state.tree.root.n > 0).then(|| stopper.playouts_left_at_start(&stats(&state))).flatten();
-                let small = left.filter(|&left| left < max_out_of_order(&config.params, batch_target) as u64);
-                if let Some(left) = small {
-                    hints.update_remaining_playouts(left);
-                }
-                small.is_some()
-            }
-        };
+                let stats = iteration_stats(
+                    &state.tree.root,
+                    &state.progress,
+                    &config.params,
+                    attributes.has_moves_left,
+                    config.draw_score,
+                );
+                small_move_playouts(&state.tree.root, stopper.as_mut(), &stats, &config.params, batch_target)
+            })
+            .flatten();
+        let mut hints = Hints::default();
+        if let Some(left) = small_move {
+            hints.update_remaining_playouts(left);
+        }
+        let within_playouts_left = config.params.gather_bound == GatherBound::All || small_move.is_some();
         let run = Arc::new(Self {
             state: config.state,
             params: config.params,

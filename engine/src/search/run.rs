@@ -470,7 +470,7 @@ impl Run {
             stopping: &stopping,
             backend_idle: &backend_idle,
         };
-        let gathered = {
+        let mut gathered = {
             let _timer = enter(Stage::Gather);
             gather(tree, progress, &context, computation.as_mut())?
         };
@@ -488,7 +488,6 @@ impl Run {
             Ok(Vec::new())
         };
         self.backend_waiting.fetch_sub(1, Ordering::Relaxed);
-        let mut gathered = gathered;
         let prepared = results.and_then(|results| {
             let _timer = enter(Stage::Backup);
             prepare(&mut gathered, results)

@@ -206,6 +206,28 @@ pub fn encode_position(history: &[HistoryEntry], format: InputFormat) -> Option<
     Some(EncodedPosition { planes, transform })
 }
 
+/// Appends to `into` the entries of `history` that [`encode_position`] reads in `format`, so that a batch can be
+/// encoded from a copy after the search has let go of its tree, as lc0 encodes outside its lock. The copy is the
+/// first known position (the fill's source and the only one whose en-passant square comes from a FEN) and the
+/// newest entries the format looks back over: eight, or in the V2 formats back to the last capture or pawn move.
+/// It encodes as the whole history does: the look-back ends before it reaches the first entry again.
+pub fn copy_read_history(history: &[HistoryEntry], format: InputFormat, into: &mut Vec<HistoryEntry>) {
+    let Some(newest) = history.last() else {
+        return;
+    };
+    let looked_back = if FormatRules::of(format).repeats_only {
+        newest.position.halfmoves() as usize + 1
+    } else {
+        HISTORY_SLOTS
+    };
+    if history.len() <= looked_back + 1 {
+        into.extend_from_slice(history);
+    } else {
+        into.push(history[0].clone());
+        into.extend_from_slice(&history[history.len() - looked_back..]);
+    }
+}
+
 /// The bitboard in `us`'s frame: mirrored top to bottom when black is to move.
 fn side_to_move_frame(bitboard: Bitboard, us: Color) -> Bitboard {
     match us {

@@ -158,3 +158,78 @@ fn castling_plane_format_marks_rook_squares() {
 fn empty_history_has_no_encoding() {
     assert!(encode_position(&[], InputFormat::Classical).is_none());
 }
+
+/// Random games that often move a piece back where it came from (so positions repeat) and run long without a
+/// capture or pawn move (so the V2 formats look far back), from four starts: the initial position, kiwipete, a FEN
+/// with an en-passant square, and one with a fifty-move counter already at 40.
+fn shuffling_games() -> Vec<Vec<nn::backend::HistoryEntry>> {
+    use rand::{Rng, SeedableRng};
+    use shakmaty::fen::Fen;
+    use shakmaty::uci::UciMove;
+    use shakmaty::{CastlingMode, Chess, Position};
+    let starts = [
+        START,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "4k3/2r5/8/3n4/8/2N5/5R2/4K3 b - - 40 70",
+    ];
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    let mut games = Vec::new();
+    for (number, fen) in starts.iter().cycle().take(12).enumerate() {
+        let setup: Fen = fen.parse().unwrap();
+        let mut position: Chess = setup.into_position(CastlingMode::Standard).unwrap();
+        let mut played: Vec<shakmaty::Move> = Vec::new();
+        for _ in 0..60 + 20 * number {
+            let legal = position.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let back = played.len().checked_sub(2).map(|i| &played[i]).and_then(|earlier| {
+                legal.iter().find(|m| m.from() == earlier.to() && Some(m.to()) == earlier.from())
+            });
+            let m = match back {
+                Some(m) if rng.random_bool(0.6) => m.clone(),
+                _ => legal[rng.random_range(0..legal.len())].clone(),
+            };
+            position.play_unchecked(&m);
+            played.push(m);
+        }
+        let moves: Vec<String> =
+            played.iter().map(|m| UciMove::from_standard(m).to_string()).collect();
+        games.push(game_history(fen, &moves).unwrap());
+    }
+    games
+}
+
+#[test]
+fn the_history_copied_for_a_batch_encodes_as_the_whole_game_in_every_format() {
+    use nn::encoder::copy_read_history;
+    let formats = [
+        InputFormat::Classical,
+        InputFormat::CastlingPlane,
+        InputFormat::Canonical,
+        InputFormat::CanonicalHectoplies,
+        InputFormat::CanonicalHectopliesArmageddon,
+        InputFormat::CanonicalV2,
+        InputFormat::CanonicalV2Armageddon,
+    ];
+    let (mut shortened, mut repeated) = (0, 0);
+    for game in shuffling_games() {
+        for end in 1..=game.len() {
+            let whole = &game[..end];
+            repeated += usize::from(whole[end - 1].repetitions > 0);
+            for format in formats {
+                let mut copy = Vec::new();
+                copy_read_history(whole, format, &mut copy);
+                shortened += usize::from(copy.len() < whole.len());
+                assert_eq!(
+                    encode_position(&copy, format),
+                    encode_position(whole, format),
+                    "{format:?}, position {end} of a game from {}",
+                    whole[0].position.board()
+                );
+            }
+        }
+    }
+    assert!(shortened > 1000 && repeated > 50, "the games exercise the copy: {shortened} shortened, {repeated} repeated");
+}

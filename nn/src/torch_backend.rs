@@ -248,10 +248,10 @@ impl Backend for TorchBackend {
             has_moves_left: self.has_moves_left,
             recommended_batch_size: if self.runs_on_cpu { 32 } else { 256 },
             maximum_batch_size: MAX_BATCH,
-            // One on CUDA too, not lc0's two: with Maia-1900 on an H100, one search thread averaged 23,700 NPS
-            // and two 23,400 over six paired runs, and one leaves a core free (BENCHMARKS.md, "CUDA on an
-            // NVIDIA H100").
-            suggested_threads: 1,
+            // Two on CUDA, as lc0: since the gather ends early for an idle backend, a second search thread
+            // searches 1.35–1.57 times as fast on an H100 (means of five runs on each of Maia-1900, a 20×256 SE
+            // net and a transformer), and a fourth adds nothing (BENCHMARKS.md, "Two search threads on CUDA").
+            suggested_threads: if self.runs_on_cpu { 1 } else { 2 },
             concurrent_batches: 1,
         }
     }

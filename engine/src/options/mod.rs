@@ -273,7 +273,7 @@ pub const DEFAULT_WEIGHTS: &str = match option_env!("KAIROS_EVALFILE") {
 declare_options! {
     threads: i64 = 0, OptionKind::Spin { min: 0, max: 128 }, "Threads", "threads",
         "Search threads; 0 = the backend's suggestion: on a CPU one a core (each with a backend of its own; 1 with \
-         BackendThreads other than 1 or on the virtual clock), on CUDA 1 (where lc0 uses 2; BENCHMARKS.md).";
+         BackendThreads other than 1 or on the virtual clock), on CUDA 2, as lc0 (BENCHMARKS.md).";
     minibatch_size: i64 = 0, OptionKind::Spin { min: 0, max: 1024 }, "MinibatchSize", "minibatch-size",
         "Positions per network batch; 0 = the backend's recommendation.";
     max_prefetch: i64 = 32, OptionKind::Spin { min: 0, max: 1024 }, "MaxPrefetch", "max-prefetch",

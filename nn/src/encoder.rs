@@ -210,7 +210,8 @@ pub fn encode_position(history: &[HistoryEntry], format: InputFormat) -> Option<
 /// encoded from a copy after the search has let go of its tree, as lc0 encodes outside its lock. The copy is the
 /// first known position (the fill's source and the only one whose en-passant square comes from a FEN) and the
 /// newest entries the format looks back over: eight, or in the V2 formats back to the last capture or pawn move.
-/// It encodes as the whole history does: the look-back ends before it reaches the first entry again.
+/// It encodes as the whole history does. When the history is cut, the look-back ends before it reaches the first
+/// entry, which the copy keeps so that it starts, as the game does, at the first known position.
 pub fn copy_read_history(history: &[HistoryEntry], format: InputFormat, into: &mut Vec<HistoryEntry>) {
     let Some(newest) = history.last() else {
         return;

@@ -4,7 +4,8 @@
 # shuffled with seed 7, two games at a time). BOUND=off plays the binary against itself, the reference that the
 # other runs' moves are compared with (compare.py). SPRT=1 adds a non-regression SPRT (elo0=-10 elo1=5) and then
 # plays until it decides or GAMES. Results in TC-NPS-BOUND/ (TC-NPS-BOUND-sprt/ with SPRT=1).
-# usage: KAIROS=/path/to/kairos BOUND=small-moves TC=10+0.1 NPS=1400 [GAMES=20] [SPRT=1] run-match.sh
+# usage: KAIROS=/path/to/kairos BOUND=small-moves TC=10+0.1 NPS=1400 [GAMES=20] [SPRT=1] run-match.sh [MATCH ARGS…]
+# (extra arguments go to `kairos match`, e.g. --allow-mixed-binaries to resume with another binary)
 set -euo pipefail
 cd "$(dirname "$0")"
 dir="$TC-$NPS-$BOUND${SPRT:+-sprt}"
@@ -19,4 +20,4 @@ exec "$KAIROS" match \
   --each tc="$TC" option.Threads=1 option.VirtualClock=true option.VirtualNps="$NPS" \
   --virtual-clock --games "${GAMES:-20}" --concurrency "${CONCURRENCY:-2}" \
   --openings ../../../../shared/books/8mvs_+90_+99.epd --openings-order shuffled --seed 7 \
-  "${sprt[@]}" --results results.jsonl --pgn games.pgn "${resume[@]}"
+  "${sprt[@]}" --results results.jsonl --pgn games.pgn "${resume[@]}" "$@"

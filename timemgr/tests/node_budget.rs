@@ -195,3 +195,23 @@ fn the_new_keys_default_to_lc0s_time_mode() {
     let error = timemgr::TimeManagerConfig::parse("smooth(limit=visits)").unwrap_err().to_string();
     assert!(error.contains("nodes"), "{error}");
 }
+
+#[test]
+fn the_first_move_bonus_grows_only_the_first_moves_target() {
+    // first-move-bonus=1.5: the first move's target is 2.5 times TARGET, 17495.15 nodes; its soft cap twice the
+    // expected 17495.15/2000 s, 17495 ms, under the hard deadline of 18000 ms.
+    let bonus = "smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,first-move-bonus=1.5)";
+    let mut with_bonus = time_manager_from_str(bonus).unwrap();
+    let mut without = time_manager_from_str(MANAGER).unwrap();
+    let first = common::budget_only(with_bonus.as_mut(), &go(60_000, 600), &ctx(0, 0));
+    assert!((first.node_target.unwrap() - 2.5 * TARGET).abs() < 0.01, "{:?}", first.node_target);
+    assert_eq!(first.step_value("soft_cap_ms"), Some(17495.0));
+    common::budget_only(without.as_mut(), &go(60_000, 600), &ctx(0, 0));
+    // The second move is budgeted as without the bonus: both first moves ended after 1 ms and 1 node, which
+    // teaches the two managers the same, to within the node-use sample (1/17495 against 1/6998) weighed by 1 ms.
+    let [second_with, second_without] =
+        [&mut with_bonus, &mut without].map(|tm| common::budget_only(tm.as_mut(), &go(59_400, 600), &ctx(2, 0)));
+    let (a, b) = (second_with.node_target.unwrap(), second_without.node_target.unwrap());
+    assert!((a - b).abs() <= 1e-6 * b, "{a} against {b}");
+    assert!(second_with.step_value("first_move_target_nodes").is_none());
+}

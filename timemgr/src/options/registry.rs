@@ -419,6 +419,9 @@ declare_keys! {
             "what stops a move: time (lc0: the node target turned into a deadline) or nodes (the tree-size target \
              itself, reused visits included, with smart pruning on the node budget and time as the safety net; \
              the time-use keys then learn the share of the target reached, and the piggybank is not used)"),
+        first_move_bonus: f32 = float("first-move-bonus", 0.0, 0.0, 100.0, 0.25;
+            "the game's first budgeted move searches 1 + this times its new-node target, as legacy's first-move \
+             bonus gives its first move extra slices; 0 = lc0"),
         nodes_time_cap: f32 = float("nodes-time-cap", 2.0, 1.0, 100.0, 0.25;
             "limit=nodes: soft time cap, as a multiple of the expected time to reach the target (NPS collapse)"),
         prune_floor: f32 = float("prune-floor", 0.0, 0.0, 1.0, 0.05;

@@ -287,7 +287,8 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
     let mut b = SmoothBudget::default();
     let time = clock.time_ms;
     let node_limited = p.limit == SmoothLimit::Nodes;
-    if s.is_first_move {
+    let first_move = s.is_first_move;
+    if first_move {
         if p.init_nps == 0.0 {
             s.nps = ctx.engine_nps.filter(|nps| nps.is_finite() && *nps > 0.0).unwrap_or(FALLBACK_INIT_NPS);
             trace.step("init_nps", f64::from(s.nps));
@@ -331,6 +332,12 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
     s.avg_ms_per_move = b.total_remaining_ms / moves;
     b.avg_ms_per_move = s.avg_ms_per_move;
     b.nodes_per_move_including_reuse = b.avg_nodes_per_move / (1.0 - s.tree_reuse);
+    if first_move && p.first_move_bonus > 0.0 {
+        // The new part of the target grows, in both limits: the reused tree (none out of a book) stays as it is.
+        let new_part = (b.nodes_per_move_including_reuse - reused as f32).max(0.0);
+        b.nodes_per_move_including_reuse = reused as f32 + new_part * (1.0 + p.first_move_bonus);
+        trace.step("first_move_target_nodes", f64::from(b.nodes_per_move_including_reuse));
+    }
     let weight = p.theta + (1.0 - p.theta) * s.best_share;
     b.move_estimate_nodes = if weight < 1.0 && weight > 0.0 {
         (b.nodes_per_move_including_reuse - weight * reused as f32).max(0.0) / weight

@@ -3,12 +3,12 @@
 
 usage: trajectory.py RESULTS.jsonl[.gz] ENGINE
 
-Each move in `kairos match`'s results carries the mover's score after its search. At own move m (the m-th move each
-side makes from the book position), both sides' scores are turned to ENGINE's view, mapped to Q with lc0's
-centipawn law inverted (cp = 90·tan(1.5637541897·Q); a mate is ±1), averaged within each game, then within each pair of
-games (one opening, both colours, so that the book's imbalance cancels), then over the pairs (± is 1.96 standard
-errors over pairs; a pair counts once both its games reach the move); (Q + 1) / 2 is the score that Q predicts, ignoring
-draws. The last columns are each side's mean time on that move.
+Each move in `kairos match`'s results carries the mover's score after its search. At own move m (the m-th move
+each side makes from the book position), both sides' scores are turned to ENGINE's view and mapped to Q with lc0's
+centipawn law inverted (cp = 90·tan(1.5637541897·Q); a mate is ±1). They are averaged within each game, then
+within each pair of games (one opening, both colours, so that the book's imbalance cancels), then over the pairs
+(± is 1.96 standard errors over pairs; a pair counts once both its games reach the move). (Q + 1) / 2 is the
+score that Q predicts, ignoring draws. The last columns are each side's mean time on that move.
 """
 import collections
 import gzip
@@ -65,8 +65,8 @@ def main(path, engine):
         mean = sum(values) / len(values)
         spread = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values))
         mine, theirs = time_at[(move, True)], time_at[(move, False)]
-        print(f"| {move} | {len(values)} | {mean:+.3f} ± {spread:.3f} | {(mean + 1) / 2:.3f} | {sum(mine) / len(mine):,.0f} | "
-              f"{sum(theirs) / len(theirs):,.0f} |")
+        print(f"| {move} | {len(values)} | {mean:+.3f} ± {spread:.3f} | {(mean + 1) / 2:.3f} | "
+              f"{sum(mine) / len(mine):,.0f} | {sum(theirs) / len(theirs):,.0f} |")
 
 
 if __name__ == '__main__':

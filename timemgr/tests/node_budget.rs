@@ -213,5 +213,24 @@ fn the_first_move_bonus_grows_only_the_first_moves_target() {
         [&mut with_bonus, &mut without].map(|tm| common::budget_only(tm.as_mut(), &go(59_400, 600), &ctx(2, 0)));
     let (a, b) = (second_with.node_target.unwrap(), second_without.node_target.unwrap());
     assert!((a - b).abs() <= 1e-6 * b, "{a} against {b}");
-    assert!(second_with.step_value("first_move_target_nodes").is_none());
+    assert!(second_with.step_value("opening_bonus_target_nodes").is_none());
+}
+
+#[test]
+fn a_decaying_bonus_grows_each_opening_moves_whole_target_reused_tree_included() {
+    // first-move-bonus=1.5 with decay 0.5: the targets are 2.5, 1.75, 1.375 and 1.1875 times the bonus-free
+    // manager's, which learns the same (every move ends after 1 ms and 1 node). From the second move on 3,000
+    // visits are reused: a bonus on the new nodes alone would give 3000 + 1.75·(T − 3000), not 1.75·T.
+    let bonus = "smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,first-move-bonus=1.5,first-move-bonus-decay=0.5)";
+    let mut with_bonus = time_manager_from_str(bonus).unwrap();
+    let mut without = time_manager_from_str(MANAGER).unwrap();
+    let mut clock = 60_000;
+    for (ply, factor) in [(0, 2.5), (2, 1.75), (4, 1.375), (6, 1.1875)] {
+        let reused = if ply == 0 { 0 } else { 3000 };
+        let [a, b] = [&mut with_bonus, &mut without]
+            .map(|tm| common::budget_only(tm.as_mut(), &go(clock, 600), &ctx(ply, reused)).node_target.unwrap());
+        assert!(b > 3000.0 * 2.0, "the bonus-free target {b} must exceed the reused tree clearly");
+        assert!((a - factor * b).abs() <= 1e-5 * a, "ply {ply}: {a} against {factor} x {b}");
+        clock -= 400;
+    }
 }

@@ -420,8 +420,11 @@ declare_keys! {
              itself, reused visits included, with smart pruning on the node budget and time as the safety net; \
              the time-use keys then learn the share of the target reached, and the piggybank is not used)"),
         first_move_bonus: f32 = float("first-move-bonus", 0.0, 0.0, 100.0, 0.25;
-            "the game's first budgeted move searches 1 + this times its new-node target, as legacy's first-move \
-             bonus gives its first move extra slices; 0 = lc0"),
+            "the game's first budgeted move's tree-size target (reused visits included) is 1 + this times the \
+             normal one, as legacy's first-move bonus gives its first move extra slices; 0 = lc0"),
+        first_move_bonus_decay: f32 = float("first-move-bonus-decay", 0.0, 0.0, 0.99, 0.05;
+            "each later move's bonus is this times the one before (the opening's moves after the first get a \
+             larger tree too, so the big first tree does not starve the second move); 0 = the first move only"),
         nodes_time_cap: f32 = float("nodes-time-cap", 2.0, 1.0, 100.0, 0.25;
             "limit=nodes: soft time cap, as a multiple of the expected time to reach the target (NPS collapse)"),
         prune_floor: f32 = float("prune-floor", 0.0, 0.0, 1.0, 0.05;

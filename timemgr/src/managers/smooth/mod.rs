@@ -55,6 +55,8 @@ struct SmoothState {
     piggybank: i64,
     /// Whether no budget was computed yet.
     is_first_move: bool,
+    /// The next budgeted move's opening bonus: `first-move-bonus`, times `first-move-bonus-decay` each move.
+    opening_bonus: f32,
     /// Best move's share of the root visits at the end of the previous move.
     best_share: f32,
 }
@@ -272,6 +274,7 @@ impl SmoothManager {
             last_time: 0,
             piggybank: 0,
             is_first_move: true,
+            opening_bonus: params.first_move_bonus,
             best_share: 1.0,
         };
         let shared = Shared { params, estimator, adjustments, name, state, traces: TraceBook::default(), current: None };
@@ -287,8 +290,7 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
     let mut b = SmoothBudget::default();
     let time = clock.time_ms;
     let node_limited = p.limit == SmoothLimit::Nodes;
-    let first_move = s.is_first_move;
-    if first_move {
+    if s.is_first_move {
         if p.init_nps == 0.0 {
             s.nps = ctx.engine_nps.filter(|nps| nps.is_finite() && *nps > 0.0).unwrap_or(FALLBACK_INIT_NPS);
             trace.step("init_nps", f64::from(s.nps));
@@ -332,11 +334,11 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
     s.avg_ms_per_move = b.total_remaining_ms / moves;
     b.avg_ms_per_move = s.avg_ms_per_move;
     b.nodes_per_move_including_reuse = b.avg_nodes_per_move / (1.0 - s.tree_reuse);
-    if first_move && p.first_move_bonus > 0.0 {
-        // The new part of the target grows, in both limits: the reused tree (none out of a book) stays as it is.
-        let new_part = (b.nodes_per_move_including_reuse - reused as f32).max(0.0);
-        b.nodes_per_move_including_reuse = reused as f32 + new_part * (1.0 + p.first_move_bonus);
-        trace.step("first_move_target_nodes", f64::from(b.nodes_per_move_including_reuse));
+    if s.opening_bonus > 0.0 {
+        // The whole target grows, the reused tree included, so that the move after a big one is not starved.
+        b.nodes_per_move_including_reuse *= 1.0 + s.opening_bonus;
+        trace.step("opening_bonus_target_nodes", f64::from(b.nodes_per_move_including_reuse));
+        s.opening_bonus *= p.first_move_bonus_decay;
     }
     let weight = p.theta + (1.0 - p.theta) * s.best_share;
     b.move_estimate_nodes = if weight < 1.0 && weight > 0.0 {

@@ -5,7 +5,7 @@ usage: paired.py NEW.jsonl[.gz] NEW_ENGINE OLD.jsonl[.gz] OLD_ENGINE
 
 Both matches must play the same openings in the same order (the same book, order and seed), so that pair k is
 one opening with both colours in each. Only the pairs whose two games are in both files count. Per pair: each
-engine's points (0 to 2) and its mean Q over its own moves 5 and 10 (trajectory.py's Q, both sides' scores from
+engine's points (0 to 2) and its mean Q at own moves 5, 10 and 20 (trajectory.py's Q, both sides' scores from
 that engine's view); then the mean of NEW − OLD over the pairs, ± 1.96 standard errors of those differences.
 """
 import collections
@@ -14,16 +14,9 @@ import json
 import math
 import sys
 
-RESULT = {'WhiteWins': 1.0, 'BlackWins': 0.0, 'Draw': 0.5}
+from trajectory import RESULT, q_of
+
 MARKS = [5, 10, 20]
-
-
-def q_of(score):
-    if 'Centipawns' in score:
-        return math.atan(score['Centipawns'] / 90) / 1.5637541897
-    if 'Mate' in score:
-        return 1.0 if score['Mate'] > 0 else -1.0
-    return None
 
 
 def per_pair(path, engine):

@@ -63,7 +63,8 @@ def main(path, engine):
         if not values:
             continue
         mean = sum(values) / len(values)
-        spread = 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values))
+        spread = float('nan') if len(values) < 2 else \
+            1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values))
         mine, theirs = time_at[(move, True)], time_at[(move, False)]
         print(f"| {move} | {len(values)} | {mean:+.3f} ± {spread:.3f} | {(mean + 1) / 2:.3f} | "
               f"{sum(mine) / len(mine):,.0f} | {sum(theirs) / len(theirs):,.0f} |")

@@ -11,10 +11,9 @@ that engine's view); then the mean of NEW − OLD over the pairs, ± 1.96 standa
 import collections
 import gzip
 import json
-import math
 import sys
 
-from trajectory import RESULT, q_of
+from trajectory import RESULT, mean_and_spread, q_of
 
 MARKS = [5, 10, 20]
 
@@ -43,13 +42,6 @@ def per_pair(path, engine):
             q = {m: (both[0][1][m] + both[1][1][m]) / 2 for m in MARKS if m in both[0][1] and m in both[1][1]}
             pairs[pair_id] = (both[0][0] + both[1][0], q)
     return pairs
-
-
-def mean_and_spread(values):
-    mean = sum(values) / len(values)
-    if len(values) < 2:
-        return mean, float('nan')
-    return mean, 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values))
 
 
 def main(new_path, new_engine, old_path, old_engine):

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# #34's retune at 60+0.6: smooth(preset=kairos) with first-move-bonus=BONUS and first-move-bonus-decay=DECAY
-# (0 unless given; engine `bonus`) against legacy on the
-# virtual clock (VirtualNps 1400, Threads=1, the 8mvs book shuffled with seed 7, two games at a time), as the
-# default's SPRTs against legacy at 10+0.1 and 60+0.6, so that pair k plays the same opening as their pair k and
-# trajectory.py's rows compare with theirs. SPRT elo0=0 elo1=10; GAMES=N stops after N games. Results in
-# TC-bonus-BONUS/ (TC-bonus-BONUS-decay-DECAY/ with a decay). Resumable with the same binary (gunzip its files first).
-# usage: KAIROS=/path/to/kairos TC=10+0.1 BONUS=1.5 [DECAY=0.5] [GAMES=400] run-first-move-bonus.sh
+# #34's retune: smooth(preset=kairos) with first-move-bonus=BONUS and first-move-bonus-decay=DECAY (0 unless
+# given; engine `bonus`) against legacy on the virtual clock (VirtualNps 1400, Threads=1, the 8mvs book shuffled
+# with seed 7, two games at a time), as the default's SPRTs against legacy at 10+0.1 and 60+0.6, so that pair k
+# plays the same opening as their pair k and trajectory.py's and paired.py's rows compare with theirs. SPRT
+# elo0=0 elo1=10; GAMES=N stops after N games. Results in TC-bonus-BONUS/ (TC-bonus-BONUS-decay-DECAY/ with a
+# decay). Resumable with the same binary (gunzip its files first).
+# usage: KAIROS=/path/to/kairos TC=10+0.1 BONUS=1.5 [DECAY=0.7] [GAMES=400] run-first-move-bonus.sh
 set -euo pipefail
 cd "$(dirname "$0")"
 dir="$TC-bonus-$BONUS${DECAY:+-decay-$DECAY}"

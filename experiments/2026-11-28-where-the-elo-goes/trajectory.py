@@ -28,6 +28,14 @@ def q_of(score):
     return None
 
 
+def mean_and_spread(values):
+    """The mean and 1.96 standard errors of it (NaN for a single value)."""
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, float('nan')
+    return mean, 1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values))
+
+
 def main(path, engine):
     opener = gzip.open if path.endswith('.gz') else open
     q_by_pair = collections.defaultdict(list)
@@ -62,9 +70,7 @@ def main(path, engine):
         values = q_at[move]
         if not values:
             continue
-        mean = sum(values) / len(values)
-        spread = float('nan') if len(values) < 2 else \
-            1.96 * math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1) / len(values))
+        mean, spread = mean_and_spread(values)
         mine, theirs = time_at[(move, True)], time_at[(move, False)]
         print(f"| {move} | {len(values)} | {mean:+.3f} ± {spread:.3f} | {(mean + 1) / 2:.3f} | "
               f"{sum(mine) / len(mine):,.0f} | {sum(theirs) / len(theirs):,.0f} |")

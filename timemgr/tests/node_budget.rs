@@ -173,7 +173,7 @@ fn search_forced_searches_a_forced_move_to_its_target_but_a_proven_win_still_sto
 
 #[test]
 fn the_node_use_estimator_learns_the_share_of_the_target_that_pruned_moves_reach() {
-    let spec = "smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,nodes-time-cap=10.0)";
+    let spec = "smooth(limit=nodes,learn-node-use=true,init-nps=2000.0,init-timeuse=1.0,nodes-time-cap=10.0)";
     let mut tm = time_manager_from_str(spec).unwrap();
     let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(1.33));
     // Pruned at 5249 of 6998.06 nodes (lead 3000 > 1750 visits left): a node-use sample of 0.75006. The move took
@@ -186,6 +186,31 @@ fn the_node_use_estimator_learns_the_share_of_the_target_that_pruned_moves_reach
     let timeuse = first.state_after_move.iter().find(|v| v.name == "timeuse").unwrap().value;
     assert!((timeuse - 0.87503).abs() < 1e-3, "{timeuse}");
     assert!(first.stop_reason.as_deref().unwrap().starts_with("smart-pruning (node target 6998, reached 5249)"));
+}
+
+#[test]
+fn without_learned_node_use_a_pruned_move_leaves_the_next_target_as_budgeted() {
+    // The pruned move of the test above (node-use sample 0.75006 over one half-life), then a second move with
+    // nothing reused. Learning, the manager plans 1/0.87503 = 1.14282 times the budget; by default node use stays
+    // 1 (init-timeuse 0.7 and min-timeuse 0.3 unused), so its target is the budget and its time use stays 1.
+    let learned = "smooth(limit=nodes,learn-node-use=true,init-nps=2000.0,init-timeuse=1.0,nodes-time-cap=10.0)";
+    let fixed = "smooth(limit=nodes,init-nps=2000.0,nodes-time-cap=10.0)";
+    let [second_learned, second_fixed] = [learned, fixed].map(|spec| {
+        let mut tm = time_manager_from_str(spec).unwrap();
+        let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(1.33));
+        let pruned = stats(17_495, 5249, vec![4000, 1000, 248]);
+        assert!(chain.should_stop(&pruned, &mut Hints::default()), "{spec}: pruned");
+        tm.end_of_move(&pruned);
+        let first = tm.drain_trace().remove(0);
+        assert!((first.node_target.unwrap() - TARGET).abs() < 0.01, "{spec}: {:?}", first.node_target);
+        common::budget_only(tm.as_mut(), &go(43_105, 600), &ctx(2, 0))
+    });
+    let budget = second_fixed.step_value("nodes_per_move_including_reuse").unwrap();
+    assert!((second_fixed.node_target.unwrap() - budget).abs() < 1e-6 * budget, "{second_fixed:?}");
+    let timeuse = second_fixed.state_before.iter().find(|v| v.name == "timeuse").unwrap().value;
+    assert_eq!(timeuse, 1.0);
+    let ratio = second_learned.node_target.unwrap() / second_fixed.node_target.unwrap();
+    assert!((ratio - 1.14282).abs() < 2e-4, "{ratio}");
 }
 
 #[test]

@@ -110,9 +110,10 @@ fn the_kairos_preset_is_the_configuration_whose_sprt_passed() {
     // lc0's linear NPS update (20 s), under which the first move's NPS replaces init-nps: on the wall clock the
     // 5 s half-life kept the estimate near 1400 for some 40 moves against a real 2,000-2,600 (EXPERIMENTS.md);
     // on the SPRT's virtual clock the estimate stayed within 1400-1413 either way. Since 2026-11-27 the estimate
-    // starts from the engine's measure (init-nps=0), which on that virtual clock (VirtualNps 1400) is 1400.
+    // starts from the engine's measure (init-nps=0), which on that virtual clock (VirtualNps 1400) is 1400. Every
+    // binary before 2026-11-28 learned node use under the node limit; `learn-node-use` now says so.
     let sprt = TimeManagerConfig::parse(
-        "smooth(limit=nodes,init-nps=0,init-timeuse=0.9,init-tree-reuse=0.35,tree-reuse-update-rate=20.0,\
+        "smooth(limit=nodes,learn-node-use=true,init-nps=0,init-timeuse=0.9,init-tree-reuse=0.35,tree-reuse-update-rate=20.0,\
          prune-floor=0.9,nps-update-period=20.0)",
     )
     .unwrap();
@@ -132,9 +133,9 @@ fn the_kairos_preset_is_the_configuration_whose_sprt_passed() {
 fn the_even_preset_is_the_configuration_that_met_both_targets() {
     // The `nodes` engine's TimeManager in experiments/2026-11-25-nodes-search-forced-m68-vs-legacy-10+0.1/run.sh,
     // plus lc0's linear NPS update for the wall clock, as the kairos preset adds it, and the engine's measure as
-    // the estimate's start (1400 on that run's virtual clock).
+    // the estimate's start (1400 on that run's virtual clock); node use was learned, as by every binary then.
     let run = TimeManagerConfig::parse(
-        "smooth(limit=nodes,init-nps=0,init-timeuse=0.9,init-tree-reuse=0.35,tree-reuse-update-rate=20.0,\
+        "smooth(limit=nodes,learn-node-use=true,init-nps=0,init-timeuse=0.9,init-tree-reuse=0.35,tree-reuse-update-rate=20.0,\
          prune-floor=1.0,search-forced=true,max-move-budget=0.5,nps-update-period=20.0,\
          mle-legacy(midpoint=68.0,steepness=20.0))",
     )

@@ -387,10 +387,11 @@ declare_keys! {
         nps_update_period: f32 = float("nps-update-period", 0.0, 0.0, 1000.0, 1.0;
             "seconds over which NPS falls linearly to the move's NPS; 0 = exponential decay"),
         init_timeuse: f32 = float("init-timeuse", 0.7, 0.01, 10.0, 0.02;
-            "initial estimate of time used / time allocated"),
-        min_timeuse: f32 = float("min-timeuse", 0.3, 0.01, 10.0, 0.02; "lower clamp of the time-use estimate"),
+            "initial estimate of time used / time allocated (limit=nodes: only with learn-node-use)"),
+        min_timeuse: f32 = float("min-timeuse", 0.3, 0.01, 10.0, 0.02;
+            "lower clamp of the time-use estimate (limit=nodes: only with learn-node-use)"),
         timeuse_update_rate: f32 = float("timeuse-update-rate", 10.0, 0.01, 1000.0, 0.25;
-            "half-life of time use, in average moves"),
+            "half-life of time use, in average moves (limit=nodes: only with learn-node-use)"),
         max_move_budget: f32 = float("max-move-budget", 0.3, 0.001, 1.0, 0.02;
             "cap of one move's allocation as a fraction of the clock"),
         init_piggybank: f32 = float("init-piggybank", 0.0, 0.0, 1.0, 0.01;
@@ -418,13 +419,17 @@ declare_keys! {
         limit: SmoothLimit = choice("limit", "time", &["time", "nodes"];
             "what stops a move: time (lc0: the node target turned into a deadline) or nodes (the tree-size target \
              itself, reused visits included, with smart pruning on the node budget and time as the safety net; \
-             the time-use keys then learn the share of the target reached, and the piggybank is not used)"),
+             the piggybank is not used)"),
         first_move_bonus: f32 = float("first-move-bonus", 0.0, 0.0, 100.0, 0.25;
             "the game's first budgeted move's tree-size target (reused visits included) is 1 + this times the \
              normal one, as legacy's first-move bonus gives its first move extra slices; 0 = lc0"),
         first_move_bonus_decay: f32 = float("first-move-bonus-decay", 0.0, 0.0, 0.99, 0.05;
             "each later move's bonus is this times the one before (the opening's moves after the first get a \
              larger tree too, so the big first tree does not starve the second move); 0 = the first move only"),
+        learn_node_use: bool = boolean("learn-node-use", false;
+            "limit=nodes: the time-use keys learn the share of the node target that moves reach (smart pruning \
+             ends some short) and later targets are stretched by it; false = node use stays 1, every target is \
+             the budget itself and what a pruned move saves stays on the clock (more even trees)"),
         nodes_time_cap: f32 = float("nodes-time-cap", 2.0, 1.0, 100.0, 0.25;
             "limit=nodes: soft time cap, as a multiple of the expected time to reach the target (NPS collapse)"),
         prune_floor: f32 = float("prune-floor", 0.0, 0.0, 1.0, 0.05;
@@ -437,19 +442,21 @@ declare_keys! {
     }
 }
 
-/// The node limit's learned-estimator starting points, shared by the `kairos` and `even` presets.
-const NODE_LIMIT_ESTIMATORS: [PresetValue; 4] = [
+/// The node limit's learned estimators (node use learned too) and their starting points, shared by the `kairos`
+/// and `even` presets.
+const NODE_LIMIT_ESTIMATORS: [PresetValue; 5] = [
     ("nps-update-period", 20.0),
+    ("learn-node-use", 1.0),
     ("init-timeuse", 0.9),
     ("init-tree-reuse", 0.35),
     ("tree-reuse-update-rate", 20.0),
 ];
 
 /// `smooth(preset=kairos)`'s keys: the node limit's estimators and smart pruning from 0.9 of the target.
-const KAIROS_PRESET: [PresetValue; 5] = with_presets(NODE_LIMIT_ESTIMATORS, [("prune-floor", 0.9)]);
+const KAIROS_PRESET: [PresetValue; 6] = with_presets(NODE_LIMIT_ESTIMATORS, [("prune-floor", 0.9)]);
 
 /// `smooth(preset=even)`'s keys: every move, forced ones too, to its whole target, and half the clock as the cap.
-const EVEN_PRESET: [PresetValue; 7] =
+const EVEN_PRESET: [PresetValue; 8] =
     with_presets(NODE_LIMIT_ESTIMATORS, [("prune-floor", 1.0), ("search-forced", 1.0), ("max-move-budget", 0.5)]);
 
 /// `base` followed by `extra`, at compile time (`L` must be their total length), so that presets share keys

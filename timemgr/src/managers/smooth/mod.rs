@@ -150,7 +150,9 @@ impl Shared {
             None if report.piggybank_used => 1.0,
             None => used_share,
         };
-        s.timeuse = exponential_decay(s.timeuse, target, p.timeuse_update_rate, x).max(p.min_timeuse);
+        if !p.node_use_is_fixed() {
+            s.timeuse = exponential_decay(s.timeuse, target, p.timeuse_update_rate, x).max(p.min_timeuse);
+        }
         s.last_move_final_nodes = report.total_nodes as i64;
         let total: u64 = report.edge_n.iter().map(|&n| u64::from(n)).sum();
         if let (Some(&best), true) = (report.edge_n.iter().max(), total > 0) {
@@ -252,6 +254,13 @@ impl SmoothBudget {
     }
 }
 
+impl SmoothParams {
+    /// Whether the node limit plans every target as the budget itself, so the time-use estimator stays at 1.
+    fn node_use_is_fixed(&self) -> bool {
+        self.limit == SmoothLimit::Nodes && !self.learn_node_use
+    }
+}
+
 /// The start of the NPS estimate with `init-nps=0` when the engine has no measure of its own: PR 1195's value.
 const FALLBACK_INIT_NPS: f32 = 20_000.0;
 
@@ -267,7 +276,7 @@ impl SmoothManager {
             tree_reuse: params.init_tree_reuse,
             nps: params.init_nps,
             nps_is_reliable: false,
-            timeuse: params.init_timeuse,
+            timeuse: if params.node_use_is_fixed() { 1.0 } else { params.init_timeuse },
             avg_ms_per_move: 0.0,
             move_allocated_time: 0.0,
             last_move_final_nodes: 0,

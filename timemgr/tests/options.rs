@@ -113,8 +113,8 @@ fn the_kairos_preset_is_the_configuration_whose_sprt_passed() {
     // starts from the engine's measure (init-nps=0), which on that virtual clock (VirtualNps 1400) is 1400. Every
     // binary before 2026-11-28 learned node use under the node limit; `learn-node-use` now says so.
     let sprt = TimeManagerConfig::parse(
-        "smooth(limit=nodes,learn-node-use=true,init-nps=0,init-timeuse=0.9,init-tree-reuse=0.35,tree-reuse-update-rate=20.0,\
-         prune-floor=0.9,nps-update-period=20.0)",
+        "smooth(limit=nodes,learn-node-use=true,init-nps=0,init-timeuse=0.9,init-tree-reuse=0.35,\
+         tree-reuse-update-rate=20.0,prune-floor=0.9,nps-update-period=20.0)",
     )
     .unwrap();
     let preset = TimeManagerConfig::parse("smooth(preset=kairos)").unwrap();
@@ -135,8 +135,8 @@ fn the_even_preset_is_the_configuration_that_met_both_targets() {
     // plus lc0's linear NPS update for the wall clock, as the kairos preset adds it, and the engine's measure as
     // the estimate's start (1400 on that run's virtual clock); node use was learned, as by every binary then.
     let run = TimeManagerConfig::parse(
-        "smooth(limit=nodes,learn-node-use=true,init-nps=0,init-timeuse=0.9,init-tree-reuse=0.35,tree-reuse-update-rate=20.0,\
-         prune-floor=1.0,search-forced=true,max-move-budget=0.5,nps-update-period=20.0,\
+        "smooth(limit=nodes,learn-node-use=true,init-nps=0,init-timeuse=0.9,init-tree-reuse=0.35,\
+         tree-reuse-update-rate=20.0,prune-floor=1.0,search-forced=true,max-move-budget=0.5,nps-update-period=20.0,\
          mle-legacy(midpoint=68.0,steepness=20.0))",
     )
     .unwrap();

@@ -34,7 +34,9 @@ SPSA_INPUTS = "\n".join([
     "SmoothMaxMoveBudget, float, 0.3, 0.1, 0.6, 0.02, 0.002",
     "SmoothInitTimeuse, float, 0.7, 0.3, 1.2, 0.02, 0.002",
 ])
-SPSA_MANAGER = "TimeManager=smooth(limit=nodes)"
+# learn-node-use=true: the node limit learned node use by default when this ran (2026-11-27); without it init-timeuse
+# has no effect under limit=nodes, and `kairos tune --export openbench` refuses it.
+SPSA_MANAGER = "TimeManager=smooth(limit=nodes,learn-node-use=true)"
 
 
 def network_sha():

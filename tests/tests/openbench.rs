@@ -101,7 +101,7 @@ fn the_exported_spsa_block_is_openbenchs_and_reads_back_into_a_plannable_string(
     let export = run_kairos(
         &[
             "tune",
-            "--time-manager=smooth(limit=nodes)",
+            "--time-manager=smooth",
             "--param=max-move-budget=0.3:0.1:0.6",
             "--param=trend-nps-update-period-ms=3000:0:6000",
             "--param=mle-legacy.midpoint=51.5:30:80",
@@ -128,14 +128,14 @@ fn the_exported_spsa_block_is_openbenchs_and_reads_back_into_a_plannable_string(
     std::fs::write(&block, &export.stdout).unwrap();
     let import = |file: &std::path::Path| {
         run_kairos(
-            &["tune", "--time-manager=smooth(limit=nodes)", "--import", "openbench", file.to_str().unwrap()],
+            &["tune", "--time-manager=smooth", "--import", "openbench", file.to_str().unwrap()],
             &dir,
             LIMIT,
         )
     };
     let round_trip = import(&block);
     assert_eq!(round_trip.code, Some(0), "{}", round_trip.stderr);
-    assert_eq!(round_trip.stdout, "smooth(trend-nps-update-period-ms=3000,limit=nodes)\n", "the start values");
+    assert_eq!(round_trip.stdout, "smooth(trend-nps-update-period-ms=3000)\n", "the start values");
 
     // OpenBench's spsa_optimal_values: "Name, value", integers rounded.
     let tuned = dir.join("tuned.txt");
@@ -146,9 +146,23 @@ fn the_exported_spsa_block_is_openbenchs_and_reads_back_into_a_plannable_string(
     let string = tuned_string.stdout.trim();
     assert_eq!(
         string,
-        "smooth(max-move-budget=0.4523,trend-nps-update-period-ms=2750,limit=nodes,mle-legacy(midpoint=57.25))"
+        "smooth(max-move-budget=0.4523,trend-nps-update-period-ms=2750,mle-legacy(midpoint=57.25))"
     );
     plan(string);
+
+    // The node limit has no trend watcher: exporting that key there is refused before any tune, with the reason.
+    let inert = run_kairos(
+        &[
+            "tune",
+            "--time-manager=smooth(limit=nodes)",
+            "--param=trend-nps-update-period-ms=3000:0:6000",
+            "--export=openbench",
+        ],
+        &dir,
+        LIMIT,
+    );
+    assert_eq!(inert.code, Some(1));
+    assert!(inert.stderr.contains("trend-nps-update-period-ms: smooth(limit=nodes) never reads it"), "{}", inert.stderr);
 
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "SmoothMaxMoveBudget, 0.45\nLegacySlowmover, 1.1\n").unwrap();

@@ -7,8 +7,8 @@ use crate::managers::expected_length::{ExpectedLengthBudget, ExpectedLengthParam
 use crate::managers::geometric::{GeometricBudget, GeometricParams};
 use crate::managers::legacy::{LegacyBudget, LegacyParams};
 use crate::managers::simple::SimpleBudget;
-use crate::managers::smooth::SmoothManager;
-use crate::managers::{DeadlineManager, TimeManager};
+use crate::managers::smooth::{SmoothManager, SmoothParams};
+use crate::managers::{DeadlineManager, InertKey, TimeManager};
 use crate::options::{ComponentConfig, OptionError, TimeManagerConfig};
 
 /// Parses an option string such as `smooth(preset=lc0)` and builds a fresh manager for one game.
@@ -60,6 +60,24 @@ pub fn build_time_manager(config: &TimeManagerConfig) -> Result<Box<dyn TimeMana
         }
     };
     Ok(manager)
+}
+
+/// The keys of `config` that its manager never reads under the rest of the string (see [`InertKey`]).
+pub fn inert_keys(config: &TimeManagerConfig) -> Result<Vec<InertKey>, OptionError> {
+    Ok(match config.name() {
+        "smooth" => config.manager.keys::<SmoothParams>()?.inert_keys(),
+        "legacy" => match &config.estimator {
+            Some(est) if !is_untouched_default(config, est) => ["midpoint-move", "steepness"]
+                .map(|key| InertKey {
+                    key,
+                    unless_tuned: &[],
+                    why: "the estimator written in the string replaces legacy's own curve; tune the estimator's key",
+                })
+                .to_vec(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    })
 }
 
 /// The manager that budgets the moves ctm's model does not: any manager but ctm itself.

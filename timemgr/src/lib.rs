@@ -42,8 +42,8 @@ pub mod stoppers;
 pub mod trace;
 
 pub use chain::{build_stopper_chain, CommonStopperOptions};
-pub use factory::{build_time_manager, time_manager_from_str};
-pub use managers::{ClockView, TimeManager};
+pub use factory::{build_time_manager, inert_keys, time_manager_from_str};
+pub use managers::{ClockView, InertKey, TimeManager};
 pub use options::{render_help, OptionError, TimeManagerConfig};
 pub use planner::{plan, PlanConfig, PlanError, PlanReport, PlannedMove, TimeControl};
 pub use search_stats::{

@@ -96,6 +96,20 @@ mod tests {
     }
 
     #[test]
+    fn a_time_manager_key_that_changes_nothing_is_named_with_the_way_out() {
+        let options = EngineOptions { backend: "uniform".into(), threads: 1, ..EngineOptions::default() };
+        let input = b"setoption name TimeManager value smooth(limit=nodes,init-timeuse=0.8,max-move-budget=0.2)\n\
+                      setoption name TimeManager value smooth(limit=nodes,learn-node-use=true,init-timeuse=0.8)\n\
+                      isready\n";
+        let lines = session(options, input);
+        let warnings: Vec<&String> = lines.iter().filter(|line| line.starts_with("info string warning")).collect();
+        assert_eq!(warnings.len(), 1, "only the first string sets a key it never reads: {lines:?}");
+        assert!(warnings[0].starts_with("info string warning TimeManager: init-timeuse has no effect:"), "{lines:?}");
+        assert!(warnings[0].contains("learn-node-use=true"), "{lines:?}");
+        assert_eq!(lines.last().map(String::as_str), Some("readyok"));
+    }
+
+    #[test]
     fn quit_ends_the_loop_before_later_lines() {
         let lines = session(EngineOptions::default(), b"uci\nquit\nisready\n");
         assert_eq!(lines.last().map(String::as_str), Some("uciok"));

@@ -199,6 +199,7 @@ impl Session {
         }
         if before.time_manager != after.time_manager {
             self.time_manager = self.new_time_manager();
+            self.warn_of_inert_keys()?;
         }
         if (before.virtual_clock, before.virtual_nps, before.virtual_batch_cost_ms)
             != (after.virtual_clock, after.virtual_nps, after.virtual_batch_cost_ms)
@@ -284,6 +285,22 @@ impl Session {
         if let Some(tablebases) = loaded.tablebases {
             self.out.send(&format!("info string {}", tablebases.summary()))?;
             self.tablebases = Some(Arc::new(tablebases));
+        }
+        Ok(())
+    }
+
+    /// Tells the user which keys of the new TimeManager string change nothing under the rest of it, and why.
+    fn warn_of_inert_keys(&self) -> io::Result<()> {
+        let config = self.options.time_manager.config();
+        let inert_keys = match timemgr::inert_keys(config) {
+            Ok(keys) => keys,
+            Err(error) => return self.out.error(&format!("TimeManager: {error}")),
+        };
+        for inert in inert_keys {
+            if config.manager.is_changed(inert.key) {
+                let (key, why) = (inert.key, inert.why);
+                self.out.send(&format!("info string warning TimeManager: {key} has no effect: {why}"))?;
+            }
         }
         Ok(())
     }

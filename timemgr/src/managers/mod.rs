@@ -26,6 +26,18 @@ pub trait TimeManager: Send {
     fn drain_trace(&mut self) -> Vec<MoveTrace>;
 }
 
+/// A key that the manager never reads under the rest of its option string, and why, so that tuning it is refused
+/// rather than spent on games that cannot change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InertKey {
+    /// The key, as written in the option string.
+    pub key: &'static str,
+    /// Keys that give it an effect again when one of them is tuned too (their value is then not fixed).
+    pub unless_tuned: &'static [&'static str],
+    /// Why it has no effect, and the way out.
+    pub why: &'static str,
+}
+
 /// The side to move's clock as a manager sees it at `go`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ClockView {

@@ -58,6 +58,11 @@ impl ComponentConfig {
         self.index(name).map(|i| self.values[i].clone())
     }
 
+    /// Whether `name` holds a value other than its (preset) default, i.e. the option string set it.
+    pub fn is_changed(&self, name: &str) -> bool {
+        self.index(name).is_some_and(|i| self.values[i] != self.defaults[i])
+    }
+
     /// The component's own keys as their typed struct; `K` must be this component's (else a registry bug).
     pub fn keys<K: ComponentKeys>(&self) -> Result<K, OptionError> {
         if self.spec.params != K::KEYS {

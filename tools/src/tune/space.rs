@@ -25,6 +25,16 @@ pub enum SpaceError {
         /// Every tunable key, comma-separated.
         valid: String,
     },
+    /// The key has no effect under the rest of the option string, so its games could not tell its values apart.
+    #[error("--param {key}: {manager} never reads it: {why}")]
+    Inert {
+        /// The key.
+        key: String,
+        /// The option string being tuned.
+        manager: String,
+        /// Why, and the way out.
+        why: &'static str,
+    },
     /// The same key twice.
     #[error("--param {0} is given twice; keep one")]
     Duplicate(String),
@@ -100,6 +110,18 @@ fn range_and_step(spec: &ParamSpec) -> (f64, f64, f64) {
     }
 }
 
+/// Refuses a tuned key that the manager never reads under the base string, unless the key that would give it an
+/// effect is tuned too.
+fn refuse_inert(base: &TimeManagerConfig, tuned: &[SpsaParam]) -> Result<(), SpaceError> {
+    let is_tuned = |key: &str| tuned.iter().any(|p| p.name == key);
+    for inert in timemgr::inert_keys(base)? {
+        if is_tuned(inert.key) && !inert.unless_tuned.iter().any(|key| is_tuned(key)) {
+            return Err(SpaceError::Inert { key: inert.key.to_owned(), manager: base.to_string(), why: inert.why });
+        }
+    }
+    Ok(())
+}
+
 impl TuneSpace {
     /// Parses and builds the base option string and checks every `--param` against the registry; an estimator key is
     /// written `ESTIMATOR.KEY` or `estimator.KEY` (the manager's estimator, whatever its name).
@@ -133,6 +155,7 @@ impl TuneSpace {
             specs.push(spec);
             tuned.push(SpsaParam { name: key, start, min, max, step });
         }
+        refuse_inert(&base, &tuned)?;
         let space = TuneSpace { base, specs, params: tuned };
         space.config(&space.starts())?;
         Ok(space)
@@ -219,5 +242,19 @@ mod tests {
             SpaceError::Duplicate(_)
         ));
         assert!(matches!(TuneSpace::new("smoth", &[]).unwrap_err(), SpaceError::Option(_)));
+    }
+
+    #[test]
+    fn a_key_the_manager_never_reads_is_refused_with_the_way_out() {
+        let error = TuneSpace::new("smooth(limit=nodes)", &words(&["init-timeuse=0.9:0.5:1.0"])).unwrap_err();
+        assert!(matches!(error, SpaceError::Inert { .. }), "{error}");
+        let text = error.to_string();
+        assert!(text.contains("init-timeuse") && text.contains("learn-node-use=true"), "{text}");
+        let learned = "smooth(limit=nodes,learn-node-use=true)";
+        assert!(TuneSpace::new(learned, &words(&["init-timeuse=0.9:0.5:1.0"])).is_ok());
+        // A decay of no bonus is refused alone, and accepted when the bonus is tuned beside it.
+        let decay = "first-move-bonus-decay=0.5:0.0:0.9";
+        assert!(matches!(TuneSpace::new("smooth", &words(&[decay])), Err(SpaceError::Inert { .. })));
+        assert!(TuneSpace::new("smooth", &words(&[decay, "first-move-bonus=0.5:0.0:2.0"])).is_ok());
     }
 }

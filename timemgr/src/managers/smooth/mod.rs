@@ -21,7 +21,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::{lock, new_trace, Adjustments, ClockView, TimeManager};
+use super::{lock, new_trace, Adjustments, ClockView, InertKey, TimeManager};
 use crate::decay::{exponential_decay, linear_decay};
 use crate::estimator::MovesLeftEstimator;
 pub use crate::options::registry::{SmoothLimit, SmoothParams};
@@ -258,6 +258,72 @@ impl SmoothParams {
     /// Whether the node limit plans every target as the budget itself, so the time-use estimator stays at 1.
     fn node_use_is_fixed(&self) -> bool {
         self.limit == SmoothLimit::Nodes && !self.learn_node_use
+    }
+
+    /// The keys that the code above never reads under these values, so that a tuner or a user is told instead
+    /// of tuning a key that changes nothing.
+    pub fn inert_keys(&self) -> Vec<InertKey> {
+        const NO_PIGGYBANK: &str = "the node limit keeps no piggybank; it is a key of limit=time";
+        const TIME_STOPPER: &str =
+            "the node limit's stopper has no trend watcher or piggybank; it is a key of limit=time";
+        const TREND_OFF: &str = "the trend watcher is off (trend-nps-update-period-ms=0)";
+        const NODE_USE: &str = "the node limit keeps node use at 1 unless learn-node-use=true; add that key";
+        const NODE_LIMIT: &str = "only the node limit reads it; add limit=nodes";
+        const EMPTY_PIGGYBANK: &str =
+            "nothing is paid into the piggybank (init-piggybank=0 and per-move-piggybank=0); set one of them";
+        const DEPOSITS: &[&str] = &["init-piggybank", "per-move-piggybank"];
+        const UNSPENT_PIGGYBANK: &str = "nothing spends the piggybank (trend-nps-update-period-ms=0, \
+                                         force-piggybank-ms=-1, need-more-time=false); set one of them";
+        const SPENDERS: &[&str] = &["trend-nps-update-period-ms", "force-piggybank-ms"];
+        let mut inert = Vec::new();
+        let mut add = |key, unless_tuned, why| inert.push(InertKey { key, unless_tuned, why });
+        match self.limit {
+            SmoothLimit::Nodes => {
+                for key in ["init-piggybank", "per-move-piggybank", "max-piggybank-use", "max-piggybank-moves"] {
+                    add(key, &[], NO_PIGGYBANK);
+                }
+                for key in [
+                    "trend-nps-update-period-ms",
+                    "bestmove-optimism",
+                    "overtaker-optimism",
+                    "force-piggybank-ms",
+                    "need-more-time",
+                ] {
+                    add(key, &[], TIME_STOPPER);
+                }
+                if !self.learn_node_use {
+                    for key in ["init-timeuse", "min-timeuse", "timeuse-update-rate"] {
+                        add(key, &[], NODE_USE);
+                    }
+                }
+            }
+            SmoothLimit::Time => {
+                for key in ["nodes-time-cap", "prune-floor", "search-forced", "learn-node-use"] {
+                    add(key, &[], NODE_LIMIT);
+                }
+                let empty = self.init_piggybank == 0.0 && self.per_move_piggybank == 0.0;
+                if empty {
+                    for key in ["max-piggybank-use", "max-piggybank-moves"] {
+                        add(key, DEPOSITS, EMPTY_PIGGYBANK);
+                    }
+                }
+                if !empty && self.trend_period_ms == 0 && self.force_piggybank_ms < 0 && !self.need_more_time {
+                    add("max-piggybank-use", SPENDERS, UNSPENT_PIGGYBANK);
+                }
+                if self.trend_period_ms == 0 {
+                    for key in ["bestmove-optimism", "overtaker-optimism"] {
+                        add(key, &["trend-nps-update-period-ms"], TREND_OFF);
+                    }
+                }
+            }
+        }
+        if self.first_move_bonus == 0.0 {
+            add("first-move-bonus-decay", &["first-move-bonus"], "there is no bonus to decay (first-move-bonus=0)");
+        }
+        if self.nps_update_period > 0.0 {
+            add("nps-update-rate", &["nps-update-period"], "the NPS update is linear (nps-update-period > 0)");
+        }
+        inert
     }
 }
 

@@ -228,12 +228,14 @@ fn a_reused_trees_first_gather_stays_within_the_stoppers_playouts_left() {
     // may back up 2.4 batches out of order (#34 item 1: on a short clock that overran moves of a few nodes).
     // With GatherWithinPlayoutsLeft the gathers make no more playouts than the stoppers expect to be left: every
     // move's (all), or only a reused tree's move allowed fewer playouts than that out-of-order limit, 76 here
-    // (small-moves). A fresh search to 400 visits, then the reused tree's move to `extra` more.
-    let visits = |search: &mut Search, limit: u64| {
-        let request = request_until(Box::new(VisitsStopper::new(limit, true)));
-        search.start(request, Box::new(|_| {})).wait().expect("a best move").stats.total_nodes
-    };
-    let moves = |gather_bound, extra| {
+    // (small-moves), or only one that can afford fewer before its hard time limit (time-trouble). A fresh search
+    // to 400 visits, then the reused tree's move to `extra` more, able to afford `affordable` playouts.
+    let moves_affording = |gather_bound, extra, affordable: Option<u64>| {
+        let visits = |search: &mut Search, limit: u64| {
+            let stopper = Affording { visits: VisitsStopper::new(limit, true), affordable };
+            let outcome = search.start(request_until(Box::new(stopper)), Box::new(|_| {})).wait();
+            outcome.expect("a best move").stats.total_nodes
+        };
         let params =
             SearchParams { threads: 1, minibatch_size: 32, max_prefetch: 0, gather_bound, ..lc0_defaults() };
         let mut search = search_for(None, &[], params, hashed);
@@ -243,6 +245,7 @@ fn a_reused_trees_first_gather_stays_within_the_stoppers_playouts_left() {
         assert!(reused > 10, "{reused}");
         (first, visits(&mut search, reused + extra) - reused)
     };
+    let moves = |gather_bound, extra| moves_affording(gather_bound, extra, None);
     assert_eq!(moves(GatherBound::All, 3), (400, 3), "every gather stops at the limit, the first one too");
     let lc0s = moves(GatherBound::Off, 3);
     assert!(lc0s.0 >= 400 && lc0s.1 > 3, "as lc0, the reused tree's first gather fills a batch: {lc0s:?}");
@@ -250,6 +253,31 @@ fn a_reused_trees_first_gather_stays_within_the_stoppers_playouts_left() {
     let large = moves(GatherBound::Off, 200);
     assert!(large.1 > 200, "as lc0, the last gather passes the limit: {large:?}");
     assert_eq!(moves(GatherBound::SmallMoves, 200), large, "a move above the out-of-order limit searches as lc0's");
+    // time-trouble: only a move that cannot afford 76 playouts is bounded, however large its target.
+    let trouble = |extra, affordable| moves_affording(GatherBound::TimeTrouble, extra, Some(affordable));
+    assert_eq!(trouble(3, 1000), lc0s, "time in hand: a small move searches as lc0's");
+    assert_eq!(trouble(200, 1000), large, "time in hand: a large move searches as lc0's");
+    assert_eq!(trouble(3, 75), (lc0s.0, 3), "in time trouble a small move stops at its limit");
+    assert_eq!(trouble(200, 75), (large.0, 200), "in time trouble every gather stays within the playouts left");
+    assert_eq!(moves(GatherBound::TimeTrouble, 3), lc0s, "a stopper that knows no time bounds nothing");
+}
+
+/// A visit limit whose move can afford `affordable` playouts before its hard time limit, as a time manager says.
+struct Affording {
+    visits: VisitsStopper,
+    affordable: Option<u64>,
+}
+
+impl Stopper for Affording {
+    fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
+        self.visits.should_stop(stats, hints)
+    }
+    fn playouts_left_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
+        self.visits.playouts_left_at_start(stats)
+    }
+    fn affordable_playouts_at_start(&mut self, _stats: &IterationStats) -> Option<u64> {
+        self.affordable
+    }
 }
 
 #[test]

@@ -122,6 +122,12 @@ pub trait Stopper: Send {
     fn playouts_left_at_start(&mut self, _stats: &IterationStats) -> Option<u64> {
         None
     }
+    /// The playouts the move can still afford before its hard time limit at the stopper's speed estimate, asked
+    /// once before the search starts, so that a move in time trouble keeps its gathers small enough not to
+    /// overrun the clock. It must not change what `should_stop` will answer.
+    fn affordable_playouts_at_start(&mut self, _stats: &IterationStats) -> Option<u64> {
+        None
+    }
 }
 
 /// The parameters of one UCI `go` command; times in milliseconds.

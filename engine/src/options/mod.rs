@@ -360,7 +360,8 @@ declare_options! {
     gather_within_playouts_left: String = "off", OptionKind::Combo(GatherBound::NAMES), "GatherWithinPlayoutsLeft",
         "gather-within-playouts-left", "Which moves' gathers make no more playouts than the stoppers expect the \
          move to have left, so that a move on a very short clock ends near its target: off (as lc0), \
-         small-moves (moves whose node target is smaller than one gather's out-of-order limit) or all (a reused \
+         small-moves (moves whose node target is smaller than one gather's out-of-order limit), time-trouble \
+         (moves that can afford fewer playouts than that before the manager's hard time limit) or all (a reused \
          tree's first gather then waits for the stoppers' first estimate); Kairos, under test: EXPERIMENTS.md.";
     idling_minimum_work: i64 = 0, OptionKind::Spin { min: 0, max: 10_000 }, "IdlingMinimumWork",
         "idling-minimum-work", "With several search threads, a gather ends early because the backend is idle only \

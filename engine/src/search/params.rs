@@ -91,19 +91,24 @@ pub enum GatherBound {
     /// A move on a reused tree whose stoppers allow it fewer playouts than one gather may back up out of order:
     /// such moves only, so that every other move searches as lc0's.
     SmallMoves,
+    /// A move on a reused tree that can afford, before its hard time limit at the manager's speed estimate, fewer
+    /// playouts than one gather may back up out of order: only moves in time trouble, so that every move with
+    /// time in hand searches as lc0's.
+    TimeTrouble,
     /// Every move's, a reused tree's first gather waiting for the stoppers' first estimate.
     All,
 }
 
 impl GatherBound {
     /// The option's values.
-    pub const NAMES: &'static [&'static str] = &["off", "small-moves", "all"];
+    pub const NAMES: &'static [&'static str] = &["off", "small-moves", "time-trouble", "all"];
 
     /// The bound of an option value (one of [`GatherBound::NAMES`]).
     pub fn from_name(name: &str) -> Option<Self> {
         match name {
             "off" => Some(Self::Off),
             "small-moves" => Some(Self::SmallMoves),
+            "time-trouble" => Some(Self::TimeTrouble),
             "all" => Some(Self::All),
             _ => None,
         }

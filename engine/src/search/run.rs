@@ -145,9 +145,11 @@ fn lock_tree(state: &Mutex<TreeState>) -> MutexGuard<'_, TreeState> {
     lock(state)
 }
 
-/// `GatherWithinPlayoutsLeft=small-moves`: the playouts the stoppers allow a reused tree's move, if fewer than one
-/// gather may back up out of order (a fresh tree's first gather is its root alone).
-fn small_move_playouts(
+/// The playouts that bound a reused tree's move from its start, if `GatherWithinPlayoutsLeft` bounds this move
+/// (a fresh tree's first gather is its root alone): `small-moves`, the playouts the stoppers allow it when fewer
+/// than one gather may back up out of order; `time-trouble`, when it can afford fewer than that before its hard
+/// time limit, those it allows or affords, whichever is fewer.
+fn bounded_move_playouts(
     root: &Node,
     stopper: &mut dyn Stopper,
     stats: &IterationStats,
@@ -155,7 +157,17 @@ fn small_move_playouts(
     batch_target: usize,
 ) -> Option<u64> {
     let limit = max_out_of_order(params, batch_target) as u64;
-    (root.n > 0).then(|| stopper.playouts_left_at_start(stats)).flatten().filter(|&left| left < limit)
+    if root.n == 0 {
+        return None;
+    }
+    match params.gather_bound {
+        GatherBound::SmallMoves => stopper.playouts_left_at_start(stats).filter(|&left| left < limit),
+        GatherBound::TimeTrouble => {
+            let affordable = stopper.affordable_playouts_at_start(stats).filter(|&affordable| affordable < limit)?;
+            Some(stopper.playouts_left_at_start(stats).map_or(affordable, |left| left.min(affordable)))
+        }
+        GatherBound::Off | GatherBound::All => None,
+    }
 }
 
 impl Run {
@@ -173,7 +185,7 @@ impl Run {
         }
         .min(attributes.maximum_batch_size.max(1));
         let mut stopper = config.stopper;
-        let small_move = (config.params.gather_bound == GatherBound::SmallMoves)
+        let bounded_move = matches!(config.params.gather_bound, GatherBound::SmallMoves | GatherBound::TimeTrouble)
             .then(|| {
                 let state = lock(&config.state);
                 let stats = iteration_stats(
@@ -183,14 +195,14 @@ impl Run {
                     attributes.has_moves_left,
                     config.draw_score,
                 );
-                small_move_playouts(&state.tree.root, stopper.as_mut(), &stats, &config.params, batch_target)
+                bounded_move_playouts(&state.tree.root, stopper.as_mut(), &stats, &config.params, batch_target)
             })
             .flatten();
         let mut hints = Hints::default();
-        if let Some(left) = small_move {
+        if let Some(left) = bounded_move {
             hints.update_remaining_playouts(left);
         }
-        let within_playouts_left = config.params.gather_bound == GatherBound::All || small_move.is_some();
+        let within_playouts_left = config.params.gather_bound == GatherBound::All || bounded_move.is_some();
         let run = Arc::new(Self {
             state: config.state,
             params: config.params,

@@ -586,6 +586,10 @@ impl Stopper for ManagedStopper {
     fn playouts_left_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
         self.chain(stats).playouts_left_at_start(stats)
     }
+
+    fn affordable_playouts_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
+        self.chain(stats).affordable_playouts_at_start(stats)
+    }
 }
 
 /// The end of a move, after the best move is sent: the time manager learns from the search's outcome, the

@@ -30,7 +30,7 @@ use crate::trace::{MoveTrace, StopCause, TraceBook, TraceValue};
 
 mod nodes;
 
-use nodes::{NodePlan, NodeStopper};
+use nodes::{affordable_playouts, NodePlan, NodeStopper};
 
 /// The learned state (docs/lc0/smooth.md §1.4) plus the best-move share for `theta`.
 #[derive(Clone, Debug, PartialEq)]
@@ -654,6 +654,12 @@ impl Stopper for SmoothStopper {
 
     fn stop_reason(&self) -> Option<String> {
         self.stopped.clone()
+    }
+
+    fn affordable_playouts_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
+        let nps = lock(&self.shared).state.nps;
+        let limit = self.deadline_ms.saturating_add(self.allowance_ms);
+        Some(affordable_playouts(limit, stats.time_since_movestart_ms, nps))
     }
 }
 

@@ -190,6 +190,17 @@ impl Stopper for NodeStopper {
     fn playouts_left_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
         Some(self.plan.remaining_visits(stats))
     }
+
+    fn affordable_playouts_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
+        let nps = lock(&self.shared).state.nps;
+        Some(affordable_playouts(self.plan.hard_deadline_ms, stats.time_since_movestart_ms, nps))
+    }
+}
+
+/// The playouts that `nps` fits between `elapsed_ms` and `limit_ms` (none once the limit has passed).
+pub(super) fn affordable_playouts(limit_ms: i64, elapsed_ms: i64, nps: f32) -> u64 {
+    let left_ms = limit_ms.saturating_sub(elapsed_ms).max(0);
+    (left_ms as f64 * f64::from(nps.max(0.0)) / 1000.0) as u64
 }
 
 #[cfg(test)]

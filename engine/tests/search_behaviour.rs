@@ -262,6 +262,26 @@ fn a_reused_trees_first_gather_stays_within_the_stoppers_playouts_left() {
     assert_eq!(moves(GatherBound::TimeTrouble, 3), lc0s, "a stopper that knows no time bounds nothing");
 }
 
+#[test]
+fn a_fresh_tree_in_time_trouble_keeps_its_gathers_within_the_playouts_left() {
+    // A fresh root's first gather is the root alone; lc0's next gathers fill their batches whatever is left.
+    let fresh = |gather_bound, limit, affordable| {
+        let params =
+            SearchParams { threads: 1, minibatch_size: 32, max_prefetch: 0, gather_bound, ..lc0_defaults() };
+        let mut search = search_for(None, &[], params, hashed);
+        let stopper = Affording { visits: VisitsStopper::new(limit, true), affordable };
+        let outcome = search.start(request_until(Box::new(stopper)), Box::new(|_| {})).wait();
+        outcome.expect("a best move").stats.total_nodes
+    };
+    for limit in [20, 45, 403] {
+        let lc0s = fresh(GatherBound::Off, limit, None);
+        assert!(lc0s > limit, "as lc0, the last gather passes {limit}: {lc0s}");
+        assert_eq!(fresh(GatherBound::TimeTrouble, limit, Some(1000)), lc0s, "time in hand: as lc0's");
+        assert_eq!(fresh(GatherBound::TimeTrouble, limit, Some(75)), limit, "in time trouble: within the limit");
+        assert_eq!(fresh(GatherBound::SmallMoves, limit, None), lc0s, "small-moves bounds reused trees only");
+    }
+}
+
 /// A visit limit whose move can afford `affordable` playouts before its hard time limit, as a time manager says.
 struct Affording {
     visits: VisitsStopper,

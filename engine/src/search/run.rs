@@ -145,10 +145,11 @@ fn lock_tree(state: &Mutex<TreeState>) -> MutexGuard<'_, TreeState> {
     lock(state)
 }
 
-/// The playouts that bound a reused tree's move from its start, if `GatherWithinPlayoutsLeft` bounds this move
-/// (a fresh tree's first gather is its root alone): `small-moves`, the playouts the stoppers allow it when fewer
-/// than one gather may back up out of order; `time-trouble`, when it can afford fewer than that before its hard
-/// time limit, those it allows or affords, whichever is fewer.
+/// The playouts that bound a move from its start, if `GatherWithinPlayoutsLeft` bounds this move: `small-moves`,
+/// on a reused tree (a fresh tree's first gather is its root alone), the playouts the stoppers allow it when fewer
+/// than one gather may back up out of order; `time-trouble`, on any tree (after a fresh root, the next gather can
+/// back up the cache's hits out of order), when it can afford fewer than that before its hard time limit, those it
+/// allows or affords, whichever is fewer.
 fn bounded_move_playouts(
     root: &Node,
     stopper: &mut dyn Stopper,
@@ -157,16 +158,13 @@ fn bounded_move_playouts(
     batch_target: usize,
 ) -> Option<u64> {
     let limit = max_out_of_order(params, batch_target) as u64;
-    if root.n == 0 {
-        return None;
-    }
     match params.gather_bound {
-        GatherBound::SmallMoves => stopper.playouts_left_at_start(stats).filter(|&left| left < limit),
+        GatherBound::SmallMoves if root.n > 0 => stopper.playouts_left_at_start(stats).filter(|&left| left < limit),
         GatherBound::TimeTrouble => {
             let affordable = stopper.affordable_playouts_at_start(stats).filter(|&affordable| affordable < limit)?;
             Some(stopper.playouts_left_at_start(stats).map_or(affordable, |left| left.min(affordable)))
         }
-        GatherBound::Off | GatherBound::All => None,
+        GatherBound::Off | GatherBound::SmallMoves | GatherBound::All => None,
     }
 }
 

@@ -162,7 +162,8 @@ fn the_exported_spsa_block_is_openbenchs_and_reads_back_into_a_plannable_string(
         LIMIT,
     );
     assert_eq!(inert.code, Some(1));
-    assert!(inert.stderr.contains("trend-nps-update-period-ms: smooth(limit=nodes) never reads it"), "{}", inert.stderr);
+    let refusal = "trend-nps-update-period-ms: smooth(limit=nodes) never reads it";
+    assert!(inert.stderr.contains(refusal), "{}", inert.stderr);
 
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "SmoothMaxMoveBudget, 0.45\nLegacySlowmover, 1.1\n").unwrap();

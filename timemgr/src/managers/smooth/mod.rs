@@ -269,6 +269,7 @@ impl SmoothParams {
         const TREND_OFF: &str = "the trend watcher is off (trend-nps-update-period-ms=0)";
         const NODE_USE: &str = "the node limit keeps node use at 1 unless learn-node-use=true; add that key";
         const NODE_LIMIT: &str = "only the node limit reads it; add limit=nodes";
+        const LC0_FAULTS: &str = "lc0's faults are the piggybank's and the trend watcher's: a key of limit=time";
         const EMPTY_PIGGYBANK: &str =
             "nothing is paid into the piggybank (init-piggybank=0 and per-move-piggybank=0); set one of them";
         const DEPOSITS: &[&str] = &["init-piggybank", "per-move-piggybank"];
@@ -291,6 +292,7 @@ impl SmoothParams {
                 ] {
                     add(key, &[], TIME_STOPPER);
                 }
+                add("lc0-compat", &[], LC0_FAULTS);
                 if !self.learn_node_use {
                     for key in ["init-timeuse", "min-timeuse", "timeuse-update-rate"] {
                         add(key, &[], NODE_USE);

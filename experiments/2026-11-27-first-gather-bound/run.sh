@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# #34 item 1: time losses at 500 NPS and 1+0.01 with GatherWithinPlayoutsLeft=BOUND (off, small-moves or all), bare
-# smooth(limit=nodes) against the default smooth(preset=kairos), both with that bound, on the virtual clock
-# (Threads=1, the 8mvs book shuffled with seed 7, two games at a time), as the 100-game cells of
+# #34 item 1: time losses at 500 NPS and 1+0.01 with GatherWithinPlayoutsLeft=BOUND (off, small-moves, time-trouble
+# or all), bare smooth(limit=nodes) against the default smooth(preset=kairos), both with that bound, on the
+# virtual clock (Threads=1, the 8mvs book shuffled with seed 7, two games at a time), as the 100-game cells of
 # ../2026-11-27-first-gather-cap. Results in 500-nps-BOUND/.
 # BOUND=first was gather-bound-first.patch.txt on 81a0678 (not landed: it did not remove the losses).
 # usage: KAIROS=/path/to/kairos BOUND=small-moves [GAMES=100] run.sh

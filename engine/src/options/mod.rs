@@ -357,12 +357,13 @@ declare_options! {
     max_out_of_order_evals_factor: f64 = 2.4, OptionKind::Float { min: 0.0, max: 100.0 },
         "MaxOutOfOrderEvalsFactor", "max-out-of-order-evals-factor",
         "Out-of-order results one gather may back up, as a multiple of the minibatch size.";
-    gather_within_playouts_left: String = "off", OptionKind::Combo(GatherBound::NAMES), "GatherWithinPlayoutsLeft",
-        "gather-within-playouts-left", "Which moves' gathers make no more playouts than the stoppers expect the \
-         move to have left, so that a move on a very short clock ends near its target: off (as lc0), \
-         small-moves (moves whose node target is smaller than one gather's out-of-order limit), time-trouble \
-         (moves that can afford fewer playouts than that before the manager's hard time limit) or all (a reused \
-         tree's first gather then waits for the stoppers' first estimate); Kairos, under test: EXPERIMENTS.md.";
+    gather_within_playouts_left: String = "time-trouble", OptionKind::Combo(GatherBound::NAMES),
+        "GatherWithinPlayoutsLeft", "gather-within-playouts-left", "Which moves' gathers make no more playouts than \
+         the stoppers expect the move to have left, so that a move on a very short clock cannot overrun it: \
+         time-trouble (Kairos's default: moves that can afford fewer playouts than one gather's out-of-order limit \
+         before the manager's hard time limit; every other move searches as lc0's), off (as lc0), small-moves \
+         (moves on a reused tree whose node target is smaller than that limit) or all (a reused tree's first \
+         gather then waits for the stoppers' first estimate); EXPERIMENTS.md.";
     idling_minimum_work: i64 = 0, OptionKind::Spin { min: 0, max: 10_000 }, "IdlingMinimumWork",
         "idling-minimum-work", "With several search threads, a gather ends early because the backend is idle only \
          once it holds more than this many positions for the network.";

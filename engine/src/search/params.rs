@@ -80,9 +80,10 @@ pub struct SearchParams {
     pub wdl_eval_objectivity: f32,
 }
 
-/// Which moves' gathers the stoppers' playouts left bound (`GatherWithinPlayoutsLeft`). lc0 bounds none: a
-/// gather of cache hits and terminals backs up to `MaxOutOfOrderEvalsFactor` batches out of order, which on a
-/// very short clock overruns a move of a few nodes (EXPERIMENTS.md, #34 item 1's time losses).
+/// Which moves' gathers the stoppers' playouts left bound (`GatherWithinPlayoutsLeft`; the engine's option defaults
+/// to `TimeTrouble`, the search's parameters to lc0's `Off`). lc0 bounds none: a gather of cache hits and terminals
+/// backs up to `MaxOutOfOrderEvalsFactor` batches out of order, which on a very short clock overruns a move of a
+/// few nodes (EXPERIMENTS.md, #34 item 1's time losses).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum GatherBound {
     /// No move's, as lc0.

@@ -295,7 +295,7 @@ impl Stopper for Affording {
     fn playouts_left_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
         self.visits.playouts_left_at_start(stats)
     }
-    fn affordable_playouts_at_start(&mut self, _stats: &IterationStats) -> Option<u64> {
+    fn affordable_playouts(&mut self, _stats: &IterationStats) -> Option<u64> {
         self.affordable
     }
 }

@@ -123,9 +123,10 @@ pub trait Stopper: Send {
         None
     }
     /// The playouts the move can still afford before its hard time limit at the stopper's speed estimate, asked
-    /// once before the search starts, so that a move in time trouble keeps its gathers small enough not to
-    /// overrun the clock. It must not change what `should_stop` will answer.
-    fn affordable_playouts_at_start(&mut self, _stats: &IterationStats) -> Option<u64> {
+    /// once a move (before the first gather of a reused tree, after the root's evaluation on a fresh one), so
+    /// that a move in time trouble keeps its gathers small enough not to overrun the clock. It must not change
+    /// what `should_stop` will answer.
+    fn affordable_playouts(&mut self, _stats: &IterationStats) -> Option<u64> {
         None
     }
 }

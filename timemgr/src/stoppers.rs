@@ -333,8 +333,8 @@ impl Stopper for ChainedStopper {
     fn playouts_left_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
         self.members.iter_mut().filter_map(|member| member.playouts_left_at_start(stats)).min()
     }
-    fn affordable_playouts_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
-        self.members.iter_mut().filter_map(|member| member.affordable_playouts_at_start(stats)).min()
+    fn affordable_playouts(&mut self, stats: &IterationStats) -> Option<u64> {
+        self.members.iter_mut().filter_map(|member| member.affordable_playouts(stats)).min()
     }
 }
 

@@ -73,20 +73,20 @@ fn the_chain_tells_the_playouts_a_move_can_afford_before_its_hard_deadline() {
     // the move, 17000 ms: 34000.
     let mut tm = time_manager_from_str(MANAGER).unwrap();
     let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(0.0));
-    assert_eq!(chain.affordable_playouts_at_start(&stats(0, 0, vec![])), Some(36_000));
-    assert_eq!(chain.affordable_playouts_at_start(&stats(1000, 0, vec![])), Some(34_000));
+    assert_eq!(chain.affordable_playouts(&stats(0, 0, vec![])), Some(36_000));
+    assert_eq!(chain.affordable_playouts(&stats(1000, 0, vec![])), Some(34_000));
     // 250 ms left with the 200 ms overhead: min(0.3 · 250, 250 − 200) = 50 ms, 100 playouts; with 80 ms left
     // the overhead leaves nothing.
     let mut tm = time_manager_from_str(MANAGER).unwrap();
     let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(250, 10), &ctx(0, 0), &options(0.0));
-    assert_eq!(chain.affordable_playouts_at_start(&stats(0, 0, vec![])), Some(100));
+    assert_eq!(chain.affordable_playouts(&stats(0, 0, vec![])), Some(100));
     let mut tm = time_manager_from_str(MANAGER).unwrap();
     let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(80, 10), &ctx(0, 0), &options(0.0));
-    assert_eq!(chain.affordable_playouts_at_start(&stats(0, 0, vec![])), Some(0));
+    assert_eq!(chain.affordable_playouts(&stats(0, 0, vec![])), Some(0));
     // legacy's deadline stopper keeps no speed estimate: it affords no answer, and no move is bounded for it.
     let mut legacy = time_manager_from_str("legacy").unwrap();
     let mut chain = build_stopper_chain(Some(legacy.as_mut()), &go(80, 10), &ctx(0, 0), &options(0.0));
-    assert_eq!(chain.affordable_playouts_at_start(&stats(0, 0, vec![])), None);
+    assert_eq!(chain.affordable_playouts(&stats(0, 0, vec![])), None);
 }
 
 #[test]

@@ -62,6 +62,9 @@ struct Control {
     last_info: Option<(Option<PackedMove>, u32, u32, f64)>,
     outcome: Option<SearchOutcome>,
     done: bool,
+    /// `time-trouble` on a fresh tree: whether the first poll after the root's evaluation still has to ask the
+    /// stoppers what the move can afford (asking before it would budget without the root's moves-left estimate).
+    time_trouble_pending: bool,
 }
 
 /// State shared by the threads of one search.
@@ -72,8 +75,9 @@ pub struct Run {
     has_wdl: bool,
     has_moves_left: bool,
     batch_target: usize,
-    /// Whether this move's gathers stay within the stoppers' playouts left (`GatherWithinPlayoutsLeft`).
-    within_playouts_left: bool,
+    /// Whether this move's gathers stay within the stoppers' playouts left (`GatherWithinPlayoutsLeft`); set at
+    /// the first poll of a fresh tree in time trouble.
+    within_playouts_left: AtomicBool,
     /// Search threads started.
     thread_count: usize,
     /// Batches the backend computes at once.
@@ -145,11 +149,11 @@ fn lock_tree(state: &Mutex<TreeState>) -> MutexGuard<'_, TreeState> {
     lock(state)
 }
 
-/// The playouts that bound a move from its start, if `GatherWithinPlayoutsLeft` bounds this move: `small-moves`,
-/// on a reused tree (a fresh tree's first gather is its root alone), the playouts the stoppers allow it when fewer
-/// than one gather may back up out of order; `time-trouble`, on any tree (after a fresh root, the next gather can
-/// back up the cache's hits out of order), when it can afford fewer than that before its hard time limit, those it
-/// allows or affords, whichever is fewer.
+/// The playouts that bound a reused tree's move from its start, if `GatherWithinPlayoutsLeft` bounds this move (a
+/// fresh tree's first gather is its root alone; `time-trouble` asks about it at the first poll, see
+/// [`time_trouble_playouts`]): `small-moves`, the playouts the stoppers allow it when fewer than one gather may back
+/// up out of order; `time-trouble`, when it can afford fewer than that before its hard time limit, those it allows
+/// or affords, whichever is fewer.
 fn bounded_move_playouts(
     root: &Node,
     stopper: &mut dyn Stopper,
@@ -158,14 +162,22 @@ fn bounded_move_playouts(
     batch_target: usize,
 ) -> Option<u64> {
     let limit = max_out_of_order(params, batch_target) as u64;
+    if root.n == 0 {
+        return None;
+    }
     match params.gather_bound {
-        GatherBound::SmallMoves if root.n > 0 => stopper.playouts_left_at_start(stats).filter(|&left| left < limit),
+        GatherBound::SmallMoves => stopper.playouts_left_at_start(stats).filter(|&left| left < limit),
         GatherBound::TimeTrouble => {
-            let affordable = stopper.affordable_playouts_at_start(stats).filter(|&affordable| affordable < limit)?;
+            let affordable = time_trouble_playouts(stopper, stats, limit)?;
             Some(stopper.playouts_left_at_start(stats).map_or(affordable, |left| left.min(affordable)))
         }
-        GatherBound::Off | GatherBound::SmallMoves | GatherBound::All => None,
+        GatherBound::Off | GatherBound::All => None,
     }
+}
+
+/// `time-trouble`: the playouts the move can afford, if fewer than `limit` (one gather's out-of-order limit).
+fn time_trouble_playouts(stopper: &mut dyn Stopper, stats: &IterationStats, limit: u64) -> Option<u64> {
+    stopper.affordable_playouts(stats).filter(|&affordable| affordable < limit)
 }
 
 impl Run {
@@ -201,6 +213,8 @@ impl Run {
             hints.update_remaining_playouts(left);
         }
         let within_playouts_left = config.params.gather_bound == GatherBound::All || bounded_move.is_some();
+        let time_trouble_pending =
+            config.params.gather_bound == GatherBound::TimeTrouble && lock(&config.state).tree.root.n == 0;
         let run = Arc::new(Self {
             state: config.state,
             params: config.params,
@@ -208,7 +222,7 @@ impl Run {
             has_wdl: attributes.has_wdl,
             has_moves_left: attributes.has_moves_left,
             batch_target,
-            within_playouts_left,
+            within_playouts_left: AtomicBool::new(within_playouts_left),
             thread_count: threads,
             concurrent_batches: attributes.concurrent_batches.max(1),
             backend_waiting: AtomicUsize::new(0),
@@ -233,6 +247,7 @@ impl Run {
                 last_info: None,
                 outcome: None,
                 done: false,
+                time_trouble_pending,
             }),
             after_bestmove: Mutex::new(config.after_bestmove),
             wake: Condvar::new(),
@@ -476,7 +491,7 @@ impl Run {
                 u64::from(tree.root.n).min(hints.remaining_playouts()),
             ),
             remaining_playouts: hints.remaining_playouts(),
-            within_playouts_left: self.within_playouts_left,
+            within_playouts_left: self.within_playouts_left.load(Ordering::SeqCst),
             stopping: &stopping,
             backend_idle: &backend_idle,
         };
@@ -567,6 +582,13 @@ impl Run {
             if control.stopper.should_stop(&stats, &mut hints) {
                 self.stop.store(true, Ordering::SeqCst);
                 self.wake.notify_all();
+            }
+            if std::mem::take(&mut control.time_trouble_pending) {
+                let limit = max_out_of_order(&self.params, self.batch_target) as u64;
+                if let Some(affordable) = time_trouble_playouts(control.stopper.as_mut(), &stats, limit) {
+                    hints.update_remaining_playouts(hints.remaining_playouts().min(affordable));
+                    self.within_playouts_left.store(true, Ordering::SeqCst);
+                }
             }
             control.hints = hints;
         }

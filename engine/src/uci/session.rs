@@ -587,8 +587,8 @@ impl Stopper for ManagedStopper {
         self.chain(stats).playouts_left_at_start(stats)
     }
 
-    fn affordable_playouts_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
-        self.chain(stats).affordable_playouts_at_start(stats)
+    fn affordable_playouts(&mut self, stats: &IterationStats) -> Option<u64> {
+        self.chain(stats).affordable_playouts(stats)
     }
 }
 

@@ -658,7 +658,7 @@ impl Stopper for SmoothStopper {
         self.stopped.clone()
     }
 
-    fn affordable_playouts_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
+    fn affordable_playouts(&mut self, stats: &IterationStats) -> Option<u64> {
         let nps = lock(&self.shared).state.nps;
         let limit = self.deadline_ms.saturating_add(self.allowance_ms);
         Some(affordable_playouts(limit, stats.time_since_movestart_ms, nps))

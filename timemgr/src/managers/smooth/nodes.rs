@@ -191,7 +191,7 @@ impl Stopper for NodeStopper {
         Some(self.plan.remaining_visits(stats))
     }
 
-    fn affordable_playouts_at_start(&mut self, stats: &IterationStats) -> Option<u64> {
+    fn affordable_playouts(&mut self, stats: &IterationStats) -> Option<u64> {
         let nps = lock(&self.shared).state.nps;
         Some(affordable_playouts(self.plan.hard_deadline_ms, stats.time_since_movestart_ms, nps))
     }

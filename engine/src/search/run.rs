@@ -75,8 +75,8 @@ pub struct Run {
     has_wdl: bool,
     has_moves_left: bool,
     batch_target: usize,
-    /// Whether this move's gathers stay within the stoppers' playouts left (`GatherWithinPlayoutsLeft`); set at
-    /// the first poll of a fresh tree in time trouble.
+    /// Whether this move's gathers stay within the stoppers' playouts left (`GatherWithinPlayoutsLeft`); on a
+    /// fresh tree in time-trouble mode, true for the root's gather and then decided at the first poll.
     within_playouts_left: AtomicBool,
     /// Search threads started.
     thread_count: usize,
@@ -208,13 +208,16 @@ impl Run {
                 bounded_move_playouts(&state.tree.root, stopper.as_mut(), &stats, &config.params, batch_target)
             })
             .flatten();
-        let mut hints = Hints::default();
-        if let Some(left) = bounded_move {
-            hints.update_remaining_playouts(left);
-        }
-        let within_playouts_left = config.params.gather_bound == GatherBound::All || bounded_move.is_some();
         let time_trouble_pending =
             config.params.gather_bound == GatherBound::TimeTrouble && lock(&config.state).tree.root.n == 0;
+        let mut hints = Hints::default();
+        // A fresh tree in time-trouble mode: its first gather ends after the root (a cached root would otherwise
+        // let it back up the cache's hits out of order before the first poll has asked what the move can afford).
+        if let Some(left) = bounded_move.or(time_trouble_pending.then_some(1)) {
+            hints.update_remaining_playouts(left);
+        }
+        let within_playouts_left =
+            config.params.gather_bound == GatherBound::All || bounded_move.is_some() || time_trouble_pending;
         let run = Arc::new(Self {
             state: config.state,
             params: config.params,
@@ -585,10 +588,11 @@ impl Run {
             }
             if std::mem::take(&mut control.time_trouble_pending) {
                 let limit = max_out_of_order(&self.params, self.batch_target) as u64;
-                if let Some(affordable) = time_trouble_playouts(control.stopper.as_mut(), &stats, limit) {
+                let affordable = time_trouble_playouts(control.stopper.as_mut(), &stats, limit);
+                if let Some(affordable) = affordable {
                     hints.update_remaining_playouts(hints.remaining_playouts().min(affordable));
-                    self.within_playouts_left.store(true, Ordering::SeqCst);
                 }
+                self.within_playouts_left.store(affordable.is_some(), Ordering::SeqCst);
             }
             control.hints = hints;
         }

@@ -2,12 +2,13 @@
 # #34's retune: any manager string (engine NAME) against legacy on the virtual clock, set up exactly as the
 # default's SPRTs against legacy at 10+0.1 and 60+0.6 (VirtualNps 1400, Threads=1, the 8mvs book shuffled with
 # seed 7, two games at a time), so that pair k plays the same opening as their pair k and trajectory.py's and
-# paired.py's rows compare with theirs. SPRT elo0=0 elo1=10; GAMES=N stops after N games. Results in TC-NAME/.
+# paired.py's rows compare with theirs. SPRT elo0=0 elo1=10; GAMES=N stops after N games. Results in TC-NAME/
+# (or DIR/).
 # Resumable with the same binary (gunzip its files first).
 # usage: KAIROS=/path/to/kairos TC=60+0.6 NAME=bare MANAGER='smooth(limit=nodes)' [GAMES=400] run-vs-legacy.sh
 set -euo pipefail
 cd "$(dirname "$0")"
-dir="$TC-$NAME"
+dir="${DIR:-$TC-$NAME}"
 mkdir -p "$dir" && cd "$dir"
 resume=()
 [ -s results.jsonl ] && resume=(--resume)

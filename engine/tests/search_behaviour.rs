@@ -231,14 +231,8 @@ fn a_reused_trees_first_gather_stays_within_the_stoppers_playouts_left() {
     // (small-moves), or only one that can afford fewer before its hard time limit (time-trouble). A fresh search
     // to 400 visits, then the reused tree's move to `extra` more, able to afford `affordable` playouts.
     let moves_affording = |gather_bound, extra, affordable: Option<u64>| {
-        let visits = |search: &mut Search, limit: u64| {
-            let stopper = Affording { visits: VisitsStopper::new(limit, true), affordable };
-            let outcome = search.start(request_until(Box::new(stopper)), Box::new(|_| {})).wait();
-            outcome.expect("a best move").stats.total_nodes
-        };
-        let params =
-            SearchParams { threads: 1, minibatch_size: 32, max_prefetch: 0, gather_bound, ..lc0_defaults() };
-        let mut search = search_for(None, &[], params, hashed);
+        let visits = |search: &mut Search, limit: u64| visits_affording(search, limit, affordable);
+        let mut search = gathering_search(gather_bound);
         let first = visits(&mut search, 400);
         let best = uci(search.root_visits().into_iter().max_by_key(|(_, n)| *n).map(|(mv, _)| mv));
         let reused = search.set_position(&GameState::from_uci(None, &[&best]).unwrap());
@@ -265,14 +259,8 @@ fn a_reused_trees_first_gather_stays_within_the_stoppers_playouts_left() {
 #[test]
 fn a_fresh_tree_in_time_trouble_keeps_its_gathers_within_the_playouts_left() {
     // A fresh root's first gather is the root alone; lc0's next gathers fill their batches whatever is left.
-    let fresh = |gather_bound, limit, affordable| {
-        let params =
-            SearchParams { threads: 1, minibatch_size: 32, max_prefetch: 0, gather_bound, ..lc0_defaults() };
-        let mut search = search_for(None, &[], params, hashed);
-        let stopper = Affording { visits: VisitsStopper::new(limit, true), affordable };
-        let outcome = search.start(request_until(Box::new(stopper)), Box::new(|_| {})).wait();
-        outcome.expect("a best move").stats.total_nodes
-    };
+    let fresh =
+        |gather_bound, limit, affordable| visits_affording(&mut gathering_search(gather_bound), limit, affordable);
     for limit in [20, 45, 403] {
         let lc0s = fresh(GatherBound::Off, limit, None);
         assert!(lc0s > limit, "as lc0, the last gather passes {limit}: {lc0s}");
@@ -280,6 +268,19 @@ fn a_fresh_tree_in_time_trouble_keeps_its_gathers_within_the_playouts_left() {
         assert_eq!(fresh(GatherBound::TimeTrouble, limit, Some(75)), limit, "in time trouble: within the limit");
         assert_eq!(fresh(GatherBound::SmallMoves, limit, None), lc0s, "small-moves bounds reused trees only");
     }
+}
+
+/// One search thread, batches of 32 (an out-of-order limit of 76) and the given gather bound, from the start.
+fn gathering_search(gather_bound: GatherBound) -> Search {
+    let params = SearchParams { threads: 1, minibatch_size: 32, max_prefetch: 0, gather_bound, ..lc0_defaults() };
+    search_for(None, &[], params, hashed)
+}
+
+/// Searches to `limit` visits, the move able to afford `affordable` playouts; the visits the search ended with.
+fn visits_affording(search: &mut Search, limit: u64, affordable: Option<u64>) -> u64 {
+    let stopper = Affording { visits: VisitsStopper::new(limit, true), affordable };
+    let outcome = search.start(request_until(Box::new(stopper)), Box::new(|_| {})).wait();
+    outcome.expect("a best move").stats.total_nodes
 }
 
 /// A visit limit whose move can afford `affordable` playouts before its hard time limit, as a time manager says.

@@ -270,6 +270,36 @@ fn a_fresh_tree_in_time_trouble_keeps_its_gathers_within_the_playouts_left() {
     }
 }
 
+#[test]
+fn a_fresh_tree_of_cached_positions_in_time_trouble_keeps_its_gathers_within_the_playouts_left() {
+    // A fresh tree whose positions are all in the cache (the game's position searched again after `ucinewgame`,
+    // or a reply that transposes into a cached position): every leaf is a cache hit, backed up out of order, so
+    // lc0's first gather runs on past the root through the cached children. In time trouble it ends at the root
+    // and the first poll bounds the rest (#34 item 1: game 53 of the 500 NPS replay lost on time this way).
+    let cached_fresh = |gather_bound, limit, affordable| {
+        let hits = Arc::new(AtomicU32::new(0));
+        let backend = CachingBackend { cache: Arc::default(), hits: Arc::clone(&hits) };
+        let params = SearchParams { threads: 1, minibatch_size: 32, max_prefetch: 0, gather_bound, ..lc0_defaults() };
+        let mut search = Search::new(Arc::new(backend), params);
+        search.set_position(&GameState::default());
+        visits_affording(&mut search, 400, None);
+        search.reset();
+        assert_eq!(search.set_position(&GameState::default()), 0, "a fresh tree");
+        let before = hits.load(Ordering::SeqCst);
+        let visits = visits_affording(&mut search, limit, affordable);
+        (visits, hits.load(Ordering::SeqCst) - before)
+    };
+    for limit in [3, 20, 45] {
+        let (lc0s, hits) = cached_fresh(GatherBound::Off, limit, None);
+        assert!(hits > 0, "the fresh tree's positions come from the cache");
+        assert!(lc0s > limit, "as lc0, the cached root's first gather passes {limit}: {lc0s}");
+        // With time in hand the root's gather is its own, so the batches part from lc0's by that one gather.
+        let in_hand = cached_fresh(GatherBound::TimeTrouble, limit, Some(1000)).0;
+        assert!(in_hand > limit, "time in hand: unbounded, past {limit} as lc0's {lc0s}: {in_hand}");
+        assert_eq!(cached_fresh(GatherBound::TimeTrouble, limit, Some(75)).0, limit, "in time trouble: within it");
+    }
+}
+
 /// One search thread, batches of 32 (an out-of-order limit of 76) and the given gather bound, from the start.
 fn gathering_search(gather_bound: GatherBound) -> Search {
     let params = SearchParams { threads: 1, minibatch_size: 32, max_prefetch: 0, gather_bound, ..lc0_defaults() };

@@ -1,7 +1,9 @@
 //! A scripted UCI engine for the match-runner tests: plays legal moves at once and misbehaves on request.
 //!
-//! Arguments: `--fail crash|hang|illegal|nobestmove|overrun` with `--at N` (the N-th `go` of each game, default 1)
-//! and `--time MS` (the `time` reported in `info`, which a virtual-clock runner charges; default 7).
+//! Arguments: `--fail crash|hang|illegal|nobestmove|overrun|slow|stuck` with `--at N` (the N-th `go` of each game,
+//! default 1) and `--time MS` (the `time` reported in `info`, which a virtual-clock runner charges; default 7).
+//! `slow` searches for 2 s of wall time, reporting more nodes every 100 ms, then answers; `stuck` reports the same
+//! nodes every 100 ms and never answers.
 //! `--expect-option NAME` makes it exit at the first `go` unless `setoption name NAME ...` came before.
 
 use std::io::{BufRead, Write};
@@ -95,6 +97,19 @@ fn main() {
                     Some("crash") => std::process::exit(3),
                     Some("hang") => loop {
                         std::thread::sleep(Duration::from_secs(3600));
+                    },
+                    Some("slow") => {
+                        for step in 1..=20 {
+                            std::thread::sleep(Duration::from_millis(100));
+                            let _ = writeln!(out, "info nodes {} time {}", step * 1000, script.reported_time_ms);
+                            let _ = out.flush();
+                        }
+                        format!("{info}\nbestmove {}", best.unwrap_or_else(|| "(none)".into()))
+                    }
+                    Some("stuck") => loop {
+                        std::thread::sleep(Duration::from_millis(100));
+                        let _ = writeln!(out, "info nodes 1000 time {}", script.reported_time_ms);
+                        let _ = out.flush();
                     },
                     Some("illegal") => format!("{info}\nbestmove a1a1"),
                     Some("nobestmove") => format!("{info}\nbestmove (none)"),

@@ -64,9 +64,18 @@ fn well_behaved_engines_finish_every_game_with_full_move_records() {
 }
 
 fn assert_faulty_engine_loses_every_game(fault: &str, expected: Termination, tc: &str) -> Vec<GameRecord> {
+    assert_faulty_engine_loses_every_game_with(fault, expected, tc, short_games())
+}
+
+fn assert_faulty_engine_loses_every_game_with(
+    fault: &str,
+    expected: Termination,
+    tc: &str,
+    settings: GameSettings,
+) -> Vec<GameRecord> {
     let tag = format!("fault-{fault}-{}", std::process::id());
     let faulty = fake("faulty", &["--fail", fault, "--at", "2", "--tag", &tag], tc);
-    let games = run(&plan(vec![faulty, fake("sound", &[], tc)], 2, short_games()));
+    let games = run(&plan(vec![faulty, fake("sound", &[], tc)], 2, settings));
     assert_eq!(games.len(), 4, "the match goes on after each failure");
     for game in &games {
         assert_eq!(game.termination, expected, "{game:?}");
@@ -98,6 +107,34 @@ fn crashing_engine_loses_and_is_restarted() {
 #[test]
 fn hung_engine_loses_and_is_killed() {
     assert_faulty_engine_loses_every_game("hang", Termination::EngineHung, "1+0");
+}
+
+/// A virtual clock whose engines count as hung after 600 ms of wall time without more nodes.
+fn virtual_clock_stalling_at_600_ms() -> GameSettings {
+    GameSettings { virtual_clock: true, stall_timeout_ms: 600, ..short_games() }
+}
+
+#[test]
+fn a_virtual_clock_search_that_reports_progress_is_not_hung_however_long() {
+    // On a virtual clock a move's wall time is not the clock's: 20,000 virtual nodes a second on a CPU searching
+    // 2,000 make a 3-second move half a minute long. A 2-second search reporting more nodes every 100 ms must
+    // outlast a 600 ms stall timeout (the runner killed such searches after 60 s from `go` before).
+    let slow = fake("slow", &["--fail", "slow", "--at", "2"], "10+0.1");
+    let games = run(&plan(vec![slow, fake("sound", &[], "10+0.1")], 1, virtual_clock_stalling_at_600_ms()));
+    for game in &games {
+        assert_eq!(game.termination, Termination::MaxPlies, "{game:?}");
+    }
+}
+
+#[test]
+fn a_virtual_clock_search_that_reports_no_more_nodes_is_hung() {
+    let games = assert_faulty_engine_loses_every_game_with(
+        "stuck",
+        Termination::EngineHung,
+        "10+0.1",
+        virtual_clock_stalling_at_600_ms(),
+    );
+    assert!(games[0].reason.contains("sent no 'bestmove' and no 'info' with more nodes within 600 ms"), "{}", games[0].reason);
 }
 
 #[test]

@@ -25,11 +25,12 @@ use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use timemgr::search_stats::{Hints, IterationStats, Stopper};
 
-/// Minimum interval between periodic `info` lines when nothing changes.
-const INFO_INTERVAL_MS: f64 = 5000.0;
+/// Minimum interval between periodic `info` lines when nothing changes, on the search's clock and on the wall: on a
+/// virtual clock slower than the wall a long move still reports its progress (a match runner watches for it).
+const INFO_INTERVAL: Duration = Duration::from_secs(5);
 
 /// The longest a worker whose gather found only collisions waits for another thread's backup.
 const COLLISION_WAIT: Duration = Duration::from_millis(5);
@@ -59,12 +60,33 @@ struct Control {
     sink: Box<dyn FnMut(SearchEvent) + Send>,
     hints: Hints,
     first_batch_ms: Option<f64>,
-    last_info: Option<(Option<PackedMove>, u32, u32, f64)>,
+    last_info: Option<LastInfo>,
     outcome: Option<SearchOutcome>,
     done: bool,
     /// `time-trouble` on a fresh tree: whether the first poll after the root's evaluation still has to ask the
     /// stoppers what the move can afford (asking before it would budget without the root's moves-left estimate).
     time_trouble_pending: bool,
+}
+
+/// The last periodic `info`: what it showed, and when on the search's clock and on the wall.
+struct LastInfo {
+    best: Option<PackedMove>,
+    depth: u32,
+    seldepth: u32,
+    at_ms: f64,
+    at_wall: Instant,
+}
+
+impl LastInfo {
+    /// Whether a new periodic `info` is due: what it would show has changed, or [`INFO_INTERVAL`] has passed on the
+    /// search's clock (`now_ms`) or on the wall.
+    fn is_outdated(&self, best: Option<PackedMove>, depth: u32, seldepth: u32, now_ms: f64) -> bool {
+        self.best != best
+            || self.depth != depth
+            || self.seldepth != seldepth
+            || now_ms - self.at_ms >= INFO_INTERVAL.as_secs_f64() * 1000.0
+            || self.at_wall.elapsed() >= INFO_INTERVAL
+    }
 }
 
 /// State shared by the threads of one search.
@@ -648,17 +670,8 @@ impl Run {
         let depth =
             ((state.progress.cumulative_depth / state.progress.playouts.max(1)) as u32).max(1);
         let seldepth = state.progress.max_depth;
-        let due = match control.last_info {
-            None => true,
-            Some((last_best, last_depth, last_seldepth, at)) => {
-                last_best != best
-                    || last_depth != depth
-                    || last_seldepth != seldepth
-                    || now - at >= INFO_INTERVAL_MS
-            }
-        };
-        if due {
-            control.last_info = Some((best, depth, seldepth, now));
+        if control.last_info.as_ref().is_none_or(|last| last.is_outdated(best, depth, seldepth, now)) {
+            control.last_info = Some(LastInfo { best, depth, seldepth, at_ms: now, at_wall: Instant::now() });
             for line in info_lines(root, &info_context) {
                 (control.sink)(SearchEvent::Info(line));
             }
@@ -686,4 +699,28 @@ fn spawn(
     body: impl FnOnce() + Send + 'static,
 ) -> Option<std::thread::JoinHandle<()>> {
     std::thread::Builder::new().name(name).spawn(body).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An `info` shown `wall_ago` ago on the wall, at 1,000 ms on the search's clock: best move none, depth 7,
+    /// seldepth 12.
+    fn shown(wall_ago: Duration) -> LastInfo {
+        let at_wall = Instant::now().checked_sub(wall_ago).expect("the machine has been up for a minute");
+        LastInfo { best: None, depth: 7, seldepth: 12, at_ms: 1000.0, at_wall }
+    }
+
+    #[test]
+    fn a_periodic_info_is_due_after_five_seconds_on_either_clock_or_at_any_change() {
+        let recent = shown(Duration::from_secs(1));
+        assert!(!recent.is_outdated(None, 7, 12, 3000.0), "nothing changed, 2 s on the clock, 1 s on the wall");
+        assert!(recent.is_outdated(None, 8, 12, 3000.0), "a new depth");
+        assert!(recent.is_outdated(None, 7, 13, 3000.0), "a new seldepth");
+        assert!(recent.is_outdated(None, 7, 12, 6000.0), "5 s on the search's clock");
+        // A virtual clock slower than the wall (20,000 virtual nodes a second on a CPU searching 2,000): 1 s on the
+        // search's clock is 10 s on the wall, and a match runner watching for progress must still hear of it.
+        assert!(shown(Duration::from_secs(6)).is_outdated(None, 7, 12, 2000.0), "5 s on the wall");
+    }
 }

@@ -100,7 +100,8 @@ pub struct MatchArgs {
     /// Milliseconds after the clock runs out before a silent engine is declared hung and killed.
     #[arg(long, default_value_t = 5000)]
     pub hang_grace_ms: u64,
-    /// Milliseconds a fixed-node or virtual-clock move may take before the engine is declared hung.
+    /// Milliseconds a fixed-node or virtual-clock move may go without bestmove or more nodes before the engine is
+    /// declared hung.
     #[arg(long, default_value_t = 60_000)]
     pub stall_timeout_ms: u64,
     /// Milliseconds an engine may take to answer uci and isready.

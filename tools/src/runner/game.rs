@@ -14,7 +14,7 @@ use super::openings::{InvalidOpening, Opening};
 use super::provenance::{machine_description, EngineProvenance};
 use super::record::{GameRecord, GameResult, MoveRecord, Termination};
 use super::time_control::{GoLimits, SideClock};
-use super::uci_process::{EngineFailure, UciProcess};
+use super::uci_process::{EngineFailure, SearchDeadline, UciProcess};
 use super::variant::Variant;
 
 /// Settings shared by every game of a match.
@@ -30,7 +30,8 @@ pub struct GameSettings {
     pub latency_margin_ms: u64,
     /// Extra wall time after the clock runs out before a silent engine counts as hung and is killed.
     pub hang_grace_ms: u64,
-    /// Wall time a fixed-node or virtual-clock search may take before the engine counts as hung.
+    /// Wall time a fixed-node or virtual-clock search may go without reporting more nodes before the engine counts
+    /// as hung.
     pub stall_timeout_ms: u64,
     /// Wall time for the `uci` and `isready` handshakes.
     pub startup_timeout_ms: u64,
@@ -231,9 +232,9 @@ fn run_game(
             format!("{start_command} moves {}", played.join(" "))
         };
         let go = go_command(&clocks, side);
-        let timeout = Duration::from_millis(move_timeout(&clocks[side], settings));
+        let deadline = move_deadline(&clocks[side], settings);
         let search = match slots[side].process.as_mut() {
-            Some(process) => process.search(&command, &go, timeout),
+            Some(process) => process.search(&command, &go, deadline),
             None => Err(EngineFailure::Crashed { exit_status: None }),
         };
         let report = match search {
@@ -357,11 +358,12 @@ fn go_command(clocks: &[SideClock; 2], side: usize) -> String {
     }
 }
 
-fn move_timeout(clock: &SideClock, settings: &GameSettings) -> u64 {
+fn move_deadline(clock: &SideClock, settings: &GameSettings) -> SearchDeadline {
     if settings.virtual_clock || !clock.is_timed() {
-        settings.stall_timeout_ms
+        SearchDeadline::WithoutProgress(Duration::from_millis(settings.stall_timeout_ms))
     } else {
-        clock.remaining_ms().max(0) as u64 + settings.latency_margin_ms + settings.hang_grace_ms
+        let timeout = clock.remaining_ms().max(0) as u64 + settings.latency_margin_ms + settings.hang_grace_ms;
+        SearchDeadline::FromGo(Duration::from_millis(timeout))
     }
 }
 
@@ -395,8 +397,10 @@ mod tests {
             ..GameSettings::default()
         };
         let c = clocks("10+0.1", "nodes=500");
-        assert_eq!(move_timeout(&c[0], &settings), 11_050);
-        assert_eq!(move_timeout(&c[1], &settings), 9000);
-        assert_eq!(move_timeout(&c[0], &GameSettings { virtual_clock: true, ..settings }), 9000);
+        let ms = Duration::from_millis;
+        assert_eq!(move_deadline(&c[0], &settings), SearchDeadline::FromGo(ms(11_050)));
+        assert_eq!(move_deadline(&c[1], &settings), SearchDeadline::WithoutProgress(ms(9000)));
+        let virtual_clock = GameSettings { virtual_clock: true, ..settings };
+        assert_eq!(move_deadline(&c[0], &virtual_clock), SearchDeadline::WithoutProgress(ms(9000)));
     }
 }

@@ -25,5 +25,5 @@ pub use record::{binaries_by_engine, GameRecord, GameResult, MoveRecord, Termina
 pub use results_log::{read_results, ResultsError, ResultsLog};
 pub use schedule::{MatchPlan, PlanError, Tournament};
 pub use time_control::{GoLimits, SideClock, TimeControl, TimeControlError};
-pub use uci_process::{EngineFailure, Score, SearchReport, UciProcess};
+pub use uci_process::{EngineFailure, Score, SearchDeadline, SearchReport, UciProcess};
 pub use variant::{UnknownVariant, Variant};

@@ -29,9 +29,9 @@ pub enum EngineFailure {
         exit_status: Option<String>,
     },
     /// The engine did not answer before the deadline and was killed.
-    #[error("engine sent no '{awaited}' within {waited_ms} ms and was killed")]
+    #[error("engine sent no {awaited} within {waited_ms} ms and was killed")]
     Hung {
-        /// The line the runner waited for.
+        /// What the runner waited for, as the message names it (`'bestmove'`).
         awaited: String,
         /// How long the runner waited.
         waited_ms: u64,
@@ -97,6 +97,17 @@ impl SearchReport {
     }
 }
 
+/// When a searching engine counts as hung.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchDeadline {
+    /// No `bestmove` this long after `go` (a timed clock: the clock left and a grace).
+    FromGo(Duration),
+    /// No `bestmove` and no `info` reporting more nodes than before for this long: a virtual clock or a node
+    /// limit, where the wall time a move may take is not the clock's (20,000 virtual nodes a second on a CPU
+    /// that searches 2,000 make a 3-second move half a minute long), but an engine that still searches is not hung.
+    WithoutProgress(Duration),
+}
+
 /// A running engine process.
 pub struct UciProcess {
     child: UciChild,
@@ -122,7 +133,7 @@ impl UciProcess {
         process.send("uci")?;
         let deadline = Instant::now() + timeout;
         loop {
-            let line = process.next_line(deadline, "uciok", timeout)?;
+            let line = process.next_line(deadline, "'uciok'", timeout)?;
             if let Some(name) = line.trim().strip_prefix("id name ") {
                 process.id_name = name.trim().to_owned();
             } else if line.trim() == "uciok" {
@@ -149,20 +160,29 @@ impl UciProcess {
     /// `isready` and wait for `readyok`.
     pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineFailure> {
         self.send("isready")?;
-        self.wait_for(|l| l.trim() == "readyok", "readyok", timeout).map(|_| ())
+        self.wait_for(|l| l.trim() == "readyok", "'readyok'", timeout).map(|_| ())
     }
 
     /// Sends `position` and `go`, then collects `info` lines until `bestmove` or the deadline.
-    pub fn search(&mut self, position: &str, go: &str, timeout: Duration) -> Result<SearchReport, EngineFailure> {
+    pub fn search(&mut self, position: &str, go: &str, deadline: SearchDeadline) -> Result<SearchReport, EngineFailure> {
         self.send(position)?;
         let start = Instant::now();
         self.send(go)?;
         let mut report = SearchReport::default();
-        let deadline = start + timeout;
+        let (timeout, awaited) = match deadline {
+            SearchDeadline::FromGo(timeout) => (timeout, "'bestmove'"),
+            SearchDeadline::WithoutProgress(timeout) => (timeout, "'bestmove' and no 'info' with more nodes"),
+        };
+        let mut deadline_at = start + timeout;
+        let mut most_nodes = None;
         loop {
-            let line = self.next_line(deadline, "bestmove", timeout)?;
+            let line = self.next_line(deadline_at, awaited, timeout)?;
             if line.starts_with("info") {
                 report.absorb_info(&line);
+                if matches!(deadline, SearchDeadline::WithoutProgress(_)) && report.nodes > most_nodes {
+                    most_nodes = report.nodes;
+                    deadline_at = Instant::now() + timeout;
+                }
             } else if let Some(rest) = line.strip_prefix("bestmove") {
                 report.wall_ms = start.elapsed().as_millis() as u64;
                 report.best_move = rest.split_whitespace().next().unwrap_or("").to_owned();

@@ -279,8 +279,7 @@ fn a_fresh_tree_of_cached_positions_in_time_trouble_keeps_its_gathers_within_the
     let cached_fresh = |gather_bound, limit, affordable| {
         let hits = Arc::new(AtomicU32::new(0));
         let backend = CachingBackend { cache: Arc::default(), hits: Arc::clone(&hits) };
-        let params = SearchParams { threads: 1, minibatch_size: 32, max_prefetch: 0, gather_bound, ..lc0_defaults() };
-        let mut search = Search::new(Arc::new(backend), params);
+        let mut search = Search::new(Arc::new(backend), gathering_params(gather_bound));
         search.set_position(&GameState::default());
         visits_affording(&mut search, 400, None);
         search.reset();
@@ -300,10 +299,14 @@ fn a_fresh_tree_of_cached_positions_in_time_trouble_keeps_its_gathers_within_the
     }
 }
 
-/// One search thread, batches of 32 (an out-of-order limit of 76) and the given gather bound, from the start.
+/// One search thread, batches of 32 (an out-of-order limit of 76) and the given gather bound.
+fn gathering_params(gather_bound: GatherBound) -> SearchParams {
+    SearchParams { threads: 1, minibatch_size: 32, max_prefetch: 0, gather_bound, ..lc0_defaults() }
+}
+
+/// A search with [`gathering_params`] and the hashed test network, from the start.
 fn gathering_search(gather_bound: GatherBound) -> Search {
-    let params = SearchParams { threads: 1, minibatch_size: 32, max_prefetch: 0, gather_bound, ..lc0_defaults() };
-    search_for(None, &[], params, hashed)
+    search_for(None, &[], gathering_params(gather_bound), hashed)
 }
 
 /// Searches to `limit` visits, the move able to afford `affordable` playouts; the visits the search ended with.

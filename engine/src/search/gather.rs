@@ -529,32 +529,15 @@ impl Pass<'_, '_> {
         to_perform.clear();
         to_perform.resize(reachable, 0);
         let mut reverted = Vec::new();
+        // The scan for the best child is most of a pass's time. Below the root every child is allowed, so it ends one
+        // child after the first without visits started, which only moves on as visits start.
+        let mut first_unstarted = started.iter().position(|&n| n == 0).unwrap_or(reachable);
         while limit > 0 {
-            let mut best: Option<usize> = None;
-            let mut best_score = f32::MIN;
-            let mut second_score = f32::MIN;
-            let mut has_second = false;
-            let mut can_exit = false;
-            for index in 0..reachable {
-                if !allowed[index] {
-                    continue;
-                }
-                if score[index] > best_score {
-                    has_second = best.is_some();
-                    second_score = best_score;
-                    best_score = score[index];
-                    best = Some(index);
-                } else if score[index] > second_score {
-                    second_score = score[index];
-                    has_second = true;
-                }
-                if can_exit {
-                    break;
-                }
-                if started[index] == 0 {
-                    can_exit = true;
-                }
-            }
+            let Ranking { best, second_score, has_second, .. } = if is_root {
+                rank_allowed(score, started, allowed)
+            } else {
+                rank(&score[..reachable.min(first_unstarted + 2)])
+            };
             let Some(best) = best else {
                 // No root move is allowed (lc0 always keeps its best one): take the visits back, pick nothing.
                 node.n_in_flight -= limit;
@@ -604,6 +587,9 @@ impl Pass<'_, '_> {
                     path.pop();
                 }
                 score[best] = score_of(best, started[best]);
+                while first_unstarted < reachable && started[first_unstarted] > 0 {
+                    first_unstarted += 1;
+                }
             }
         }
         self.scores = scratch;
@@ -624,6 +610,66 @@ impl Pass<'_, '_> {
         }
         self.spare_counts.push(to_perform);
         reverted
+    }
+}
+
+/// The scan's outcome over a node's children: the best one and its score, and the second-best score if any other
+/// was scanned.
+struct Ranking {
+    best: Option<usize>,
+    best_score: f32,
+    second_score: f32,
+    has_second: bool,
+}
+
+/// lc0's scan for the best child (PickNodesToExtendTask) over the children `allowed` lets through: the highest score
+/// wins (the first on a tie), and the scan ends one allowed child after the first without visits started, since
+/// the children are sorted by prior.
+fn rank_allowed(score: &[f32], started: &[u32], allowed: &[bool]) -> Ranking {
+    let mut ranking = Ranking::new();
+    let mut can_exit = false;
+    for (index, ((&score, &started), &allowed)) in score.iter().zip(started).zip(allowed).enumerate() {
+        if !allowed {
+            continue;
+        }
+        ranking.update(index, score);
+        if can_exit {
+            break;
+        }
+        if started == 0 {
+            can_exit = true;
+        }
+    }
+    ranking
+}
+
+/// The same scan over children that are all allowed, `scanned` ending where the scan ends.
+#[inline(always)]
+fn rank(scanned: &[f32]) -> Ranking {
+    let mut ranking = Ranking::new();
+    for (index, &score) in scanned.iter().enumerate() {
+        ranking.update(index, score);
+    }
+    ranking
+}
+
+impl Ranking {
+    fn new() -> Self {
+        Self { best: None, best_score: f32::MIN, second_score: f32::MIN, has_second: false }
+    }
+
+    /// Takes the child at `index` into the ranking.
+    #[inline(always)]
+    fn update(&mut self, index: usize, score: f32) {
+        if score > self.best_score {
+            self.has_second = self.best.is_some();
+            self.second_score = self.best_score;
+            self.best_score = score;
+            self.best = Some(index);
+        } else if score > self.second_score {
+            self.second_score = score;
+            self.has_second = true;
+        }
     }
 }
 

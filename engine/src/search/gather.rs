@@ -417,7 +417,7 @@ struct Pass<'a, 'c> {
     spare_counts: Vec<Vec<u32>>,
 }
 
-/// A node's children, as its scoring loop sees them: prior, utility, visits started, score, whether allowed.
+/// A node's children, as its scoring loop sees them: prior, utility, visits started, score, whether allowed (at the root).
 #[derive(Default)]
 struct ScoreScratch {
     policy: Vec<f32>,
@@ -524,7 +524,9 @@ impl Pass<'_, '_> {
         score.clear();
         score.extend((0..reachable).map(|i| score_of(i, started[i])));
         allowed.clear();
-        allowed.extend((0..reachable).map(|i| !is_root || self.root_allows(i, node.edge(i))));
+        if is_root {
+            allowed.extend((0..reachable).map(|i| self.root_allows(i, node.edge(i))));
+        }
         let mut to_perform = self.spare_counts.pop().unwrap_or_default();
         to_perform.clear();
         to_perform.resize(reachable, 0);

@@ -417,7 +417,8 @@ struct Pass<'a, 'c> {
     spare_counts: Vec<Vec<u32>>,
 }
 
-/// A node's children, as its scoring loop sees them: prior, utility, visits started, score, whether allowed (at the root).
+/// A node's children, as its scoring loop sees them: prior, utility, visits started, score, and at the root whether
+/// allowed.
 #[derive(Default)]
 struct ScoreScratch {
     policy: Vec<f32>,

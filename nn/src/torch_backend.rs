@@ -23,7 +23,7 @@ use crate::encoder::{copy_read_history, encode_position, InputPlanes};
 use crate::network::{Body, InputFormat, Network, ValueKind};
 use crate::policy_map::{move_policy_index, TransposedMoves, POLICY_SIZE};
 use crate::rust_net::RustNetwork;
-use crate::softmax::{exact_policy_softmax, policy_softmax};
+use crate::softmax::gathered_policy_softmax;
 use crate::stage_timing::{enter, Stage};
 use crate::torch_net::{GraphedForward, RawOutputs, TorchNetwork};
 
@@ -304,7 +304,7 @@ impl Computation for TorchComputation<'_> {
         if batch == 0 {
             return Ok(Vec::new());
         }
-        let (positions, move_indices) = {
+        let (positions, policy_indices) = {
             let _timer = enter(Stage::Encode);
             self.encode()?
         };
@@ -316,10 +316,11 @@ impl Computation for TorchComputation<'_> {
             }
         };
         let value_width = raw.value.len() / batch;
-        Ok(move_indices
+        Ok(self
+            .queued
             .iter()
             .enumerate()
-            .map(|(i, indices)| {
+            .map(|(i, (_, moves))| {
                 let logits = &raw.policy[i * POLICY_SIZE..(i + 1) * POLICY_SIZE];
                 let value = &raw.value[i * value_width..(i + 1) * value_width];
                 let (wl, d) = match backend.value_kind {
@@ -329,16 +330,13 @@ impl Computation for TorchComputation<'_> {
                     }
                     ValueKind::Classical => (value[0].tanh(), 0.0),
                 };
-                let move_logits: Vec<f32> = indices.iter().map(|&index| logits[index]).collect();
+                let indices = &policy_indices[moves.clone()];
+                let policy = &backend.policy;
                 Evaluation {
                     wl,
                     d,
                     m: raw.moves_left.as_ref().map_or(0.0, |m| m[i]),
-                    policy: if backend.policy.exact_softmax {
-                        exact_policy_softmax(&move_logits, backend.policy.temperature)
-                    } else {
-                        policy_softmax(&move_logits, backend.policy.temperature)
-                    },
+                    policy: gathered_policy_softmax(logits, indices, policy.temperature, policy.exact_softmax),
                 }
             })
             .collect())
@@ -346,26 +344,24 @@ impl Computation for TorchComputation<'_> {
 }
 
 impl TorchComputation<'_> {
-    /// Every queued position's input planes and the policy index of each of its moves.
-    fn encode(&self) -> Result<(Vec<InputPlanes>, Vec<Vec<usize>>), BackendError> {
+    /// Every queued position's input planes, and the policy index of every queued move in the order of `moves`:
+    /// one vector for the batch, where one for each position was a large share of the batch's allocations.
+    fn encode(&self) -> Result<(Vec<InputPlanes>, Vec<usize>), BackendError> {
         let mut positions = Vec::with_capacity(self.queued.len());
-        let mut move_indices = Vec::with_capacity(self.queued.len());
+        let mut policy_indices = Vec::with_capacity(self.moves.len());
         for (history, moves) in &self.queued {
             let history = &self.histories[history.clone()];
             let encoded = encode_position(history, self.backend.input_format)
                 .ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
             let turn = history[history.len() - 1].position.turn();
-            let indices = self.moves[moves.clone()]
-                .iter()
-                .map(|m| {
-                    move_policy_index(m, turn, encoded.transform, self.backend.policy.transposed_moves)
-                        .ok_or_else(|| BackendError::Encoding(format!("move {m:?} has no policy index")))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            for m in &self.moves[moves.clone()] {
+                let index = move_policy_index(m, turn, encoded.transform, self.backend.policy.transposed_moves)
+                    .ok_or_else(|| BackendError::Encoding(format!("move {m:?} has no policy index")))?;
+                policy_indices.push(index);
+            }
             positions.push(encoded.planes);
-            move_indices.push(indices);
         }
-        Ok((positions, move_indices))
+        Ok((positions, policy_indices))
     }
 }
 

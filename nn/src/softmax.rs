@@ -18,8 +18,8 @@ pub fn fast_exp2(x: f32) -> f32 {
     f32::from_bits(bits as u32)
 }
 
-/// `x.trunc()` without its call into libm (the baseline x86-64 target has no rounding instruction, and the call was
-/// a third of the softmax's instructions): below 2^23 in magnitude the conversion to i32 truncates exactly, and
+/// `x.trunc()` without its call into libm (the baseline x86-64 target has no rounding instruction, and the calls were
+/// a quarter of the softmax's instructions): below 2^23 in magnitude the conversion to i32 truncates exactly, and
 /// every f32 from 2^23 up, and every NaN, is its own truncation.
 fn truncate(x: f32) -> f32 {
     if x.abs() < 8_388_608.0 {

@@ -40,14 +40,10 @@ pub fn policy_softmax(logits: &[f32], temperature: f32) -> Vec<f32> {
     softmax_with(logits.iter().copied(), temperature, fast_exp)
 }
 
-/// The same softmax with the exact exponential: the network's own distribution, for checks of a network
-/// implementation (`kairos eval`), where lc0's FastExp would shift priors by up to about 2·10⁻⁴.
-pub fn exact_policy_softmax(logits: &[f32], temperature: f32) -> Vec<f32> {
-    softmax_with(logits.iter().copied(), temperature, f32::exp)
-}
-
-/// [`policy_softmax`] (or, `exact`, [`exact_policy_softmax`]) of the logits `all_logits[indices]`, read in place: a
-/// batch's host work a position is mostly such small steps, and a copy of the moves' logits was one of them.
+/// [`policy_softmax`] of the logits `all_logits[indices]`, read in place (a copy of the moves' logits was one of the
+/// small steps that make up a batch's host work a position). With `exact`, the exponential is exact: the network's
+/// own distribution, for checks of a network implementation (`kairos eval`), where lc0's FastExp would shift priors
+/// by up to about 2·10⁻⁴.
 pub fn gathered_policy_softmax(all_logits: &[f32], indices: &[usize], temperature: f32, exact: bool) -> Vec<f32> {
     let logits = indices.iter().map(|&index| all_logits[index]);
     softmax_with(logits, temperature, if exact { f32::exp } else { fast_exp })
@@ -94,7 +90,7 @@ mod tests {
             let fast = gathered_policy_softmax(&all, &indices, temperature, false);
             assert_eq!(fast, policy_softmax(&gathered, temperature));
             let exact = gathered_policy_softmax(&all, &indices, temperature, true);
-            assert_eq!(exact, exact_policy_softmax(&gathered, temperature));
+            assert_eq!(exact, softmax_with(gathered.iter().copied(), temperature, f32::exp));
         }
     }
 }

@@ -20,6 +20,7 @@ use crate::backend::{
 };
 use crate::cuda::{disable_tf32_convolutions, set_cudnn_benchmark};
 use crate::encoder::{copy_read_history, encode_position, InputPlanes};
+use crate::freed_blocks::keep_freed_blocks;
 use crate::network::{Body, InputFormat, Network, ValueKind};
 use crate::policy_map::{move_policy_index, TransposedMoves, POLICY_SIZE};
 use crate::rust_net::RustNetwork;
@@ -202,6 +203,9 @@ impl TorchBackend {
         policy: PolicyOutput,
     ) -> Result<Self, tch::TchError> {
         let rust_batch_limit = rust_batch_limit.unwrap_or_else(|| default_rust_batch_limit(kind, network));
+        if device == Device::Cpu {
+            keep_freed_blocks();
+        }
         // A limit of 0 sends every batch to libtorch: the Rust network (whose Winograd weights take four times
         // a tower's own) is not built at all.
         let rust_network =

@@ -10,14 +10,15 @@ use tch::{Device, Kind};
 
 use crate::backend::Backend;
 use crate::cache::CachingBackend;
-use crate::cpu_features::native_bf16;
+use crate::cpu_features::{native_bf16, AVX512_BF16};
 use crate::cuda::load_cuda_runtime;
 use crate::error::NnError;
 use crate::loader::load_network;
+use crate::network::{Body, Network};
 use crate::test_backend::{TestBackend, TestMode};
 use crate::policy_map::TransposedMoves;
 use crate::round_robin::RoundRobinBackend;
-use crate::torch_backend::{CudaSettings, PolicyOutput, TorchBackend};
+use crate::torch_backend::{CudaSettings, PolicyOutput, TorchBackend, MAX_BATCH};
 
 /// Which backend evaluates positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,7 +156,7 @@ pub struct BackendOptions {
     /// Threads of each forward pass on the CPU; 0 = libtorch's default (one per core).
     pub cpu_threads: usize,
     /// The largest CPU batch computed by the network in plain Rust (0: none; `None`: by precision and network, as
-    /// [`crate::torch_backend::default_rust_batch_limit`]).
+    /// [`crate::torch_backend::default_rust_batch_limit`], or every batch where `towers_all_in_plain_rust`).
     pub rust_batch_limit: Option<usize>,
     /// On CUDA, the forward pass replayed from a CUDA graph per batch size instead of launched eagerly.
     pub cuda_graphs: bool,
@@ -197,9 +198,12 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
             transposed_moves: options.transposed_moves,
         };
         let cuda = CudaSettings { graphs: options.cuda_graphs, cudnn_benchmark: options.cudnn_benchmark };
+        let rust_batch_limit = options
+            .rust_batch_limit
+            .or_else(|| towers_all_in_plain_rust(options.precision, &network).then_some(MAX_BATCH));
         for Placement { device, kind, .. } in placements(options)? {
             let backend =
-                TorchBackend::new(&network, device, kind, options.cpu_threads, options.rust_batch_limit, cuda, policy)
+                TorchBackend::new(&network, device, kind, options.cpu_threads, rust_batch_limit, cuda, policy)
                     .map_err(|e| NnError::Torch(e.to_string()))?;
             children.push(Arc::new(backend));
         }
@@ -217,6 +221,14 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
     } else {
         backend
     })
+}
+
+/// Whether `Precision=auto` sends a residual tower's every CPU batch to the network in plain Rust (f32): on a CPU
+/// with AVX512-BF16 but no AMX, where libtorch's bf16 is slower than it (an AMD EPYC, Zen 5, one core: Maia-1900
+/// 5,620–5,702 evaluations/s at batches 16–64 against libtorch's bf16 4,512–4,880; a 20×256 SE tower 190–192
+/// against 156–166; BENCHMARKS.md, "An AMD EPYC with AVX512-BF16"). Attention bodies keep libtorch's bf16.
+fn towers_all_in_plain_rust(precision: Precision, network: &Network) -> bool {
+    precision == Precision::Auto && native_bf16() == Some(AVX512_BF16) && matches!(network.body, Body::Residual(_))
 }
 
 /// Where each torch backend runs: every device of the list resolved, and a lone `cpu`, or `auto` without a GPU,
@@ -265,7 +277,8 @@ impl Placement {
 }
 
 /// The device and tensor kind for a choice; CUDA falls back to the CPU with a warning on stderr. `auto` is
-/// fp16 on CUDA, bf16 on a CPU with native bf16 (within [`BF16_TOLERANCE`] of fp32) and fp32 elsewhere.
+/// fp16 on CUDA, bf16 on a CPU with native bf16 (within [`BF16_TOLERANCE`] of fp32; without AMX a residual tower
+/// still runs in fp32 in plain Rust, `towers_all_in_plain_rust`) and fp32 elsewhere.
 pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Placement, NnError> {
     let device = match choice {
         DeviceChoice::Cpu => Device::Cpu,
@@ -289,6 +302,13 @@ pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Plac
     let explicit = |kind: Kind| (kind, "Precision set explicitly".to_owned());
     let (kind, reason) = match (precision, device) {
         (Precision::Auto, Device::Cpu) => match native_bf16() {
+            Some(AVX512_BF16) => (
+                Kind::BFloat16,
+                format!(
+                    "Precision=auto: this CPU has native bf16 ({AVX512_BF16}) but no AMX, so a residual tower \
+                     runs in fp32 in plain Rust, faster here; attention bodies in bf16"
+                ),
+            ),
             Some(feature) => (Kind::BFloat16, format!("Precision=auto: this CPU has native bf16 ({feature})")),
             None => (Kind::Float, "Precision=auto: this CPU has no native bf16 (AMX-BF16 or AVX512-BF16)".to_owned()),
         },
@@ -329,4 +349,32 @@ pub fn describe_backend(options: &BackendOptions) -> Result<String, NnError> {
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// /proc/cpuinfo's flags, read apart from the CPUID detection under test.
+    fn cpu_flags() -> Vec<String> {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("Linux /proc/cpuinfo");
+        let flags = cpuinfo.lines().find(|line| line.starts_with("flags")).expect("a flags line");
+        flags.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn auto_sends_every_batch_of_a_tower_to_plain_rust_only_on_avx512_bf16_without_amx() {
+        let nets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../reference/nets");
+        let net = |name: &str| load_network(&nets.join(name));
+        let tower = net("conv-convolution-policy-mlh-mish.pb.gz").expect("a residual test net");
+        let transformer = net("transformer-pe-map-smolgen.pb.gz").expect("a transformer test net");
+        let flags = cpu_flags();
+        let has = |flag: &str| flags.iter().any(|f| f == flag);
+        let avx512_bf16_alone = has("avx512_bf16") && !has("amx_bf16");
+        assert_eq!(towers_all_in_plain_rust(Precision::Auto, &tower), avx512_bf16_alone, "flags: {flags:?}");
+        for precision in [Precision::Fp32, Precision::Bf16] {
+            assert!(!towers_all_in_plain_rust(precision, &tower), "an explicit {precision:?} keeps its own limit");
+        }
+        assert!(!towers_all_in_plain_rust(Precision::Auto, &transformer), "the Rust network runs no attention body");
+    }
 }

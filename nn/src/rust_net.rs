@@ -380,12 +380,40 @@ impl Linear {
         out
     }
 
-    /// `out += W·x`.
+    /// `out += W·x`, a block of outputs at a time held in registers across all the inputs: adding each input's
+    /// row into `out` in memory made every multiply-add wait for the previous one's store (a 1×1 convolution of
+    /// 32 outputs, one per square, took a tenth of a batch). Each output's sum keeps its order.
     #[inline(always)]
     fn accumulate<const FUSED: bool>(&self, x: &[f32], out: &mut [f32]) {
-        for (&v, row) in x.iter().zip(self.weights.chunks_exact(self.outputs)) {
-            add_scaled::<FUSED>(out, v, row);
+        let mut first = 0;
+        while first + 64 <= self.outputs {
+            self.accumulate_block::<FUSED, 64>(x, first, out);
+            first += 64;
         }
+        if first + 32 <= self.outputs {
+            self.accumulate_block::<FUSED, 32>(x, first, out);
+            first += 32;
+        }
+        if first + 16 <= self.outputs {
+            self.accumulate_block::<FUSED, 16>(x, first, out);
+            first += 16;
+        }
+        if first < self.outputs {
+            for (&v, row) in x.iter().zip(self.weights.chunks_exact(self.outputs)) {
+                add_scaled::<FUSED>(&mut out[first..], v, &row[first..]);
+            }
+        }
+    }
+
+    /// Outputs `first .. first + N` of [`Linear::accumulate`].
+    #[inline(always)]
+    fn accumulate_block<const FUSED: bool, const N: usize>(&self, x: &[f32], first: usize, out: &mut [f32]) {
+        let out: &mut [f32; N] = (&mut out[first..first + N]).try_into().expect("N outputs");
+        let mut block = *out;
+        for (&v, row) in x.iter().zip(self.weights.chunks_exact(self.outputs)) {
+            add_scaled::<FUSED>(&mut block, v, &row[first..first + N]);
+        }
+        *out = block;
     }
 }
 

@@ -225,7 +225,7 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
 
 /// Whether `Precision=auto` sends a residual tower's every CPU batch to the network in plain Rust (f32): on a CPU
 /// with AVX512-BF16 but no AMX, where libtorch's bf16 is slower than it (an AMD EPYC, Zen 5, one core: Maia-1900
-/// 5,620–5,702 evaluations/s at batches 16–64 against libtorch's bf16 4,512–4,880; a 20×256 SE tower 190–192
+/// 5,620–5,715 evaluations/s at batches 16–64 against libtorch's bf16 4,261–4,880; a 20×256 SE tower 190–192
 /// against 156–166; BENCHMARKS.md, "An AMD EPYC with AVX512-BF16"). Attention bodies keep libtorch's bf16.
 fn towers_all_in_plain_rust(precision: Precision, network: &Network) -> bool {
     precision == Precision::Auto && native_bf16() == Some(AVX512_BF16) && matches!(network.body, Body::Residual(_))

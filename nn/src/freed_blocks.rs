@@ -40,7 +40,7 @@ mod tests {
     }
 
     /// Page faults of a thread (not the main one: the search's threads have heaps of their own) that 20 times
-    /// allocates, writes and frees the buffers of a batch: eight of 1 MiB, in the order the network frees them.
+    /// allocates, writes and frees the buffers of a batch, eight of 1 MiB.
     fn faults_over_twenty_batches() -> i64 {
         std::thread::spawn(|| {
             let batch = || {

@@ -12,7 +12,7 @@ pub mod describe;
 pub mod encoder;
 pub mod error;
 pub mod fen;
-pub mod freed_blocks;
+mod freed_blocks;
 pub mod layer;
 pub mod loader;
 pub mod network;

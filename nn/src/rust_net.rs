@@ -381,8 +381,8 @@ impl Linear {
     }
 
     /// `out += W·x`, a block of outputs at a time held in registers across all the inputs: adding each input's
-    /// row into `out` in memory made every multiply-add wait for the previous one's store (a 1×1 convolution of
-    /// 32 outputs, one per square, took a tenth of a batch). Each output's sum keeps its order.
+    /// row into `out` in memory made every multiply-add wait for the previous one's store (the store of the 1×1
+    /// value convolution's 32 outputs was a batch's hottest instruction). Each output's sum keeps its order.
     #[inline(always)]
     fn accumulate<const FUSED: bool>(&self, x: &[f32], out: &mut [f32]) {
         let mut first = 0;
@@ -565,5 +565,19 @@ mod tests {
         };
         // Hand-worked: [0.5 + 1 + 4 + 9, −0.5 − 1 + 1 + 0.75].
         assert_eq!(Linear::new(&dense).apply::<false>(&[1.0, 2.0, 3.0]), vec![14.5, 0.25]);
+    }
+
+    #[test]
+    fn every_block_of_a_wide_layer_sums_its_own_outputs_in_the_definitions_order() {
+        // 115 outputs: blocks of 64, 32 and 16 summed in registers and 3 left over; each sum in f32 from the bias,
+        // input by input, as the definition reads.
+        let (inputs, outputs) = (7, 115);
+        let dense = Dense { outputs, inputs, weights: values(outputs * inputs, 21), biases: values(outputs, 22) };
+        let x = values(inputs, 23);
+        let got = Linear::new(&dense).apply::<false>(&x);
+        for (o, got) in got.iter().enumerate() {
+            let want = (0..inputs).fold(dense.biases[o], |sum, i| sum + dense.weights[o * inputs + i] * x[i]);
+            assert_eq!(got.to_bits(), want.to_bits(), "output {o}: {got} against {want}");
+        }
     }
 }

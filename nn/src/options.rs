@@ -14,11 +14,12 @@ use crate::cpu_features::{native_bf16, AVX512_BF16};
 use crate::cuda::load_cuda_runtime;
 use crate::error::NnError;
 use crate::loader::load_network;
-use crate::network::Body;
 use crate::test_backend::{TestBackend, TestMode};
 use crate::policy_map::TransposedMoves;
 use crate::round_robin::RoundRobinBackend;
-use crate::torch_backend::{CudaSettings, PolicyOutput, TorchBackend, MAX_BATCH};
+use crate::torch_backend::{
+    default_rust_batch_limit, CudaSettings, PolicyOutput, TorchBackend, TOWER_FILTERS_ALL_IN_RUST,
+};
 
 /// Which backend evaluates positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,7 +157,7 @@ pub struct BackendOptions {
     /// Threads of each forward pass on the CPU; 0 = libtorch's default (one per core).
     pub cpu_threads: usize,
     /// The largest CPU batch computed by the network in plain Rust (0: none; `None`: by precision and network, as
-    /// [`crate::torch_backend::default_rust_batch_limit`], or every batch where `towers_all_in_plain_rust`).
+    /// [`crate::torch_backend::default_rust_batch_limit`]).
     pub rust_batch_limit: Option<usize>,
     /// On CUDA, the forward pass replayed from a CUDA graph per batch size instead of launched eagerly.
     pub cuda_graphs: bool,
@@ -198,10 +199,9 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
             transposed_moves: options.transposed_moves,
         };
         let cuda = CudaSettings { graphs: options.cuda_graphs, cudnn_benchmark: options.cudnn_benchmark };
-        let rust_batch_limit = options
-            .rust_batch_limit
-            .or_else(|| towers_all_in_plain_rust(options.precision, &network.body).then_some(MAX_BATCH));
         for Placement { device, kind, .. } in placements(options)? {
+            let rust_batch_limit = (options.rust_batch_limit)
+                .unwrap_or_else(|| default_rust_batch_limit(options.precision, kind, &network.body));
             let backend =
                 TorchBackend::new(&network, device, kind, options.cpu_threads, rust_batch_limit, cuda, policy)
                     .map_err(|e| NnError::Torch(e.to_string()))?;
@@ -222,22 +222,6 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
         backend
     })
 }
-
-/// Whether `Precision=auto` sends a residual tower's every CPU batch to the network in plain Rust (f32): on a CPU
-/// with AVX512-BF16 but no AMX, where libtorch's bf16 is slower than it (an AMD EPYC, Zen 5, one core: Maia-1900
-/// 5,620–5,715 evaluations/s at batches 16–64 against libtorch's bf16 4,261–4,880; BENCHMARKS.md, "An AMD EPYC with
-/// AVX512-BF16"), for towers of up to [`TOWER_FILTERS_ALL_IN_RUST`] filters. Wider towers gain less for much more
-/// memory (the Rust network's Winograd weights are about 6 times a tower's own, in each backend: a 20×256 SE
-/// tower's process grew from 424 MB to 1.5 GB on 2 cores for 190–192 against 156–166 evaluations/s; 10×128 ran
-/// level), and attention bodies, which the Rust network does not run, keep libtorch's bf16.
-fn towers_all_in_plain_rust(precision: Precision, body: &Body) -> bool {
-    precision == Precision::Auto
-        && native_bf16() == Some(AVX512_BF16)
-        && matches!(body, Body::Residual(tower) if tower.filters() <= TOWER_FILTERS_ALL_IN_RUST)
-}
-
-/// The widest tower [`towers_all_in_plain_rust`] takes (Maia's).
-const TOWER_FILTERS_ALL_IN_RUST: usize = 64;
 
 /// Where each torch backend runs: every device of the list resolved, and a lone `cpu`, or `auto` without a GPU,
 /// [`BackendOptions::cpu_backends`] times on the CPU (a list names each of its backends).
@@ -286,7 +270,7 @@ impl Placement {
 
 /// The device and tensor kind for a choice; CUDA falls back to the CPU with a warning on stderr. `auto` is
 /// fp16 on CUDA, bf16 on a CPU with native bf16 (within [`BF16_TOLERANCE`] of fp32; without AMX a narrow residual
-/// tower still runs in fp32 in plain Rust, `towers_all_in_plain_rust`) and fp32 elsewhere.
+/// tower still runs in fp32 in plain Rust, [`default_rust_batch_limit`]) and fp32 elsewhere.
 pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Placement, NnError> {
     let device = match choice {
         DeviceChoice::Cpu => Device::Cpu,
@@ -359,37 +343,3 @@ pub fn describe_backend(options: &BackendOptions) -> Result<String, NnError> {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::network::{Conv, ResidualTower};
-
-    /// /proc/cpuinfo's flags, read apart from the CPUID detection under test.
-    fn cpu_flags() -> Vec<String> {
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("Linux /proc/cpuinfo");
-        let flags = cpuinfo.lines().find(|line| line.starts_with("flags")).expect("a flags line");
-        flags.split_whitespace().map(str::to_owned).collect()
-    }
-
-    #[test]
-    fn auto_sends_every_batch_of_a_narrow_tower_to_plain_rust_only_on_avx512_bf16_without_amx() {
-        let tower_of = |filters: usize| {
-            let input = Conv { out_channels: filters, in_channels: 112, kernel: 3, weights: vec![], biases: vec![] };
-            Body::Residual(ResidualTower { input, blocks: vec![] })
-        };
-        let nets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../reference/nets");
-        let transformer = load_network(&nets.join("transformer-pe-map-smolgen.pb.gz")).expect("a transformer test net");
-        let flags = cpu_flags();
-        let has = |flag: &str| flags.iter().any(|f| f == flag);
-        let avx512_bf16_alone = has("avx512_bf16") && !has("amx_bf16");
-        for filters in [16, 64] {
-            let all_in_rust = towers_all_in_plain_rust(Precision::Auto, &tower_of(filters));
-            assert_eq!(all_in_rust, avx512_bf16_alone, "{filters} filters, flags: {flags:?}");
-        }
-        assert!(!towers_all_in_plain_rust(Precision::Auto, &tower_of(128)), "128 filters keep the bf16 limit");
-        for precision in [Precision::Fp32, Precision::Bf16] {
-            assert!(!towers_all_in_plain_rust(precision, &tower_of(64)), "an explicit {precision:?} keeps its limit");
-        }
-        assert!(!towers_all_in_plain_rust(Precision::Auto, &transformer.body), "the Rust network runs no attention");
-    }
-}

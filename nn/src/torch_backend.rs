@@ -18,10 +18,12 @@ use tch::{Device, Kind};
 use crate::backend::{
     Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation, HistoryEntry,
 };
+use crate::cpu_features::{native_bf16, AVX512_BF16};
 use crate::cuda::{disable_tf32_convolutions, set_cudnn_benchmark};
 use crate::encoder::{copy_read_history, encode_position, InputPlanes};
 use crate::freed_blocks::keep_freed_blocks;
 use crate::network::{Body, InputFormat, Network, ValueKind};
+use crate::options::Precision;
 use crate::policy_map::{move_policy_index, TransposedMoves, POLICY_SIZE};
 use crate::rust_net::RustNetwork;
 use crate::softmax::gathered_policy_softmax;
@@ -191,18 +193,17 @@ impl Drop for NetworkThread {
 
 impl TorchBackend {
     /// Builds the backend for `network` on `device` in precision `kind`, turning logits into priors as
-    /// `policy` says; on the CPU, batches of up to `rust_batch_limit` positions (`None`:
+    /// `policy` says; on the CPU, batches of up to `rust_batch_limit` positions (by default
     /// [`default_rust_batch_limit`]) run in plain Rust, and on CUDA the forward pass runs as `cuda` says.
     pub fn new(
         network: &Network,
         device: Device,
         kind: Kind,
         cpu_threads: usize,
-        rust_batch_limit: Option<usize>,
+        rust_batch_limit: usize,
         cuda: CudaSettings,
         policy: PolicyOutput,
     ) -> Result<Self, tch::TchError> {
-        let rust_batch_limit = rust_batch_limit.unwrap_or_else(|| default_rust_batch_limit(kind, network));
         if device == Device::Cpu {
             keep_freed_blocks();
         }
@@ -223,20 +224,29 @@ impl TorchBackend {
     }
 }
 
-/// The largest CPU batch the network in plain Rust computes by default for precision `kind` and `network` (the
-/// engine's `RustBatchLimit=-1`); larger ones go to libtorch. In fp32 the Rust network on one core is faster than
-/// libtorch on one core at every batch size, with AVX-512 and with AVX2 alone (Maia-1900; BENCHMARKS.md, "The
-/// network in plain Rust", "Winograd F(4×4, 3×3)"), and still at batch 32 on a 20×256 tower (104 against 71
+/// The largest CPU batch the network in plain Rust computes by default for a network of `body` in `kind`, chosen by
+/// `precision` (the engine's `RustBatchLimit=-1`); larger ones go to libtorch. In fp32 the Rust network on one
+/// core is faster than libtorch on one core at every batch size, with AVX-512 and with AVX2 alone (Maia-1900;
+/// BENCHMARKS.md, "The network in plain Rust", "Winograd F(4×4, 3×3)"), and still at batch 32 on a 20×256 tower (104 against 71
 /// evaluations/s). Against libtorch's native bf16 (AMX) the crossover falls with the square of the filters: up
 /// to batch 6 with Maia's 64 filters (2539–2667
 /// against 2356–2491 evaluations/s, "libtorch in channels-last"), batch 1 with 128 (439 against 326; 626 against
 /// 858 at 4) and never with 256 (37 against 73 at batch 1; BENCHMARKS.md, "Transformers and large towers"):
 /// 7·(64/filters)² batches, none for an attention body, which the Rust network does not run.
-pub fn default_rust_batch_limit(kind: Kind, network: &Network) -> usize {
-    if kind == Kind::Float {
+///
+/// `Precision=auto` on a CPU with AVX512-BF16 but no AMX, where libtorch's bf16 is slower than the Rust network in
+/// f32 (an AMD EPYC, Zen 5, one core: Maia-1900 5,620–5,715 evaluations/s at batches 16–64 against libtorch's bf16
+/// 4,261–4,880; BENCHMARKS.md, "An AMD EPYC with AVX512-BF16"), sends every batch of a tower of up to
+/// [`TOWER_FILTERS_ALL_IN_RUST`] filters to it. Wider towers gain less for much more memory (the Rust network's
+/// Winograd weights are about 6 times a tower's own, in each backend: a 20×256 SE tower's process grew from 424 MB
+/// to 1.5 GB on 2 cores for 190–192 against 156–166 evaluations/s; 10×128 ran level).
+pub fn default_rust_batch_limit(precision: Precision, kind: Kind, body: &Body) -> usize {
+    let narrow_tower = matches!(body, Body::Residual(tower) if tower.filters() <= TOWER_FILTERS_ALL_IN_RUST);
+    let auto_without_amx = precision == Precision::Auto && native_bf16() == Some(AVX512_BF16);
+    if kind == Kind::Float || (auto_without_amx && narrow_tower) {
         return MAX_BATCH;
     }
-    match &network.body {
+    match body {
         Body::Residual(tower) => {
             let filters = tower.filters().max(1);
             7 * 64 * 64 / (filters * filters)
@@ -244,6 +254,9 @@ pub fn default_rust_batch_limit(kind: Kind, network: &Network) -> usize {
         Body::Attention(_) => 0,
     }
 }
+
+/// The widest tower `Precision=auto` runs all in plain Rust on AVX512-BF16 without AMX (Maia's).
+pub const TOWER_FILTERS_ALL_IN_RUST: usize = 64;
 
 impl Backend for TorchBackend {
     fn attributes(&self) -> BackendAttributes {
@@ -382,6 +395,7 @@ mod tests {
     use super::*;
     use crate::backend::{evaluate_one, HistoryEntry};
     use crate::loader::load_network;
+    use crate::network::{Conv, ResidualTower};
     use shakmaty::{Chess, Move};
 
     const WEIGHTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
@@ -390,7 +404,7 @@ mod tests {
     fn backend() -> TorchBackend {
         let network = load_network(std::path::Path::new(WEIGHTS)).expect("scripts/setup installs Maia-1900");
         let policy = PolicyOutput { temperature: 1.0, exact_softmax: true, transposed_moves: TransposedMoves::AsPlanes };
-        TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, Some(0), CPU_ONLY, policy).expect("the network uploads")
+        TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, 0, CPU_ONLY, policy).expect("the network uploads")
     }
 
     fn start_position(backend: &TorchBackend) -> Result<Evaluation, BackendError> {
@@ -422,5 +436,36 @@ mod tests {
                 assert_eq!(caller.join().expect("no panic").expect("evaluates"), alone);
             }
         });
+    }
+
+    /// /proc/cpuinfo's flags, read apart from the CPUID detection under test.
+    fn cpu_flags() -> Vec<String> {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("Linux /proc/cpuinfo");
+        let flags = cpuinfo.lines().find(|line| line.starts_with("flags")).expect("a flags line");
+        flags.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn auto_sends_every_batch_of_a_narrow_tower_to_plain_rust_only_on_avx512_bf16_without_amx() {
+        let tower_of = |filters: usize| {
+            let input = Conv { out_channels: filters, in_channels: 112, kernel: 3, weights: vec![], biases: vec![] };
+            Body::Residual(ResidualTower { input, blocks: vec![] })
+        };
+        let all_in_rust =
+            |precision, body: &Body| default_rust_batch_limit(precision, Kind::BFloat16, body) == MAX_BATCH;
+        let nets = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../reference/nets");
+        let transformer = load_network(&nets.join("transformer-pe-map-smolgen.pb.gz")).expect("a transformer net");
+        let flags = cpu_flags();
+        let has = |flag: &str| flags.iter().any(|f| f == flag);
+        let avx512_bf16_alone = has("avx512_bf16") && !has("amx_bf16");
+        for filters in [16, 64] {
+            let all = all_in_rust(Precision::Auto, &tower_of(filters));
+            assert_eq!(all, avx512_bf16_alone, "{filters} filters, flags: {flags:?}");
+        }
+        assert!(!all_in_rust(Precision::Auto, &tower_of(128)), "128 filters keep the bf16 limit");
+        for precision in [Precision::Fp32, Precision::Bf16] {
+            assert!(!all_in_rust(precision, &tower_of(64)), "an explicit {precision:?} keeps its limit");
+        }
+        assert!(!all_in_rust(Precision::Auto, &transformer.body), "the Rust network runs no attention");
     }
 }

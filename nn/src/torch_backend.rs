@@ -23,7 +23,6 @@ use crate::cuda::{disable_tf32_convolutions, set_cudnn_benchmark};
 use crate::encoder::{copy_read_history, encode_position, InputPlanes};
 use crate::freed_blocks::keep_freed_blocks;
 use crate::network::{Body, InputFormat, Network, ValueKind};
-use crate::options::Precision;
 use crate::policy_map::{move_policy_index, TransposedMoves, POLICY_SIZE};
 use crate::rust_net::RustNetwork;
 use crate::softmax::gathered_policy_softmax;
@@ -225,7 +224,7 @@ impl TorchBackend {
 }
 
 /// The largest CPU batch the network in plain Rust computes by default for a network of `body` in `kind`, chosen by
-/// `precision` (the engine's `RustBatchLimit=-1`); larger ones go to libtorch. In fp32 the Rust network on one
+/// `Precision=auto` when `auto_precision` (the engine's `RustBatchLimit=-1`); larger ones go to libtorch. In fp32 the Rust network on one
 /// core is faster than libtorch on one core at every batch size, with AVX-512 and with AVX2 alone (Maia-1900;
 /// BENCHMARKS.md, "The network in plain Rust", "Winograd F(4×4, 3×3)"), and still at batch 32 on a 20×256 tower (104 against 71
 /// evaluations/s). Against libtorch's native bf16 (AMX) the crossover falls with the square of the filters: up
@@ -240,9 +239,9 @@ impl TorchBackend {
 /// [`TOWER_FILTERS_ALL_IN_RUST`] filters to it. Wider towers gain less for much more memory (the Rust network's
 /// Winograd weights are about 6 times a tower's own, in each backend: a 20×256 SE tower's process grew from 424 MB
 /// to 1.5 GB on 2 cores for 190–192 against 156–166 evaluations/s; 10×128 ran level).
-pub fn default_rust_batch_limit(precision: Precision, kind: Kind, body: &Body) -> usize {
+pub fn default_rust_batch_limit(auto_precision: bool, kind: Kind, body: &Body) -> usize {
     let narrow_tower = matches!(body, Body::Residual(tower) if tower.filters() <= TOWER_FILTERS_ALL_IN_RUST);
-    let auto_without_amx = precision == Precision::Auto && native_bf16() == Some(AVX512_BF16);
+    let auto_without_amx = auto_precision && native_bf16() == Some(AVX512_BF16);
     if kind == Kind::Float || (auto_without_amx && narrow_tower) {
         return MAX_BATCH;
     }
@@ -452,20 +451,18 @@ mod tests {
             Body::Residual(ResidualTower { input, blocks: vec![] })
         };
         let all_in_rust =
-            |precision, body: &Body| default_rust_batch_limit(precision, Kind::BFloat16, body) == MAX_BATCH;
+            |auto: bool, body: &Body| default_rust_batch_limit(auto, Kind::BFloat16, body) == MAX_BATCH;
         let nets = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../reference/nets");
         let transformer = load_network(&nets.join("transformer-pe-map-smolgen.pb.gz")).expect("a transformer net");
         let flags = cpu_flags();
         let has = |flag: &str| flags.iter().any(|f| f == flag);
         let avx512_bf16_alone = has("avx512_bf16") && !has("amx_bf16");
         for filters in [16, 64] {
-            let all = all_in_rust(Precision::Auto, &tower_of(filters));
+            let all = all_in_rust(true, &tower_of(filters));
             assert_eq!(all, avx512_bf16_alone, "{filters} filters, flags: {flags:?}");
         }
-        assert!(!all_in_rust(Precision::Auto, &tower_of(128)), "128 filters keep the bf16 limit");
-        for precision in [Precision::Fp32, Precision::Bf16] {
-            assert!(!all_in_rust(precision, &tower_of(64)), "an explicit {precision:?} keeps its limit");
-        }
-        assert!(!all_in_rust(Precision::Auto, &transformer.body), "the Rust network runs no attention");
+        assert!(!all_in_rust(true, &tower_of(128)), "128 filters keep the bf16 limit");
+        assert!(!all_in_rust(false, &tower_of(64)), "an explicit precision keeps its limit");
+        assert!(!all_in_rust(true, &transformer.body), "the Rust network runs no attention");
     }
 }

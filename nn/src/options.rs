@@ -199,9 +199,10 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
             transposed_moves: options.transposed_moves,
         };
         let cuda = CudaSettings { graphs: options.cuda_graphs, cudnn_benchmark: options.cudnn_benchmark };
+        let auto_precision = options.precision == Precision::Auto;
         for Placement { device, kind, .. } in placements(options)? {
             let rust_batch_limit = (options.rust_batch_limit)
-                .unwrap_or_else(|| default_rust_batch_limit(options.precision == Precision::Auto, kind, &network.body));
+                .unwrap_or_else(|| default_rust_batch_limit(auto_precision, kind, &network.body));
             let backend =
                 TorchBackend::new(&network, device, kind, options.cpu_threads, rust_batch_limit, cuda, policy)
                     .map_err(|e| NnError::Torch(e.to_string()))?;

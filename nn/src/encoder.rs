@@ -16,6 +16,9 @@ pub const PLANES: usize = 112;
 const HISTORY_SLOTS: usize = 8;
 const PLANES_PER_SLOT: usize = 13;
 const AUX: usize = HISTORY_SLOTS * PLANES_PER_SLOT;
+/// The first of the auxiliary planes (castling, side to move, rule-50 count, …), which follow the history's and
+/// are often whole planes of one value.
+pub const FIRST_AUXILIARY_PLANE: usize = AUX;
 /// The last plane the canonical transform applies to (the en-passant plane); lc0 leaves the rest alone.
 const LAST_TRANSFORMED: usize = AUX + 4;
 const ROLES: [Role; 6] = [

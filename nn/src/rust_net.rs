@@ -4,14 +4,19 @@
 //! ([`crate::torch_backend::default_rust_batch_limit`]).
 //!
 //! Activations are held square-major (`[64 squares][channels]`), so every loop runs along channels and
-//! vectorises without reordering a sum. The 3×3 convolutions are Winograd's ([`winograd`]).
+//! vectorises without reordering a sum. The first convolution sums over the input's set squares
+//! ([`input_conv`]); the others are Winograd's ([`winograd`]).
 
+mod input_conv;
 mod winograd;
 
-use crate::encoder::{square_major_input, InputPlanes};
+use std::sync::{Mutex, PoisonError};
+
+use crate::encoder::InputPlanes;
 use crate::network::{Activation, Body, Conv, Dense, HeadInput, Network, PolicyHead, ValueKind};
 use crate::policy_map::{conv_policy_map, POLICY_SIZE};
 use crate::raw_outputs::RawOutputs;
+use input_conv::InputConvolution;
 use winograd::{Scratch, Winograd3x3};
 
 /// Positions computed together: each layer's weights are read once for all of them, and sixteen positions'
@@ -25,12 +30,23 @@ const SQUARES: usize = 64;
 pub struct RustNetwork {
     isa: Isa,
     activation: Activation,
-    input: Winograd3x3,
+    input: InputConvolution,
     tower: Vec<Block>,
     policy: Policy,
     value: Head,
     value_outputs: usize,
     moves_left: Option<Head>,
+    /// Buffers of finished batches, for the next ones: zeroing new ones was 4 % of a batch of 16.
+    spare_buffers: Mutex<Vec<Buffers>>,
+}
+
+/// The buffers of one forward pass: the Winograd domain's, and a block's input, middle and output.
+#[derive(Default)]
+struct Buffers {
+    scratch: Scratch,
+    x: Vec<f32>,
+    y: Vec<f32>,
+    z: Vec<f32>,
 }
 
 /// The vector instructions the forward pass is compiled for, found at run time.
@@ -147,7 +163,7 @@ impl RustNetwork {
         Some(Self {
             isa: Isa::detect(),
             activation: network.activation,
-            input: Winograd3x3::new(&body.input)?,
+            input: InputConvolution::new(&body.input)?,
             tower,
             policy,
             value: head(&network.value.input, &network.value.fc1, &network.value.fc2)?,
@@ -156,6 +172,7 @@ impl RustNetwork {
                 ValueKind::Classical => 1,
             },
             moves_left,
+            spare_buffers: Mutex::new(Vec::new()),
         })
     }
 
@@ -170,45 +187,58 @@ impl RustNetwork {
         };
         // Chunks of equal size, so that no small remainder falls back to the slower small tiles.
         let chunk = batch.div_ceil(batch.div_ceil(POSITIONS_AT_ONCE).max(1)).max(1);
+        let spare = self.spare_buffers.lock().unwrap_or_else(PoisonError::into_inner).pop();
+        let mut buffers = spare.unwrap_or_default();
         for positions in positions.chunks(chunk) {
-            self.forward_batch(positions, &mut outputs);
+            self.forward_batch(positions, &mut buffers, &mut outputs);
         }
+        self.spare_buffers.lock().unwrap_or_else(PoisonError::into_inner).push(buffers);
         outputs
     }
 
     /// One chunk of positions, in the widest vector instructions of this CPU and with the Winograd tiles of
     /// its size ([`winograd::LARGE_TILES_FROM`]). Each tile size is its own compiled function: with both in
     /// one, LLVM stopped removing the zeroing of the transforms' buffers (8 % of a batch of one).
-    fn forward_batch(&self, positions: &[InputPlanes], outputs: &mut RawOutputs) {
+    fn forward_batch(&self, positions: &[InputPlanes], buffers: &mut Buffers, outputs: &mut RawOutputs) {
         let large = positions.len() >= winograd::LARGE_TILES_FROM;
         match (self.isa, large) {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Isa::detect` found AVX-512F and FMA on this CPU.
-            (Isa::Avx512, true) => unsafe { self.forward_avx512::<true>(positions, outputs) },
+            (Isa::Avx512, true) => unsafe { self.forward_avx512::<true>(positions, buffers, outputs) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            (Isa::Avx512, false) => unsafe { self.forward_avx512::<false>(positions, outputs) },
+            (Isa::Avx512, false) => unsafe { self.forward_avx512::<false>(positions, buffers, outputs) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Isa::detect` found AVX2 and FMA on this CPU.
-            (Isa::Avx2, true) => unsafe { self.forward_avx2::<true>(positions, outputs) },
+            (Isa::Avx2, true) => unsafe { self.forward_avx2::<true>(positions, buffers, outputs) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as above.
-            (Isa::Avx2, false) => unsafe { self.forward_avx2::<false>(positions, outputs) },
-            (_, true) => self.forward_with::<false, 8, true>(positions, outputs),
-            (_, false) => self.forward_with::<false, 8, false>(positions, outputs),
+            (Isa::Avx2, false) => unsafe { self.forward_avx2::<false>(positions, buffers, outputs) },
+            (_, true) => self.forward_with::<false, 8, true>(positions, buffers, outputs),
+            (_, false) => self.forward_with::<false, 8, false>(positions, buffers, outputs),
         }
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,fma")]
-    unsafe fn forward_avx512<const LARGE: bool>(&self, positions: &[InputPlanes], outputs: &mut RawOutputs) {
-        self.forward_with::<true, 64, LARGE>(positions, outputs);
+    unsafe fn forward_avx512<const LARGE: bool>(
+        &self,
+        positions: &[InputPlanes],
+        buffers: &mut Buffers,
+        outputs: &mut RawOutputs,
+    ) {
+        self.forward_with::<true, 64, LARGE>(positions, buffers, outputs);
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
-    unsafe fn forward_avx2<const LARGE: bool>(&self, positions: &[InputPlanes], outputs: &mut RawOutputs) {
-        self.forward_with::<true, 16, LARGE>(positions, outputs);
+    unsafe fn forward_avx2<const LARGE: bool>(
+        &self,
+        positions: &[InputPlanes],
+        buffers: &mut Buffers,
+        outputs: &mut RawOutputs,
+    ) {
+        self.forward_with::<true, 16, LARGE>(positions, buffers, outputs);
     }
 
     /// The forward pass of a batch; `FUSED` multiplies and adds in one rounding (FMA), as the CPUs that
@@ -218,43 +248,37 @@ impl RustNetwork {
     fn forward_with<const FUSED: bool, const WIDTH: usize, const LARGE: bool>(
         &self,
         positions: &[InputPlanes],
+        buffers: &mut Buffers,
         outputs: &mut RawOutputs,
     ) {
         let activation = self.activation;
         let filters = self.input.outputs;
-        let mut x = square_major_input(positions, positions.len());
-        let mut scratch = Scratch::default();
-        let mut y = self.input.apply::<FUSED, WIDTH, LARGE>(&x, &mut scratch);
-        activate(activation, &mut y);
-        x = y;
+        let Buffers { scratch, x, y, z } = buffers;
+        self.input.apply::<FUSED>(positions, activation, x);
         for block in &self.tower {
-            let mut y = block.conv1.apply::<FUSED, WIDTH, LARGE>(&x, &mut scratch);
-            activate(activation, &mut y);
-            let mut z = block.conv2.apply::<FUSED, WIDTH, LARGE>(&y, &mut scratch);
-            if let Some((fc1, fc2)) = &block.se {
-                for position in z.chunks_exact_mut(SQUARES * filters) {
-                    squeeze_excite::<FUSED>(position, fc1, fc2, activation);
+            block.conv1.apply::<FUSED, WIDTH, LARGE>(x, scratch, Some(activation), y);
+            block.conv2.apply::<FUSED, WIDTH, LARGE>(y, scratch, None, z);
+            let positions = z.chunks_exact_mut(SQUARES * filters).zip(x.chunks_exact(SQUARES * filters));
+            for (z, x) in positions {
+                match &block.se {
+                    Some((fc1, fc2)) => squeeze_excite_and_add::<FUSED>(z, x, fc1, fc2, activation),
+                    None => add_and_activate(z, x, activation),
                 }
             }
-            for (z, x) in z.iter_mut().zip(&x) {
-                *z += x;
-            }
-            activate(activation, &mut z);
-            x = z;
+            std::mem::swap(x, z);
         }
         match &self.policy {
             Policy::Classical { conv, fc } => {
-                let mut p = conv.apply_to_squares::<FUSED>(&x);
+                let mut p = conv.apply_to_squares::<FUSED>(x);
                 activate(activation, &mut p);
                 for position in p.chunks_exact(SQUARES * conv.outputs) {
                     outputs.policy.extend(fc.apply::<FUSED>(&channel_major(position, conv.outputs)));
                 }
             }
             Policy::Convolution { conv1, conv2 } => {
-                let mut p = conv1.apply::<FUSED, WIDTH, LARGE>(&x, &mut scratch);
-                activate(activation, &mut p);
-                let planes = conv2.apply::<FUSED, WIDTH, LARGE>(&p, &mut scratch);
-                for planes in planes.chunks_exact(SQUARES * conv2.outputs) {
+                conv1.apply::<FUSED, WIDTH, LARGE>(x, scratch, Some(activation), y);
+                conv2.apply::<FUSED, WIDTH, LARGE>(y, scratch, None, z);
+                for planes in z.chunks_exact(SQUARES * conv2.outputs) {
                     let start = outputs.policy.len();
                     outputs.policy.resize(start + POLICY_SIZE, 0.0);
                     for (slot, &index) in conv_policy_map().iter().enumerate() {
@@ -293,11 +317,29 @@ fn add_scaled<const FUSED: bool>(accumulator: &mut [f32], scale: f32, row: &[f32
     }
 }
 
+/// The activation of every value, in the caller's instructions (inlined: a call of its own ran in SSE2).
+#[inline(always)]
 fn activate(activation: Activation, values: &mut [f32]) {
+    for v in values {
+        *v = activated(activation, *v);
+    }
+}
+
+/// The activation of one value.
+#[inline(always)]
+fn activated(activation: Activation, v: f32) -> f32 {
     match activation {
-        Activation::Relu => values.iter_mut().for_each(|v| *v = v.max(0.0)),
-        Activation::Mish => values.iter_mut().for_each(|v| *v *= v.exp().ln_1p().tanh()),
+        Activation::Relu => v.max(0.0),
+        Activation::Mish => v * v.exp().ln_1p().tanh(),
         _ => unreachable!("RustNetwork::new takes only ReLU and Mish networks"),
+    }
+}
+
+/// A residual block's end without squeeze-excitation: `activation(z + x)`.
+#[inline(always)]
+fn add_and_activate(z: &mut [f32], x: &[f32], activation: Activation) {
+    for (z, &x) in z.iter_mut().zip(x) {
+        *z = activated(activation, *z + x);
     }
 }
 
@@ -312,9 +354,16 @@ fn channel_major(values: &[f32], channels: usize) -> Vec<f32> {
     out
 }
 
-/// lc0's squeeze-excitation: per channel, `z·sigmoid(γ) + β` from the channel means.
+/// A residual block's end with lc0's squeeze-excitation: per channel, `activation(z·sigmoid(γ) + β + x)`, γ and
+/// β from the channel means of `z` (one position's).
 #[inline(always)]
-fn squeeze_excite<const FUSED: bool>(z: &mut [f32], fc1: &Linear, fc2: &Linear, activation: Activation) {
+fn squeeze_excite_and_add<const FUSED: bool>(
+    z: &mut [f32],
+    x: &[f32],
+    fc1: &Linear,
+    fc2: &Linear,
+    activation: Activation,
+) {
     let channels = fc1.inputs;
     let mut mean = vec![0.0; channels];
     for row in z.chunks_exact(channels) {
@@ -328,9 +377,9 @@ fn squeeze_excite<const FUSED: bool>(z: &mut [f32], fc1: &Linear, fc2: &Linear, 
     let gates_and_offsets = fc2.apply::<FUSED>(&hidden);
     let (gates, offsets) = gates_and_offsets.split_at(channels);
     let gates: Vec<f32> = gates.iter().map(|g| 1.0 / (1.0 + (-g).exp())).collect();
-    for row in z.chunks_exact_mut(channels) {
-        for ((v, &gate), &offset) in row.iter_mut().zip(&gates).zip(offsets) {
-            *v = multiply_add::<FUSED>(offset, *v, gate);
+    for (row, x) in z.chunks_exact_mut(channels).zip(x.chunks_exact(channels)) {
+        for (((v, &gate), &offset), &x) in row.iter_mut().zip(&gates).zip(offsets).zip(x) {
+            *v = activated(activation, multiply_add::<FUSED>(offset, *v, gate) + x);
         }
     }
 }

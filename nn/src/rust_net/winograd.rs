@@ -11,8 +11,8 @@
 //! F(2×2) ([`LARGE_TILES_FROM`]). F(4×4) rounds worse (coefficients up to 8), within the tolerances against lc0
 //! that the tests hold.
 
-use super::{multiply_add, SQUARES};
-use crate::network::Conv;
+use super::{activated, multiply_add, SQUARES};
+use crate::network::{Activation, Conv};
 
 /// Positions from which a batch takes F(4×4) (the caller's choice, [`Winograd3x3::apply`]): four positions
 /// give each of its weight rows 16 tiles, as one position gives F(2×2)'s.
@@ -52,19 +52,22 @@ impl Winograd3x3 {
         })
     }
 
-    /// The convolution of each position of `x` (`[positions][64][inputs]`, padding 1) as
-    /// `[positions][64][outputs]`, with F(4×4) tiles when `LARGE` (for [`LARGE_TILES_FROM`] positions or more)
-    /// and F(2×2) tiles otherwise; `WIDTH` outputs are computed at a time in registers.
+    /// The convolution of each position of `x` (`[positions][64][inputs]`, padding 1), then `activation` if any,
+    /// into `out` as `[positions][64][outputs]` (resized, not cleared: every value is written), with F(4×4)
+    /// tiles when `LARGE` (for [`LARGE_TILES_FROM`] positions or more) and F(2×2) tiles otherwise; `WIDTH`
+    /// outputs are computed at a time in registers.
     #[inline(always)]
     pub fn apply<const FUSED: bool, const WIDTH: usize, const LARGE: bool>(
         &self,
         x: &[f32],
         scratch: &mut Scratch,
-    ) -> Vec<f32> {
+        activation: Option<Activation>,
+        out: &mut Vec<f32>,
+    ) {
         if LARGE {
-            f4x4::apply::<FUSED, WIDTH>(self, &self.large, x, scratch)
+            f4x4::apply::<FUSED, WIDTH>(self, &self.large, x, scratch, activation, out);
         } else {
-            f2x2::apply::<FUSED, WIDTH>(self, &self.small, x, scratch)
+            f2x2::apply::<FUSED, WIDTH>(self, &self.small, x, scratch, activation, out);
         }
     }
 }
@@ -207,7 +210,9 @@ macro_rules! tile_size {
                 weights: &[f32],
                 x: &[f32],
                 scratch: &mut Scratch,
-            ) -> Vec<f32> {
+                activation: Option<Activation>,
+                out: &mut Vec<f32>,
+            ) {
                 let (inputs, outputs) = (conv.inputs, conv.outputs);
                 let positions = x.len() / (SQUARES * inputs);
                 // Every value of both buffers is written before it is read, so a resize (not a clear) is enough.
@@ -220,12 +225,11 @@ macro_rules! tile_size {
                 let products = &mut scratch.products;
                 products.resize(positions * per_position * outputs, 0.0);
                 multiply_tiles::<FUSED, WIDTH>(weights, (inputs, outputs), TILE_VALUES, tiles, products);
-                let mut out = vec![0.0; positions * SQUARES * outputs];
+                out.resize(positions * SQUARES * outputs, 0.0);
                 let positions_out = out.chunks_exact_mut(SQUARES * outputs);
                 for (products, out) in products.chunks_exact(per_position * outputs).zip(positions_out) {
-                    transform_output_tiles(products, outputs, &conv.biases, out);
+                    transform_output_tiles(products, outputs, &conv.biases, activation, out);
                 }
-                out
             }
 
             /// Bᵀ·d·B of every input tile (rows and files from one before the output tile to one after it, zero
@@ -292,20 +296,27 @@ macro_rules! tile_size {
                 }
             }
 
-            /// Aᵀ·m·A of every tile's products, plus the bias, into the squares of the tile.
+            /// Aᵀ·m·A of every tile's products, plus the bias, then the activation if any, into the squares of the
+            /// tile.
             #[inline(always)]
-            fn transform_output_tiles(products: &[f32], channels: usize, biases: &[f32], out: &mut [f32]) {
+            fn transform_output_tiles(
+                products: &[f32],
+                channels: usize,
+                biases: &[f32],
+                activation: Option<Activation>,
+                out: &mut [f32],
+            ) {
                 for (tile, m) in products.chunks_exact(TILE_VALUES * channels).enumerate() {
                     let (rank, file) = (tile / TILES_PER_SIDE * TILE_SIDE, tile % TILES_PER_SIDE * TILE_SIDE);
                     let squares: [usize; TILE_SIDE * TILE_SIDE] =
                         std::array::from_fn(|k| ((rank + k / TILE_SIDE) * 8 + file + k % TILE_SIDE) * channels);
                     let mut c = 0;
                     while c + LANES <= channels {
-                        output_transform_lanes::<LANES>(m, c, channels, biases, &squares, out);
+                        output_transform_lanes::<LANES>(m, c, channels, biases, activation, &squares, out);
                         c += LANES;
                     }
                     while c < channels {
-                        output_transform_lanes::<1>(m, c, channels, biases, &squares, out);
+                        output_transform_lanes::<1>(m, c, channels, biases, activation, &squares, out);
                         c += 1;
                     }
                 }
@@ -321,6 +332,7 @@ macro_rules! tile_size {
                 c: usize,
                 channels: usize,
                 biases: &[f32],
+                activation: Option<Activation>,
                 squares: &[usize; TILE_SIDE * TILE_SIDE],
                 out: &mut [f32],
             ) {
@@ -344,6 +356,11 @@ macro_rules! tile_size {
                     for (j, mut value) in row.into_iter().enumerate() {
                         for (v, b) in value.iter_mut().zip(bias) {
                             *v += b;
+                        }
+                        if let Some(activation) = activation {
+                            for v in &mut value {
+                                *v = activated(activation, *v);
+                            }
                         }
                         let at = squares[i * TILE_SIDE + j] + c;
                         out[at..at + L].copy_from_slice(&value);
@@ -494,12 +511,14 @@ mod tests {
             for fused in [false, true] {
                 let mut scratch = Scratch::default();
                 let large = positions >= LARGE_TILES_FROM;
-                let out = match (fused, large) {
-                    (true, true) => winograd.apply::<true, 4, true>(&square_major_x, &mut scratch),
-                    (true, false) => winograd.apply::<true, 4, false>(&square_major_x, &mut scratch),
-                    (false, true) => winograd.apply::<false, 2, true>(&square_major_x, &mut scratch),
-                    (false, false) => winograd.apply::<false, 2, false>(&square_major_x, &mut scratch),
-                };
+                let mut out = Vec::new();
+                let input = &square_major_x;
+                match (fused, large) {
+                    (true, true) => winograd.apply::<true, 4, true>(input, &mut scratch, None, &mut out),
+                    (true, false) => winograd.apply::<true, 4, false>(input, &mut scratch, None, &mut out),
+                    (false, true) => winograd.apply::<false, 2, true>(input, &mut scratch, None, &mut out),
+                    (false, false) => winograd.apply::<false, 2, false>(input, &mut scratch, None, &mut out),
+                }
                 for (position, (x, out)) in x.chunks_exact(7 * 64).zip(out.chunks_exact(5 * 64)).enumerate() {
                     let expected = direct(&conv, x);
                     for (index, (&got, &(want, magnitude))) in channel_major(out, 5).iter().zip(&expected).enumerate() {

@@ -6,7 +6,7 @@
 //! a precomputed response instead of 64 squares of taps. The sums are direct, so they round less than
 //! Winograd's.
 
-use super::{multiply_add, SQUARES};
+use super::{add_scaled, SQUARES};
 use crate::encoder::{InputPlanes, FIRST_AUXILIARY_PLANE, PLANES};
 use crate::network::{Activation, Conv};
 
@@ -155,7 +155,7 @@ impl InputConvolution {
             let mut sum = bias;
             for &(auxiliary, value) in sources.whole {
                 let row = &self.whole_planes[(auxiliary * SQUARES + square) * outputs + first..][..N];
-                add_scaled::<FUSED, N>(&mut sum, value, row);
+                add_scaled::<FUSED>(&mut sum, value, row);
             }
             for tap in 0..TAPS {
                 let Some(source) = tap_source(square, tap) else {
@@ -163,7 +163,7 @@ impl InputConvolution {
                 };
                 for set in &sources.set_squares[sources.starts[source]..sources.starts[source + 1]] {
                     let row = &self.taps[(set.plane * TAPS + tap) * outputs + first..][..N];
-                    add_scaled::<FUSED, N>(&mut sum, set.value, row);
+                    add_scaled::<FUSED>(&mut sum, set.value, row);
                 }
             }
             for v in &mut sum {
@@ -179,14 +179,6 @@ struct Sources<'a> {
     set_squares: &'a [SetSquare],
     starts: &'a [usize; SQUARES + 1],
     whole: &'a [(usize, f32)],
-}
-
-/// `sum += scale · row`, in registers.
-#[inline(always)]
-fn add_scaled<const FUSED: bool, const N: usize>(sum: &mut [f32; N], scale: f32, row: &[f32]) {
-    for (s, &r) in sum.iter_mut().zip(row) {
-        *s = multiply_add::<FUSED>(*s, scale, r);
-    }
 }
 
 /// The input square that kernel tap `tap` (row-major over the 3×3 kernel) reads for output `square`, or

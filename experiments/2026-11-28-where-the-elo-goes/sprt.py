@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""A match's SPRT state for one engine, from its results.jsonl(.gz): W/D/L, the pentanomial over whole pairs,
+Elo with its 95 % interval over the pairs, and the log-likelihood ratio of elo1 against elo0 (logistic Elo) in
+the normal approximation over the pairs: LLR = N·(s1 − s0)·(2m − s0 − s1) / (2σ²), m and σ² the mean and
+variance of a pair's score per game.
+usage: sprt.py RESULTS ENGINE [--games N] [--elo0 0] [--elo1 10]"""
+import argparse
+import gzip
+import json
+import math
+
+
+def score_of(elo):
+    return 1 / (1 + 10 ** (-elo / 400))
+
+
+def elo_of(score):
+    return -400 * math.log10(1 / score - 1)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("results")
+    parser.add_argument("engine")
+    parser.add_argument("--games", type=int, default=None, help="only the first N games")
+    parser.add_argument("--elo0", type=float, default=0.0)
+    parser.add_argument("--elo1", type=float, default=10.0)
+    args = parser.parse_args()
+    opener = gzip.open if args.results.endswith(".gz") else open
+    with opener(args.results, "rt") as file:
+        games = [json.loads(line) for line in file if line.strip()]
+    games = games[: args.games]
+    wins = draws = losses = 0
+    pairs = {}
+    for game in games:
+        if game["result"] == "Draw":
+            points = 0.5
+        else:
+            winner = game["white"] if game["result"] == "WhiteWins" else game["black"]
+            points = 1.0 if winner == args.engine else 0.0
+        wins += points == 1.0
+        draws += points == 0.5
+        losses += points == 0.0
+        pairs.setdefault(game["pair_id"], []).append(points)
+    whole = [sum(p) for p in pairs.values() if len(p) == 2]
+    pentanomial = [whole.count(k / 2) for k in range(5)]
+    n = len(whole)
+    mean = sum(whole) / (2 * n)
+    variance = sum((p / 2 - mean) ** 2 for p in whole) / n
+    s0, s1 = score_of(args.elo0), score_of(args.elo1)
+    llr = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+    half_width = 1.96 * math.sqrt(variance / n)
+    bound = math.log((1 - 0.05) / 0.05)
+    print(f"{len(games)} games: {args.engine} W {wins}, D {draws}, L {losses}, "
+          f"{(wins + draws / 2) / len(games):.1%}")
+    print(f"{n} whole pairs, pentanomial {pentanomial}: Elo {elo_of(mean):+.1f} "
+          f"(95 %: {elo_of(mean - half_width):+.1f} to {elo_of(mean + half_width):+.1f})")
+    print(f"LLR {llr:+.2f} (elo0 {args.elo0:g}, elo1 {args.elo1:g}; bounds ±{bound:.2f})")
+
+
+if __name__ == "__main__":
+    main()

@@ -290,11 +290,9 @@ impl RustNetwork {
                 }
             }
         }
-        for position in x.chunks_exact(SQUARES * filters) {
-            outputs.value.extend(self.value.apply::<FUSED>(position, activation));
-            if let (Some(head), Some(moves_left)) = (&self.moves_left, &mut outputs.moves_left) {
-                moves_left.push(head.apply::<FUSED>(position, activation)[0].max(0.0));
-            }
+        outputs.value.extend(self.value.apply::<FUSED>(x, filters, activation).into_iter().flatten());
+        if let (Some(head), Some(moves_left)) = (&self.moves_left, &mut outputs.moves_left) {
+            moves_left.extend(head.apply::<FUSED>(x, filters, activation).iter().map(|m| m[0].max(0.0)));
         }
     }
 }
@@ -454,6 +452,56 @@ impl Linear {
         }
     }
 
+    /// [`Linear::apply`] of four inputs, each row of weights read once for the four; the same sums.
+    #[inline(always)]
+    fn apply_four<const FUSED: bool>(&self, xs: [&[f32]; 4]) -> [Vec<f32>; 4] {
+        let mut outs = [self.biases.clone(), self.biases.clone(), self.biases.clone(), self.biases.clone()];
+        let mut first = 0;
+        while first + 64 <= self.outputs {
+            self.accumulate_four::<FUSED, 64>(xs, first, &mut outs);
+            first += 64;
+        }
+        if first + 32 <= self.outputs {
+            self.accumulate_four::<FUSED, 32>(xs, first, &mut outs);
+            first += 32;
+        }
+        if first + 16 <= self.outputs {
+            self.accumulate_four::<FUSED, 16>(xs, first, &mut outs);
+            first += 16;
+        }
+        if first < self.outputs {
+            for (x, out) in xs.iter().zip(&mut outs) {
+                for (&v, row) in x.iter().zip(self.weights.chunks_exact(self.outputs)) {
+                    add_scaled::<FUSED>(&mut out[first..], v, &row[first..]);
+                }
+            }
+        }
+        outs
+    }
+
+    /// Outputs `first .. first + N` of [`Linear::apply_four`]: four blocks in registers.
+    #[inline(always)]
+    fn accumulate_four<const FUSED: bool, const N: usize>(
+        &self,
+        xs: [&[f32]; 4],
+        first: usize,
+        outs: &mut [Vec<f32>; 4],
+    ) {
+        let mut blocks: [[f32; N]; 4] =
+            std::array::from_fn(|k| outs[k][first..first + N].try_into().expect("N outputs"));
+        let rows = self.weights.chunks_exact(self.outputs);
+        let inputs = xs[0].iter().zip(xs[1]).zip(xs[2].iter().zip(xs[3]));
+        for (row, ((&v0, &v1), (&v2, &v3))) in rows.zip(inputs) {
+            let w = &row[first..first + N];
+            for (block, v) in blocks.iter_mut().zip([v0, v1, v2, v3]) {
+                add_scaled::<FUSED>(block, v, w);
+            }
+        }
+        for (out, block) in outs.iter_mut().zip(&blocks) {
+            out[first..first + N].copy_from_slice(block);
+        }
+    }
+
     /// Outputs `first .. first + N` of [`Linear::accumulate`].
     #[inline(always)]
     fn accumulate_block<const FUSED: bool, const N: usize>(&self, x: &[f32], first: usize, out: &mut [f32]) {
@@ -467,13 +515,32 @@ impl Linear {
 }
 
 impl Head {
+    /// The head's outputs for each position of `x` (`[positions][64][filters]`); the hidden layer (2048 inputs
+    /// for Maia's value head, weights beyond the L1 cache) takes four positions for each row of weights read.
+    /// Plain loops, no closures: a closure is compiled without the caller's vector instructions, and its
+    /// multiply-adds became calls to the C library's `fmaf`.
     #[inline(always)]
-    fn apply<const FUSED: bool>(&self, x: &[f32], activation: Activation) -> Vec<f32> {
-        let mut planes = self.conv.apply_to_squares::<FUSED>(x);
-        activate(activation, &mut planes);
-        let mut hidden = self.fc1.apply::<FUSED>(&channel_major(&planes, self.conv.outputs));
-        activate(activation, &mut hidden);
-        self.fc2.apply::<FUSED>(&hidden)
+    fn apply<const FUSED: bool>(&self, x: &[f32], filters: usize, activation: Activation) -> Vec<Vec<f32>> {
+        let mut inputs = Vec::with_capacity(x.len() / (SQUARES * filters));
+        for position in x.chunks_exact(SQUARES * filters) {
+            let mut planes = self.conv.apply_to_squares::<FUSED>(position);
+            activate(activation, &mut planes);
+            inputs.push(channel_major(&planes, self.conv.outputs));
+        }
+        let mut hidden = Vec::with_capacity(inputs.len());
+        let mut fours = inputs.chunks_exact(4);
+        for four in fours.by_ref() {
+            hidden.extend(self.fc1.apply_four::<FUSED>([&four[0], &four[1], &four[2], &four[3]]));
+        }
+        for input in fours.remainder() {
+            hidden.push(self.fc1.apply::<FUSED>(input));
+        }
+        let mut outputs = Vec::with_capacity(hidden.len());
+        for mut hidden in hidden {
+            activate(activation, &mut hidden);
+            outputs.push(self.fc2.apply::<FUSED>(&hidden));
+        }
+        outputs
     }
 }
 
@@ -614,6 +681,20 @@ mod tests {
         };
         // Hand-worked: [0.5 + 1 + 4 + 9, −0.5 − 1 + 1 + 0.75].
         assert_eq!(Linear::new(&dense).apply::<false>(&[1.0, 2.0, 3.0]), vec![14.5, 0.25]);
+    }
+
+    #[test]
+    fn four_inputs_at_once_give_each_the_bits_of_its_own_pass() {
+        let (inputs, outputs) = (9, 115);
+        let dense = Dense { outputs, inputs, weights: values(outputs * inputs, 31), biases: values(outputs, 32) };
+        let linear = Linear::new(&dense);
+        let xs: Vec<Vec<f32>> = (0..4).map(|k| values(inputs, 33 + k)).collect();
+        let four = linear.apply_four::<true>([&xs[0], &xs[1], &xs[2], &xs[3]]);
+        for (x, together) in xs.iter().zip(&four) {
+            let alone = linear.apply::<true>(x);
+            let bits = |values: &[f32]| values.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(together), bits(&alone));
+        }
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub struct RustNetwork {
     value: Head,
     value_outputs: usize,
     moves_left: Option<Head>,
-    /// Buffers of finished batches, for the next ones: zeroing new ones was 4 % of a batch of 16.
+    /// Buffers of finished batches, for the next ones: new ones are zeroed, 4 % of a batch of one's time.
     spare_buffers: Mutex<Vec<Buffers>>,
 }
 

@@ -223,15 +223,15 @@ impl TorchBackend {
     }
 }
 
-/// The largest CPU batch the network in plain Rust computes by default for a network of `body` in `kind`, chosen by
-/// `Precision=auto` when `auto_precision` (the engine's `RustBatchLimit=-1`); larger ones go to libtorch. In fp32 the Rust network on one
-/// core is faster than libtorch on one core at every batch size, with AVX-512 and with AVX2 alone (Maia-1900;
-/// BENCHMARKS.md, "The network in plain Rust", "Winograd F(4×4, 3×3)"), and still at batch 32 on a 20×256 tower (104 against 71
-/// evaluations/s). Against libtorch's native bf16 (AMX) the crossover falls with the square of the filters: up
-/// to batch 6 with Maia's 64 filters (2539–2667
-/// against 2356–2491 evaluations/s, "libtorch in channels-last"), batch 1 with 128 (439 against 326; 626 against
-/// 858 at 4) and never with 256 (37 against 73 at batch 1; BENCHMARKS.md, "Transformers and large towers"):
-/// 7·(64/filters)² batches, none for an attention body, which the Rust network does not run.
+/// The largest CPU batch the network in plain Rust computes by default for a network of `body` in `kind`, chosen
+/// by `Precision=auto` when `auto_precision` (the engine's `RustBatchLimit=-1`); larger ones go to libtorch. In
+/// fp32 the Rust network on one core is faster than libtorch on one core at every batch size, with AVX-512 and
+/// with AVX2 alone (Maia-1900; BENCHMARKS.md, "The network in plain Rust", "Winograd F(4×4, 3×3)"), and still at
+/// batch 32 on a 20×256 tower (104 against 71 evaluations/s). Against libtorch's native bf16 (AMX) the crossover
+/// falls with the square of the filters: up to batch 6 with Maia's 64 filters (2539–2667 against 2356–2491
+/// evaluations/s, "libtorch in channels-last"), batch 1 with 128 (439 against 326; 626 against 858 at 4) and never
+/// with 256 (37 against 73 at batch 1; BENCHMARKS.md, "Transformers and large towers"): 7·(64/filters)² batches,
+/// none for an attention body, which the Rust network does not run.
 ///
 /// `Precision=auto` on a CPU with AVX512-BF16 but no AMX, where libtorch's bf16 is slower than the Rust network in
 /// f32 (an AMD EPYC, Zen 5, one core: Maia-1900 5,620–5,715 evaluations/s at batches 16–64 against libtorch's bf16

@@ -17,9 +17,7 @@ use crate::loader::load_network;
 use crate::test_backend::{TestBackend, TestMode};
 use crate::policy_map::TransposedMoves;
 use crate::round_robin::RoundRobinBackend;
-use crate::torch_backend::{
-    default_rust_batch_limit, CudaSettings, PolicyOutput, TorchBackend, TOWER_FILTERS_ALL_IN_RUST,
-};
+use crate::torch_backend::{default_rust_batch_limit, CudaSettings, PolicyOutput, TorchBackend};
 
 /// Which backend evaluates positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -199,10 +197,9 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
             transposed_moves: options.transposed_moves,
         };
         let cuda = CudaSettings { graphs: options.cuda_graphs, cudnn_benchmark: options.cudnn_benchmark };
-        let auto_precision = options.precision == Precision::Auto;
         for Placement { device, kind, .. } in placements(options)? {
             let rust_batch_limit = (options.rust_batch_limit)
-                .unwrap_or_else(|| default_rust_batch_limit(auto_precision, kind, &network.body));
+                .unwrap_or_else(|| default_rust_batch_limit(kind, &network.body));
             let backend =
                 TorchBackend::new(&network, device, kind, options.cpu_threads, rust_batch_limit, cuda, policy)
                     .map_err(|e| NnError::Torch(e.to_string()))?;
@@ -270,8 +267,8 @@ impl Placement {
 }
 
 /// The device and tensor kind for a choice; CUDA falls back to the CPU with a warning on stderr. `auto` is
-/// fp16 on CUDA, bf16 on a CPU with native bf16 (within [`BF16_TOLERANCE`] of fp32; without AMX a narrow residual
-/// tower still runs in fp32 in plain Rust, [`default_rust_batch_limit`]) and fp32 elsewhere.
+/// fp16 on CUDA, bf16 on a CPU with native bf16 (within [`BF16_TOLERANCE`] of fp32; without AMX a residual tower
+/// runs in plain Rust, its products in bf16, [`default_rust_batch_limit`]) and fp32 elsewhere.
 pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Placement, NnError> {
     let device = match choice {
         DeviceChoice::Cpu => Device::Cpu,
@@ -298,8 +295,8 @@ pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Plac
             Some(AVX512_BF16) => (
                 Kind::BFloat16,
                 format!(
-                    "Precision=auto: this CPU has native bf16 ({AVX512_BF16}) but no AMX, so a residual tower of up \
-                     to {TOWER_FILTERS_ALL_IN_RUST} filters runs in fp32 in plain Rust, faster here"
+                    "Precision=auto: this CPU has native bf16 ({AVX512_BF16}) but no AMX, so a residual tower runs \
+                     in plain Rust with its Winograd products in bf16, faster here"
                 ),
             ),
             Some(feature) => (Kind::BFloat16, format!("Precision=auto: this CPU has native bf16 ({feature})")),

@@ -7,6 +7,7 @@
 //! vectorises without reordering a sum. The first convolution sums over the input's set squares
 //! ([`input_conv`]); the others are Winograd's ([`winograd`]).
 
+mod bf16_products;
 mod input_conv;
 mod winograd;
 
@@ -115,9 +116,11 @@ struct Head {
 }
 
 impl RustNetwork {
-    /// The network in this path's layouts, or `None` for a network it does not cover (an attention body or
-    /// policy).
-    pub fn new(network: &Network) -> Option<Self> {
+    /// The network in this path's layouts, its Winograd products in bf16 when `bf16` and the CPU has AVX512-BF16
+    /// ([`bf16_products`]), or `None` for a network it does not cover (an attention body or policy).
+    pub fn new(network: &Network, bf16: bool) -> Option<Self> {
+        let isa = Isa::detect();
+        let bf16_pairs = bf16 && isa == Isa::Avx512;
         let Body::Residual(body) = &network.body else {
             return None;
         };
@@ -130,8 +133,8 @@ impl RustNetwork {
                 fc: Linear::new(fc),
             },
             PolicyHead::Convolution { conv1, conv2 } => Policy::Convolution {
-                conv1: Winograd3x3::new(conv1)?,
-                conv2: Winograd3x3::new(conv2)?,
+                conv1: Winograd3x3::new(conv1, bf16_pairs)?,
+                conv2: Winograd3x3::new(conv2, bf16_pairs)?,
             },
             PolicyHead::Attention(_) => return None,
         };
@@ -150,8 +153,8 @@ impl RustNetwork {
             .iter()
             .map(|block| {
                 Some(Block {
-                    conv1: Winograd3x3::new(&block.conv1)?,
-                    conv2: Winograd3x3::new(&block.conv2)?,
+                    conv1: Winograd3x3::new(&block.conv1, bf16_pairs)?,
+                    conv2: Winograd3x3::new(&block.conv2, bf16_pairs)?,
                     se: block.se.as_ref().map(|se| (Linear::new(&se.fc1), Linear::new(&se.fc2))),
                 })
             })
@@ -161,7 +164,7 @@ impl RustNetwork {
             None => None,
         };
         Some(Self {
-            isa: Isa::detect(),
+            isa,
             activation: network.activation,
             input: InputConvolution::new(&body.input)?,
             tower,
@@ -619,7 +622,7 @@ mod tests {
 
     #[test]
     fn avx512_and_avx2_give_the_same_bits_and_the_portable_loops_agree_within_rounding() {
-        let mut network = RustNetwork::new(&random_network()).expect("a convolutional network");
+        let mut network = RustNetwork::new(&random_network(), false).expect("a convolutional network");
         // Ones on the squares where a random value is positive, five positions of 112 planes: one alone takes
         // F(2×2), all five F(4×4).
         let random = values(5 * PLANES * SQUARES, 7);

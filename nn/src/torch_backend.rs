@@ -208,8 +208,8 @@ impl TorchBackend {
         }
         // A limit of 0 sends every batch to libtorch: the Rust network (whose Winograd weights take four times
         // a tower's own) is not built at all.
-        let rust_network =
-            if device == Device::Cpu && rust_batch_limit > 0 { RustNetwork::new(network) } else { None };
+        let in_rust = device == Device::Cpu && rust_batch_limit > 0;
+        let rust_network = if in_rust { RustNetwork::new(network, kind == Kind::BFloat16) } else { None };
         Ok(Self {
             network: NetworkThread::start(network.clone(), device, kind, cpu_threads, cuda)?,
             rust_network,
@@ -223,39 +223,30 @@ impl TorchBackend {
     }
 }
 
-/// The largest CPU batch the network in plain Rust computes by default for a network of `body` in `kind`, chosen
-/// by `Precision=auto` when `auto_precision` (the engine's `RustBatchLimit=-1`); larger ones go to libtorch. In
-/// fp32 the Rust network on one core is faster than libtorch on one core at every batch size, with AVX-512 and
-/// with AVX2 alone (Maia-1900; BENCHMARKS.md, "The network in plain Rust", "Winograd F(4×4, 3×3)"), and still at
-/// batch 32 on a 20×256 tower (104 against 71 evaluations/s). Against libtorch's native bf16 (AMX) the crossover
-/// falls with the square of the filters: up to batch 6 with Maia's 64 filters (2539–2667 against 2356–2491
-/// evaluations/s, "libtorch in channels-last"), batch 1 with 128 (439 against 326; 626 against 858 at 4) and never
-/// with 256 (37 against 73 at batch 1; BENCHMARKS.md, "Transformers and large towers"): 7·(64/filters)² batches,
-/// none for an attention body, which the Rust network does not run.
+/// The largest CPU batch the network in plain Rust computes by default for a network of `body` in `kind` (the
+/// engine's `RustBatchLimit=-1`); larger ones go to libtorch. In fp32 the Rust network on one core is faster than
+/// libtorch on one core at every batch size, with AVX-512 and with AVX2 alone (Maia-1900; BENCHMARKS.md, "The
+/// network in plain Rust", "Winograd F(4×4, 3×3)"), and still at batch 32 on a 20×256 tower (104 against 71
+/// evaluations/s). Against libtorch's native bf16 with AMX the crossover falls with the square of the filters:
+/// up to batch 6 with Maia's 64 filters (2539–2667 against 2356–2491 evaluations/s, "libtorch in channels-last"),
+/// batch 1 with 128 (439 against 326; 626 against 858 at 4) and never with 256 (37 against 73 at batch 1;
+/// BENCHMARKS.md, "Transformers and large towers"): 7·(64/filters)² batches, none for an attention body, which
+/// the Rust network does not run.
 ///
-/// `Precision=auto` on a CPU with AVX512-BF16 but no AMX, where libtorch's bf16 is slower than the Rust network in
-/// f32 (an AMD EPYC, Zen 5, one core: Maia-1900 5,620–5,715 evaluations/s at batches 16–64 against libtorch's bf16
-/// 4,261–4,880; BENCHMARKS.md, "An AMD EPYC with AVX512-BF16"), sends every batch of a tower of up to
-/// [`TOWER_FILTERS_ALL_IN_RUST`] filters to it. Wider towers gain less for much more memory (the Rust network's
-/// Winograd weights are about 6 times a tower's own, in each backend: a 20×256 SE tower's process grew from 424 MB
-/// to 1.5 GB on 2 cores for 190–192 against 156–166 evaluations/s; 10×128 ran level).
-pub fn default_rust_batch_limit(auto_precision: bool, kind: Kind, body: &Body) -> usize {
-    let narrow_tower = matches!(body, Body::Residual(tower) if tower.filters() <= TOWER_FILTERS_ALL_IN_RUST);
-    let auto_without_amx = auto_precision && native_bf16() == Some(AVX512_BF16);
-    if kind == Kind::Float || (auto_without_amx && narrow_tower) {
+/// In bf16 on a CPU with AVX512-BF16 but no AMX every batch of a residual tower goes to the Rust network, whose
+/// Winograd products then run in bf16 too: there libtorch's bf16 is the slower at every batch size (an AMD EPYC,
+/// Zen 5, one core, batches 1–64: Maia-1900 6,000–8,300 evaluations/s against 4,300–4,900, a 20×256 SE tower
+/// 141–284 against 63–163; BENCHMARKS.md, "Winograd products in bf16").
+pub fn default_rust_batch_limit(kind: Kind, body: &Body) -> usize {
+    let Body::Residual(tower) = body else {
+        return 0;
+    };
+    if kind == Kind::Float || (kind == Kind::BFloat16 && native_bf16() == Some(AVX512_BF16)) {
         return MAX_BATCH;
     }
-    match body {
-        Body::Residual(tower) => {
-            let filters = tower.filters().max(1);
-            7 * 64 * 64 / (filters * filters)
-        }
-        Body::Attention(_) => 0,
-    }
+    let filters = tower.filters().max(1);
+    7 * 64 * 64 / (filters * filters)
 }
-
-/// The widest tower `Precision=auto` runs all in plain Rust on AVX512-BF16 without AMX (Maia's).
-pub const TOWER_FILTERS_ALL_IN_RUST: usize = 64;
 
 impl Backend for TorchBackend {
     fn attributes(&self) -> BackendAttributes {
@@ -445,24 +436,25 @@ mod tests {
     }
 
     #[test]
-    fn auto_sends_every_batch_of_a_narrow_tower_to_plain_rust_only_on_avx512_bf16_without_amx() {
+    fn bf16_sends_every_batch_of_a_residual_tower_to_plain_rust_only_on_avx512_bf16_without_amx() {
         let tower_of = |filters: usize| {
             let input = Conv { out_channels: filters, in_channels: 112, kernel: 3, weights: vec![], biases: vec![] };
             Body::Residual(ResidualTower { input, blocks: vec![] })
         };
-        let all_in_rust =
-            |auto: bool, body: &Body| default_rust_batch_limit(auto, Kind::BFloat16, body) == MAX_BATCH;
         let nets = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../reference/nets");
         let transformer = load_network(&nets.join("transformer-pe-map-smolgen.pb.gz")).expect("a transformer net");
         let flags = cpu_flags();
         let has = |flag: &str| flags.iter().any(|f| f == flag);
         let avx512_bf16_alone = has("avx512_bf16") && !has("amx_bf16");
-        for filters in [16, 64] {
-            let all = all_in_rust(true, &tower_of(filters));
-            assert_eq!(all, avx512_bf16_alone, "{filters} filters, flags: {flags:?}");
+        for (filters, amx_limit) in [(16, 112), (64, 7), (128, 1), (256, 0)] {
+            let limit = default_rust_batch_limit(Kind::BFloat16, &tower_of(filters));
+            let expected = if avx512_bf16_alone { MAX_BATCH } else { amx_limit };
+            assert_eq!(limit, expected, "{filters} filters, flags: {flags:?}");
+            let fp32 = default_rust_batch_limit(Kind::Float, &tower_of(filters));
+            assert_eq!(fp32, MAX_BATCH, "fp32, {filters} filters");
         }
-        assert!(!all_in_rust(true, &tower_of(128)), "128 filters keep the bf16 limit");
-        assert!(!all_in_rust(false, &tower_of(64)), "an explicit precision keeps its limit");
-        assert!(!all_in_rust(true, &transformer.body), "the Rust network runs no attention");
+        for kind in [Kind::Float, Kind::BFloat16] {
+            assert_eq!(default_rust_batch_limit(kind, &transformer.body), 0, "the Rust network runs no attention");
+        }
     }
 }

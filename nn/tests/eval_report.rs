@@ -240,8 +240,8 @@ fn auto_precision_on_the_cpu_is_bf16_where_the_cpu_has_it_natively() {
         let expected = if flags.contains(&"amx_bf16") {
             "cpu, bf16 (Precision=auto: this CPU has native bf16 (AMX-BF16))"
         } else {
-            "cpu, bf16 (Precision=auto: this CPU has native bf16 (AVX512-BF16) but no AMX, so a residual tower of \
-             up to 64 filters runs in fp32 in plain Rust, faster here)"
+            "cpu, bf16 (Precision=auto: this CPU has native bf16 (AVX512-BF16) but no AMX, so a residual tower runs \
+             in plain Rust with its Winograd products in bf16, faster here)"
         };
         assert_eq!(description, expected);
     } else {

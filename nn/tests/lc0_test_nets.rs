@@ -105,7 +105,7 @@ fn every_test_network_matches_lc0_on_every_position_in_one_batch_and_alone() {
             let alone = torch.forward(&inputs[i..=i]).expect("one position");
             compare(name, "libtorch alone", &network, &alone, 0, expected);
         }
-        if let Some(rust) = RustNetwork::new(&network) {
+        if let Some(rust) = RustNetwork::new(&network, false) {
             let raw = rust.forward(&inputs);
             for (i, expected) in recorded.iter().enumerate() {
                 compare(name, "Rust network", &network, &raw, i, expected);

@@ -142,7 +142,7 @@ fn fp32_outputs_match_lc0() {
 fn latency_path_outputs_match_lc0() {
     let network = maia();
     let cases = cases();
-    let small = RustNetwork::new(&network).expect("Maia-1900 is a convolutional network");
+    let small = RustNetwork::new(&network, false).expect("Maia-1900 is a convolutional network");
     assert_matches_lc0(&small.forward(&positions(&network, &cases)), &cases);
 }
 
@@ -288,11 +288,52 @@ fn fp16_stays_within_its_stated_tolerance_of_fp32() {
     assert_reduced_precision_within(tch::Kind::Half, FP16_TOLERANCE);
 }
 
+/// The network in plain Rust built for bf16: on a CPU with AVX512-BF16 (by /proc/cpuinfo) its Winograd products
+/// are rounded to bf16, so its outputs differ from fp32's but stay within [`BF16_TOLERANCE`], in a batch (F(4×4)
+/// tiles) and position by position (F(2×2)); elsewhere it is the fp32 network, bit for bit.
+#[test]
+fn the_rust_network_in_bf16_stays_within_the_bf16_tolerance_where_the_cpu_has_it_and_is_fp32_elsewhere() {
+    let network = maia();
+    let cases = cases();
+    let inputs = positions(&network, &cases);
+    let (fp32, bf16) = (RustNetwork::new(&network, false).unwrap(), RustNetwork::new(&network, true).unwrap());
+    let one_by_one = |rust: &RustNetwork| {
+        let mut outputs = RawOutputs { policy: vec![], value: vec![], moves_left: None };
+        for position in &inputs {
+            let alone = rust.forward(std::slice::from_ref(position));
+            outputs.policy.extend(alone.policy);
+            outputs.value.extend(alone.value);
+        }
+        outputs
+    };
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("Linux /proc/cpuinfo");
+    let flags = cpuinfo.lines().find(|line| line.starts_with("flags")).expect("a flags line");
+    let has_bf16 = ["avx512f", "avx512_bf16"].iter().all(|flag| flags.split_whitespace().any(|f| f == *flag));
+    let reference = run(&network, &cases, tch::Kind::Float);
+    for (tiles, full, reduced) in [
+        ("F(4×4)", fp32.forward(&inputs), bf16.forward(&inputs)),
+        ("F(2×2)", one_by_one(&fp32), one_by_one(&bf16)),
+    ] {
+        if has_bf16 {
+            assert_within(&reference, &reduced, &cases, BF16_TOLERANCE, &format!("Rust bf16, {tiles}"));
+            let largest = full.policy.iter().zip(&reduced.policy).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+            assert!(largest > 1e-4, "{tiles}: bf16 products should round (largest logit change {largest})");
+        } else {
+            assert_eq!((&full.policy, &full.value), (&reduced.policy, &reduced.value), "{tiles} without AVX512-BF16");
+        }
+    }
+}
+
 fn assert_reduced_precision_within(kind: tch::Kind, tolerance: f32) {
     let network = maia();
     let cases = cases();
     let full = run(&network, &cases, tch::Kind::Float);
     let reduced = run(&network, &cases, kind);
+    assert_within(&full, &reduced, &cases, tolerance, &format!("{kind:?}"));
+}
+
+/// Every legal move's prior and every W/D/L probability of `reduced` within `tolerance` of `full`'s.
+fn assert_within(full: &RawOutputs, reduced: &RawOutputs, cases: &[Case], tolerance: f32, kind: &str) {
     let (mut worst_prior, mut worst_wdl) = (0f32, 0f32);
     for (i, case) in cases.iter().enumerate() {
         let turn = case.history.last().unwrap().position.turn();
@@ -307,27 +348,27 @@ fn assert_reduced_precision_within(kind: tch::Kind, tolerance: f32) {
                 .collect();
             policy_softmax(&logits, 1.359)
         };
-        for (a, b) in priors(&full).iter().zip(&priors(&reduced)) {
+        for (a, b) in priors(full).iter().zip(&priors(reduced)) {
             worst_prior = worst_prior.max((a - b).abs());
             assert!(
                 (a - b).abs() <= tolerance,
-                "{}: prior {a} (fp32) vs {b} ({kind:?})",
+                "{}: prior {a} (fp32) vs {b} ({kind})",
                 case.name
             );
         }
         let wdl = |raw: &RawOutputs| {
             wdl_softmax([raw.value[3 * i], raw.value[3 * i + 1], raw.value[3 * i + 2]])
         };
-        for (a, b) in wdl(&full).iter().zip(&wdl(&reduced)) {
+        for (a, b) in wdl(full).iter().zip(&wdl(reduced)) {
             worst_wdl = worst_wdl.max((a - b).abs());
             assert!(
                 (a - b).abs() <= tolerance,
-                "{}: wdl {a} (fp32) vs {b} ({kind:?})",
+                "{}: wdl {a} (fp32) vs {b} ({kind})",
                 case.name
             );
         }
     }
-    eprintln!("{kind:?}: largest difference from fp32 {worst_prior} (priors), {worst_wdl} (W/D/L)");
+    eprintln!("{kind}: largest difference from fp32 {worst_prior} (priors), {worst_wdl} (W/D/L)");
 }
 
 /// A batch of 5 is computed padded to 6 (`padded_batch_size`): it must still return exactly 5 positions'

@@ -41,7 +41,7 @@ fn check(spec: Spec) {
     write_dense(&planes, &mut input);
     let torch = TorchNetwork::new(&network, tch::Device::Cpu, tch::Kind::Float).unwrap();
     compare(spec, "libtorch", torch.forward(&[planes]).unwrap(), &reference, &input);
-    match RustNetwork::new(&network) {
+    match RustNetwork::new(&network, false) {
         Some(rust) => compare(spec, "Rust network", rust.forward(&[planes]), &reference, &input),
         None => assert_eq!(spec.policy, 3, "{spec:?}: only attention policies skip the Rust network"),
     }

@@ -11,6 +11,7 @@
 //! F(2×2) ([`LARGE_TILES_FROM`]). F(4×4) rounds worse (coefficients up to 8), within the tolerances against lc0
 //! that the tests hold.
 
+use super::bf16_products;
 use super::{activated, multiply_add, SQUARES};
 use crate::network::{Activation, Conv};
 
@@ -24,11 +25,19 @@ pub struct Winograd3x3 {
     pub inputs: usize,
     /// Output channels (filters).
     pub outputs: usize,
-    /// `[16 tile values][inputs][outputs]`: F(2×2)'s G·g·Gᵀ of each filter.
-    small: Vec<f32>,
-    /// `[36 tile values][inputs][outputs]`: F(4×4)'s.
-    large: Vec<f32>,
+    /// F(2×2)'s G·g·Gᵀ of each filter, 16 tile values.
+    small: TileWeights,
+    /// F(4×4)'s, 36 tile values.
+    large: TileWeights,
     biases: Vec<f32>,
+}
+
+/// One tile size's transformed weights, in f32 or in [`bf16_products`]' pairs.
+enum TileWeights {
+    /// `[tile values][inputs][outputs]`.
+    F32(Vec<f32>),
+    /// `[tile values][inputs / 2][outputs]`, a pair of inputs' weights to each `u32`.
+    Bf16Pairs(Vec<u32>),
 }
 
 /// Buffers of the Winograd domain, kept across the convolutions of a batch.
@@ -38,16 +47,31 @@ pub struct Scratch {
     tiles: Vec<f32>,
     /// `[tiles][tile values][outputs]`.
     products: Vec<f32>,
+    /// `tiles` rounded to bf16 in pairs, for [`bf16_products`].
+    tile_pairs: Vec<u32>,
 }
 
 impl Winograd3x3 {
-    /// The convolution's weights in both Winograd domains, or `None` for a kernel other than 3×3.
-    pub fn new(conv: &Conv) -> Option<Self> {
-        (conv.kernel == 3).then(|| Self {
-            inputs: conv.in_channels,
-            outputs: conv.out_channels,
-            small: f2x2::transform_weights(conv),
-            large: f4x4::transform_weights(conv),
+    /// The convolution's weights in both Winograd domains, in bf16 pairs when `bf16` and this CPU and its
+    /// channels fit them ([`bf16_products::fits`]; a third of f32's memory), or `None` for a kernel other than 3×3.
+    pub fn new(conv: &Conv, bf16: bool) -> Option<Self> {
+        if conv.kernel != 3 {
+            return None;
+        }
+        let (inputs, outputs) = (conv.in_channels, conv.out_channels);
+        let pairs = bf16 && bf16_products::fits(inputs, outputs);
+        let held = |weights: Vec<f32>| {
+            if pairs {
+                TileWeights::Bf16Pairs(bf16_products::weight_pairs(&weights, inputs, outputs))
+            } else {
+                TileWeights::F32(weights)
+            }
+        };
+        Some(Self {
+            inputs,
+            outputs,
+            small: held(f2x2::transform_weights(conv)),
+            large: held(f4x4::transform_weights(conv)),
             biases: conv.biases.clone(),
         })
     }
@@ -55,7 +79,7 @@ impl Winograd3x3 {
     /// The convolution of each position of `x` (`[positions][64][inputs]`, padding 1), then `activation` if any,
     /// into `out` as `[positions][64][outputs]` (resized, not cleared: every value is written), with F(4×4)
     /// tiles when `LARGE` (for [`LARGE_TILES_FROM`] positions or more) and F(2×2) tiles otherwise; `WIDTH`
-    /// outputs are computed at a time in registers.
+    /// outputs are computed at a time in registers. Weights built in bf16 pairs take [`bf16_products`]' instead.
     #[inline(always)]
     pub fn apply<const FUSED: bool, const WIDTH: usize, const LARGE: bool>(
         &self,
@@ -203,11 +227,11 @@ macro_rules! tile_size {
                 transformed
             }
 
-            /// [`Winograd3x3::apply`] with this tile size.
+            /// [`Winograd3x3::apply`] with this tile size's weights.
             #[inline(always)]
             pub fn apply<const FUSED: bool, const WIDTH: usize>(
                 conv: &Winograd3x3,
-                weights: &[f32],
+                weights: &TileWeights,
                 x: &[f32],
                 scratch: &mut Scratch,
                 activation: Option<Activation>,
@@ -215,16 +239,24 @@ macro_rules! tile_size {
             ) {
                 let (inputs, outputs) = (conv.inputs, conv.outputs);
                 let positions = x.len() / (SQUARES * inputs);
+                let Scratch { tiles, products, tile_pairs } = scratch;
                 // Every value of both buffers is written before it is read, so a resize (not a clear) is enough.
-                let tiles = &mut scratch.tiles;
                 tiles.resize(positions * TILES * TILE_VALUES * inputs, 0.0);
                 let per_position = TILES * TILE_VALUES;
                 for (x, tiles) in x.chunks_exact(SQUARES * inputs).zip(tiles.chunks_exact_mut(per_position * inputs)) {
                     transform_input_tiles(x, inputs, tiles);
                 }
-                let products = &mut scratch.products;
                 products.resize(positions * per_position * outputs, 0.0);
-                multiply_tiles::<FUSED, WIDTH>(weights, (inputs, outputs), TILE_VALUES, tiles, products);
+                match weights {
+                    TileWeights::F32(weights) => {
+                        multiply_tiles::<FUSED, WIDTH>(weights, (inputs, outputs), TILE_VALUES, tiles, products);
+                    }
+                    // SAFETY: pairs are built only on a CPU with the instructions and for channels that fit
+                    // them ([`bf16_products::fits`]); a position's tiles are whole blocks.
+                    TileWeights::Bf16Pairs(pairs) => unsafe {
+                        bf16_products::multiply(pairs, (inputs, outputs), TILE_VALUES, tiles, tile_pairs, products);
+                    },
+                }
                 out.resize(positions * SQUARES * outputs, 0.0);
                 let positions_out = out.chunks_exact_mut(SQUARES * outputs);
                 for (products, out) in products.chunks_exact(per_position * outputs).zip(positions_out) {
@@ -501,7 +533,7 @@ mod tests {
             weights: values(5 * 7 * 9, 1),
             biases: values(5, 2),
         };
-        let winograd = Winograd3x3::new(&conv).expect("a 3×3 convolution");
+        let winograd = Winograd3x3::new(&conv, false).expect("a 3×3 convolution");
         // Rounding error in units of f32 precision of an output's terms' magnitudes: F(2×2) reaches 0.8 here,
         // F(4×4) 25 (its transforms' coefficients go up to 8, as lc0's do); a wrong coefficient is off by whole
         // terms.

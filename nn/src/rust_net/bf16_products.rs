@@ -11,7 +11,7 @@
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{
     __m512bh, __m512i, _mm512_cvtne2ps_pbh, _mm512_dpbf16_ps, _mm512_loadu_ps, _mm512_loadu_si512, _mm512_set1_epi32,
-    _mm512_setzero_ps, _mm512_storeu_ps, _mm512_storeu_si512,
+    _mm512_setzero_ps, _mm512_setzero_si512, _mm512_storeu_ps, _mm512_storeu_si512,
 };
 
 use std::mem::transmute;
@@ -133,12 +133,14 @@ unsafe fn multiply_tiles(
     for value in 0..tile_values {
         let weights = &weights[value * pairs * outputs..][..pairs * outputs];
         for first_tile in (0..tile_count).step_by(TILE_BLOCK) {
-            let rows: [&[u32]; TILE_BLOCK] = std::array::from_fn(|t| {
-                let at = ((first_tile + t) * tile_values + value) * pairs;
-                &tiles[at..at + pairs]
-            });
-            let starts: [usize; TILE_BLOCK] =
-                std::array::from_fn(|t| ((first_tile + t) * tile_values + value) * outputs);
+            // Plain loops, no closures (`array::from_fn`): a closure is compiled without this function's
+            // AVX-512, and the loads of a block's weights in one were a call for every pair.
+            let (mut rows, mut starts): ([&[u32]; TILE_BLOCK], _) = ([&[]; TILE_BLOCK], [0; TILE_BLOCK]);
+            for (t, (row, start)) in rows.iter_mut().zip(&mut starts).enumerate() {
+                let at = (first_tile + t) * tile_values + value;
+                *row = &tiles[at * pairs..(at + 1) * pairs];
+                *start = at * outputs;
+            }
             let mut first_output = 0;
             while first_output + 4 * LANES <= outputs {
                 // SAFETY: the caller's CPU; the block's weights and products are in bounds (asserted above).
@@ -176,10 +178,12 @@ unsafe fn product_block<const REGISTERS: usize>(
     let lines = weights.chunks_exact(outputs).zip(r0.iter().zip(*r1).zip(r2.iter().zip(*r3)));
     for (line, ((&p0, &p1), (&p2, &p3))) in lines {
         let line = &line[first_output..first_output + REGISTERS * LANES];
-        // SAFETY: the slice holds REGISTERS × 16 pairs; both types are 64 bytes.
-        let w: [__m512bh; REGISTERS] = std::array::from_fn(|r| unsafe {
-            transmute::<__m512i, __m512bh>(_mm512_loadu_si512(line[r * LANES..].as_ptr().cast()))
-        });
+        // SAFETY: both types are 64 bytes.
+        let mut w = [unsafe { transmute::<__m512i, __m512bh>(_mm512_setzero_si512()) }; REGISTERS];
+        for (w, line) in w.iter_mut().zip(line.chunks_exact(LANES)) {
+            // SAFETY: the chunk holds 16 pairs; both types are 64 bytes.
+            *w = unsafe { transmute::<__m512i, __m512bh>(_mm512_loadu_si512(line.as_ptr().cast())) };
+        }
         for (accumulators, pair) in block.iter_mut().zip([p0, p1, p2, p3]) {
             // SAFETY: both types are 64 bytes.
             let pair: __m512bh = unsafe { transmute::<__m512i, __m512bh>(_mm512_set1_epi32(pair as i32)) };

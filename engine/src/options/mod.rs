@@ -311,16 +311,16 @@ declare_options! {
          roundrobin.";
     precision: String = "auto", OptionKind::Combo(Precision::NAMES), "Precision", "precision",
         "Floating-point precision of the torch backend; auto = fp16 on CUDA, bf16 on a CPU with native bf16 \
-         (AMX-BF16 or AVX512-BF16; without AMX a tower of up to 64 filters runs in fp32 in plain Rust, faster \
-         there), fp32 on other CPUs.";
+         (AMX-BF16 or AVX512-BF16; without AMX a residual tower runs in plain Rust with its Winograd products in \
+         bf16, faster there), fp32 on other CPUs.";
     backend_threads: i64 = 1, OptionKind::Spin { min: 0, max: 256 }, "BackendThreads", "backend-threads",
         "CPU threads of each network evaluation; 1 keeps an engine to one core (matches, several engines), \
          0 = one per core (fastest for a single engine).";
     rust_batch_limit: i64 = -1, OptionKind::Spin { min: -1, max: 1024 }, "RustBatchLimit", "rust-batch-limit",
         "Largest CPU batch evaluated by the network in plain Rust on the search thread, larger ones by \
-         libtorch; -1 = by precision and network (every batch in fp32, and for a tower of up to 64 filters with \
-         Precision=auto on a CPU with AVX512-BF16 but no AMX; in bf16 up to 7·(64/filters)² for a tower; none for \
-         an attention body), 0 = libtorch only.";
+         libtorch; -1 = by precision and network (for a residual tower every batch in fp32, and in bf16 on a CPU \
+         with AVX512-BF16 but no AMX; in bf16 with AMX up to 7·(64/filters)²; none for an attention body), 0 = \
+         libtorch only.";
     cuda_graphs: bool = true, OptionKind::Check, "CudaGraphs", "cuda-graphs",
         "On CUDA, replay each batch size's forward pass as a CUDA graph, one launch instead of hundreds; false runs \
          it eagerly.";

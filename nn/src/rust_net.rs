@@ -1,4 +1,5 @@
-//! The network in plain Rust, f32, for convolutional networks on the CPU (#12 item 4). libtorch spends most of
+//! The network in plain Rust, f32 (its Winograd products in bf16 where asked and the CPU has AVX512-BF16,
+//! [`bf16_products`]), for convolutional networks on the CPU (#12 item 4). libtorch spends most of
 //! a small batch in per-operator overhead (1.5–1.9 ms for a batch of one of Maia-1900, where lc0's blas backend
 //! takes 0.68 ms), so the torch backend sends CPU batches up to its Rust batch limit here instead
 //! ([`crate::torch_backend::default_rust_batch_limit`]).

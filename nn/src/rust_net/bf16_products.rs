@@ -13,7 +13,7 @@ use std::arch::x86_64::{
     __m512bh, __m512i, _mm512_cvtne2ps_pbh, _mm512_dpbf16_ps, _mm512_loadu_ps, _mm512_loadu_si512, _mm512_set1_epi32,
     _mm512_setzero_ps, _mm512_setzero_si512, _mm512_storeu_ps, _mm512_storeu_si512,
 };
-
+#[cfg(target_arch = "x86_64")]
 use std::mem::transmute;
 
 use half::bf16;

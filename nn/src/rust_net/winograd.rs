@@ -53,7 +53,7 @@ pub struct Scratch {
 
 impl Winograd3x3 {
     /// The convolution's weights in both Winograd domains, in bf16 pairs when `bf16` and this CPU and its
-    /// channels fit them ([`bf16_products::fits`]; a third of f32's memory), or `None` for a kernel other than 3×3.
+    /// channels fit them ([`bf16_products::fits`]; half of f32's memory), or `None` for a kernel other than 3×3.
     pub fn new(conv: &Conv, bf16: bool) -> Option<Self> {
         if conv.kernel != 3 {
             return None;

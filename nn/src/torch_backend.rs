@@ -34,16 +34,24 @@ pub const MAX_BATCH: usize = 1024;
 
 /// A network on a device, run by its own thread; callers from any thread queue batches to it.
 pub struct TorchBackend {
-    network: NetworkThread,
-    /// On the CPU, the network in plain Rust, which batches of up to `rust_batch_limit` positions take, on
-    /// the caller's own thread (no hand-over to the network thread).
-    rust_network: Option<RustNetwork>,
-    rust_batch_limit: usize,
+    networks: Networks,
     input_format: InputFormat,
     value_kind: ValueKind,
     has_moves_left: bool,
     runs_on_cpu: bool,
     policy: PolicyOutput,
+}
+
+/// Which networks evaluate the batches. The network in plain Rust runs on the caller's own thread (no hand-over
+/// to the network thread).
+enum Networks {
+    /// Every batch by libtorch (CUDA, an attention body, `RustBatchLimit=0`).
+    Torch(NetworkThread),
+    /// Every batch by the network in plain Rust; libtorch's copy is not built (it held 150 MB of a 20×256 tower's
+    /// process in bf16, 200 MB in fp32).
+    Rust(RustNetwork),
+    /// Batches of up to `limit` positions by the network in plain Rust, larger ones by libtorch.
+    Split { rust: RustNetwork, limit: usize, torch: NetworkThread },
 }
 
 /// How the policy head's logits become a position's move priors.
@@ -193,7 +201,8 @@ impl Drop for NetworkThread {
 impl TorchBackend {
     /// Builds the backend for `network` on `device` in precision `kind`, turning logits into priors as
     /// `policy` says; on the CPU, batches of up to `rust_batch_limit` positions (by default
-    /// [`default_rust_batch_limit`]) run in plain Rust, and on CUDA the forward pass runs as `cuda` says.
+    /// [`default_rust_batch_limit`]) run in plain Rust (all of them from [`MAX_BATCH`], and then libtorch's network
+    /// is not built), and on CUDA the forward pass runs as `cuda` says.
     pub fn new(
         network: &Network,
         device: Device,
@@ -210,10 +219,14 @@ impl TorchBackend {
         // a tower's own) is not built at all.
         let in_rust = device == Device::Cpu && rust_batch_limit > 0;
         let rust_network = if in_rust { RustNetwork::new(network, kind == Kind::BFloat16) } else { None };
+        let torch = || NetworkThread::start(network.clone(), device, kind, cpu_threads, cuda);
+        let networks = match rust_network {
+            Some(rust) if rust_batch_limit >= MAX_BATCH => Networks::Rust(rust),
+            Some(rust) => Networks::Split { rust, limit: rust_batch_limit, torch: torch()? },
+            None => Networks::Torch(torch()?),
+        };
         Ok(Self {
-            network: NetworkThread::start(network.clone(), device, kind, cpu_threads, cuda)?,
-            rust_network,
-            rust_batch_limit,
+            networks,
             input_format: network.input_format,
             value_kind: network.value.kind,
             has_moves_left: network.moves_left.is_some(),
@@ -317,9 +330,10 @@ impl Computation for TorchComputation<'_> {
         };
         let raw = {
             let _timer = enter(Stage::Network);
-            match &backend.rust_network {
-                Some(rust) if batch <= backend.rust_batch_limit => rust.forward(&positions),
-                _ => backend.network.run(positions)?,
+            match &backend.networks {
+                Networks::Rust(rust) => rust.forward(&positions),
+                Networks::Split { rust, limit, .. } if batch <= *limit => rust.forward(&positions),
+                Networks::Split { torch, .. } | Networks::Torch(torch) => torch.run(positions)?,
             }
         };
         let value_width = raw.value.len() / batch;
@@ -409,11 +423,27 @@ mod tests {
         let before = start_position(&backend).expect("the start position evaluates");
         // An empty batch fails in libtorch (no size can be inferred when the policy is flattened to [0, -1]),
         // on the network thread.
-        match backend.network.run(Vec::new()) {
+        let Networks::Torch(torch) = &backend.networks else {
+            panic!("a Rust batch limit of 0 leaves every batch to libtorch");
+        };
+        match torch.run(Vec::new()) {
             Err(BackendError::Compute(message)) => assert!(!message.is_empty()),
             other => panic!("expected a compute error, got {other:?}"),
         }
         assert_eq!(start_position(&backend).expect("the thread still runs batches"), before);
+    }
+
+    #[test]
+    fn a_backend_that_runs_every_batch_in_rust_builds_no_libtorch_network_and_evaluates_as_a_split_one() {
+        let network = load_network(std::path::Path::new(WEIGHTS)).expect("scripts/setup installs Maia-1900");
+        let policy = PolicyOutput { temperature: 1.0, exact_softmax: true, transposed_moves: TransposedMoves::AsPlanes };
+        let with_limit = |limit| TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, limit, CPU_ONLY, policy);
+        let rust_only = with_limit(MAX_BATCH).expect("the network builds");
+        assert!(matches!(rust_only.networks, Networks::Rust(_)), "every batch in Rust");
+        let split = with_limit(MAX_BATCH - 1).expect("the network builds");
+        assert!(matches!(split.networks, Networks::Split { .. }), "the largest batch in libtorch");
+        let evaluation = start_position(&rust_only).expect("the Rust network alone evaluates");
+        assert_eq!(evaluation, start_position(&split).expect("a batch of one in Rust"));
     }
 
     #[test]

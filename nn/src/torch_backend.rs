@@ -215,8 +215,8 @@ impl TorchBackend {
         if device == Device::Cpu {
             keep_freed_blocks();
         }
-        // A limit of 0 sends every batch to libtorch: the Rust network (whose Winograd weights take four times
-        // a tower's own) is not built at all.
+        // A limit of 0 sends every batch to libtorch: the Rust network (whose Winograd weights take about six
+        // times a tower's own in f32, three in bf16 pairs) is not built at all.
         let in_rust = device == Device::Cpu && rust_batch_limit > 0;
         let rust_network = if in_rust { RustNetwork::new(network, kind == Kind::BFloat16) } else { None };
         let torch = || NetworkThread::start(network.clone(), device, kind, cpu_threads, cuda);

@@ -395,7 +395,7 @@ pub fn wdl_softmax(logits: [f32; 3]) -> [f32; 3] {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::backend::{evaluate_one, HistoryEntry};
     use crate::loader::load_network;
@@ -459,7 +459,7 @@ mod tests {
     }
 
     /// /proc/cpuinfo's flags, read apart from the CPUID detection under test.
-    fn cpu_flags() -> Vec<String> {
+    pub(crate) fn cpu_flags() -> Vec<String> {
         let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("Linux /proc/cpuinfo");
         let flags = cpuinfo.lines().find(|line| line.starts_with("flags")).expect("a flags line");
         flags.split_whitespace().map(str::to_owned).collect()

@@ -205,6 +205,7 @@ unsafe fn product_block<const REGISTERS: usize>(
 mod tests {
     use super::super::tests::values;
     use super::*;
+    use crate::torch_backend::tests::cpu_flags;
 
     /// `value` rounded to bf16 (half's conversion, to nearest even), back in f64.
     fn rounded(value: f32) -> f64 {
@@ -217,10 +218,9 @@ mod tests {
     #[test]
     fn the_products_are_the_sums_of_the_values_and_weights_rounded_to_bf16() {
         let (tile_count, tile_values, inputs, outputs) = (8, 3, 6, 80);
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("Linux /proc/cpuinfo");
-        let flags = cpuinfo.lines().find(|line| line.starts_with("flags")).expect("a flags line");
-        let has_bf16 = ["avx512f", "avx512_bf16"].iter().all(|flag| flags.split_whitespace().any(|f| f == *flag));
-        assert_eq!(fits(inputs, outputs), has_bf16, "flags: {flags}");
+        let flags = cpu_flags();
+        let has_bf16 = ["avx512f", "avx512_bf16"].iter().all(|flag| flags.iter().any(|f| f == flag));
+        assert_eq!(fits(inputs, outputs), has_bf16, "flags: {flags:?}");
         if !has_bf16 {
             return;
         }

@@ -81,9 +81,10 @@ fn lc0_default(name: &str) -> &'static str {
     LC0_OPTIONS.iter().find(|(lc0_name, _, _)| *lc0_name == name).unwrap_or_else(|| panic!("{name} is not in LC0_OPTIONS")).1
 }
 
-/// The lc0 options whose Kairos default departs from lc0's on purpose, with Kairos's default: the time manager
-/// whose SPRT against lc0's legacy passed (EXPERIMENTS.md, 2026-11-24/25).
-const DELIBERATE_DEPARTURES: &[(&str, &str)] = &[("TimeManager", "smooth(preset=kairos)")];
+/// The lc0 options whose Kairos default departs from lc0's on purpose, with Kairos's default: `regime`, which plays
+/// lc0's legacy where moves get many nodes and the node limit that passed its SPRT against legacy where they get
+/// few (EXPERIMENTS.md, 2026-11-24/25 and 2026-11-29).
+const DELIBERATE_DEPARTURES: &[(&str, &str)] = &[("TimeManager", "regime")];
 
 /// lc0's default of the float option `name`, as the search stores it (f32).
 fn lc0_f32(name: &str) -> f32 {

@@ -342,7 +342,9 @@ fn read_traces(path: &std::path::Path) -> Vec<serde_json::Value> {
 /// Returns the engine, the lines of the ponder search so far and Black's first move.
 fn ponder_after_first_move(trace: &std::path::Path) -> (Engine, Vec<String>, String) {
     let flag = format!("--tm-trace-file={}", trace.display());
-    let mut engine = Engine::start(&["--backend=uniform", "--threads=1", "--ponder", "--show-wdl", &flag]);
+    // A manager whose state changes with every move (the default's choice between two depends on the speed).
+    let manager = "--time-manager=smooth(preset=kairos)";
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1", "--ponder", "--show-wdl", manager, &flag]);
     engine.send("position startpos moves e2e4");
     engine.send("go wtime 5000 btime 5000");
     let reply = best_of(engine.bestmove().last().unwrap()).to_string();
@@ -436,9 +438,10 @@ fn go_ponder_without_a_predicted_move_or_with_ponder_off_is_named_and_still_answ
     engine.quit();
 }
 
-/// The first move's trace step `init_nps` (the manager's start from the engine's measure), if any.
-fn first_move_init_nps(flags: &[&str], with_isready: bool) -> Option<f64> {
-    let path = std::env::temp_dir().join(format!("kairos-init-nps-{}-{with_isready}.jsonl", std::process::id()));
+/// The first move's trace step `step` (`init_nps`: smooth's start from the engine's measure;
+/// `planned_nodes_per_move`: regime's), if any.
+fn first_move_step(flags: &[&str], with_isready: bool, step: &str) -> Option<f64> {
+    let path = std::env::temp_dir().join(format!("kairos-{step}-{}-{with_isready}.jsonl", std::process::id()));
     let _ = std::fs::remove_file(&path);
     let flag = format!("--tm-trace-file={}", path.display());
     let mut engine = Engine::start(&[flags, &[flag.as_str()]].concat());
@@ -453,23 +456,33 @@ fn first_move_init_nps(flags: &[&str], with_isready: bool) -> Option<f64> {
     let traces = read_traces(&path);
     let _ = std::fs::remove_file(&path);
     let steps = traces[0]["steps"].as_array().unwrap().clone();
-    steps.iter().find(|step| step["name"] == "init_nps").map(|step| step["value"].as_f64().unwrap())
+    steps.iter().find(|value| value["name"] == step).map(|value| value["value"].as_f64().unwrap())
 }
 
 #[test]
-fn the_time_manager_starts_from_the_engines_measured_speed() {
-    let base = ["--backend=uniform", "--threads=1"];
+fn the_time_managers_start_from_the_engines_measured_speed() {
+    let base = ["--backend=uniform", "--threads=1", "--time-manager=smooth(preset=kairos)"];
+    let init_nps = |flags: &[&str], with_isready| first_move_step(flags, with_isready, "init_nps");
     // On the virtual clock the speed is VirtualNps.
     let virtual_clock = [&base[..], &["--virtual-clock", "--virtual-nps=777"]].concat();
-    assert_eq!(first_move_init_nps(&virtual_clock, true), Some(777.0));
+    assert_eq!(init_nps(&virtual_clock, true), Some(777.0));
     // On the wall clock a short search when the network loads at isready measures it.
-    let measured = first_move_init_nps(&base, true).expect("the default manager starts from the engine's measure");
+    let measured = init_nps(&base, true).expect("smooth(preset=kairos) starts from the engine's measure");
     assert!(measured > 0.0 && measured != 20_000.0, "{measured}");
     // Without isready nothing was measured before the first move: PR 1195's 20000.
-    assert_eq!(first_move_init_nps(&base, false), Some(20_000.0));
+    assert_eq!(init_nps(&base, false), Some(20_000.0));
     // An explicit init-nps overrides the measure.
-    let explicit = [&base[..], &["--time-manager=smooth(preset=kairos,init-nps=3000)"]].concat();
-    assert_eq!(first_move_init_nps(&explicit, true), None);
+    let explicit = [&base[..2], &["--time-manager=smooth(preset=kairos,init-nps=3000)"]].concat();
+    assert_eq!(init_nps(&explicit, true), None);
+
+    // The default, regime, plans its game from the same measure: at 777 nps, 60 s and no increment from the
+    // start position (51.5 moves left on lc0's curve), (60,000 - 200) / 51.5 ms a move = 902.2 nodes.
+    let planned = |flags: &[&str]| first_move_step(flags, true, "planned_nodes_per_move");
+    let default_virtual = ["--backend=uniform", "--threads=1", "--virtual-clock", "--virtual-nps=777"];
+    let virtual_plan = planned(&default_virtual).expect("the default decides at the first move");
+    assert!((virtual_plan - 902.2).abs() < 0.05, "{virtual_plan}");
+    let wall_plan = planned(&base[..2]).expect("the default decides at the first move");
+    assert!(wall_plan > 0.0 && (wall_plan - 20_000.0 * 59.8 / 51.5).abs() > 1.0, "{wall_plan}");
 }
 
 #[test]
@@ -486,7 +499,7 @@ fn time_manager_trace_is_appended_per_move_and_summarised() {
         moves.push(best_of(answer.last().unwrap()).to_string());
         let summary = engine.read_until(|line| line.starts_with("info string tm"));
         let last = summary.last().unwrap();
-        assert!(last.starts_with("info string tm smooth(preset=kairos) ply") && last.contains(" node_target "), "{summary:?}");
+        assert!(last.starts_with("info string tm regime by ") && last.contains(" deadline "), "{summary:?}");
     }
     engine.quit();
     let text = std::fs::read_to_string(&path).expect("trace file written");

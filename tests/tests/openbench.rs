@@ -34,8 +34,9 @@ fn key_options_are_announced_set_one_by_one_and_equal_the_same_keys_in_the_strin
     engine.send("uci");
     let first = engine.read_until("uciok", LIMIT);
     assert_eq!(announced(&first, "SmoothMaxMoveBudget"), Some("0.3"), "{first:?}");
-    // init-nps 0: the default manager starts from the engine's own measure of its speed.
-    assert_eq!(announced(&first, "SmoothInitNps"), Some("0.0"), "the default smooth(preset=kairos): {first:?}");
+    // init-nps 0: smooth starts from the engine's own measure of its speed.
+    assert_eq!(announced(&first, "SmoothInitNps"), Some("0.0"), "{first:?}");
+    assert_eq!(announced(&first, "RegimeSwitchNodes"), Some("1000.0"), "the default, regime: {first:?}");
     assert_eq!(announced(&first, "LegacySlowmover"), Some("1.0"), "another manager's keys too: {first:?}");
     assert!(first.contains(&"option name SmoothTrendNpsUpdatePeriodMs type spin default 0 min 0 max 600000".into()));
     assert!(first.contains(&"option name SmoothNeedMoreTime type check default false".into()));

@@ -6,9 +6,11 @@ use crate::managers::ctm::{CtmKeys, CtmManager, CtmParams};
 use crate::managers::expected_length::{ExpectedLengthBudget, ExpectedLengthParams};
 use crate::managers::geometric::{GeometricBudget, GeometricParams};
 use crate::managers::legacy::{LegacyBudget, LegacyParams};
+use crate::managers::regime::{RegimeKeys, RegimeManager};
 use crate::managers::simple::SimpleBudget;
 use crate::managers::smooth::{SmoothManager, SmoothParams};
 use crate::managers::{DeadlineManager, InertKey, TimeManager};
+use crate::options::registry::{Adjustments, ComponentKeys};
 use crate::options::{ComponentConfig, OptionError, TimeManagerConfig};
 
 /// Parses an option string such as `smooth(preset=lc0)` and builds a fresh manager for one game.
@@ -23,6 +25,21 @@ pub fn build_time_manager(config: &TimeManagerConfig) -> Result<Box<dyn TimeMana
     let name = config.to_string();
     let adjustments = m.adjustments()?;
     let manager: Box<dyn TimeManager> = match config.name() {
+        "regime" => {
+            if adjustments != Adjustments::defaults() {
+                return Err(OptionError::Inconsistent {
+                    component: "regime".to_owned(),
+                    reason: "instant-single-move and out-of-book-factor belong to the manager that plays the \
+                             game; write them in small-trees or large-trees, e.g. \
+                             large-trees='legacy(instant-single-move=true)'"
+                        .to_owned(),
+                });
+            }
+            let keys: RegimeKeys = m.keys()?;
+            let small_trees = regime_candidate("small-trees", &keys.small_trees)?;
+            let large_trees = regime_candidate("large-trees", &keys.large_trees)?;
+            RegimeManager::boxed(name, keys.switch_nodes, small_trees, large_trees)
+        }
         "legacy" => {
             let params: LegacyParams = m.keys()?;
             // lc0's legacy keys configure the default estimator unless an estimator sub-dictionary changed it.
@@ -91,6 +108,22 @@ fn ctm_fallback(spec: &str) -> Result<Box<dyn TimeManager>, OptionError> {
         return Err(OptionError::Inconsistent {
             component: "ctm".to_owned(),
             reason: format!("fallback '{spec}' is ctm again; name another manager, e.g. fallback=legacy"),
+        });
+    }
+    build_time_manager(&config).map_err(wrap)
+}
+
+/// One of `regime`'s two managers, built from the string its key holds; any manager but regime itself.
+fn regime_candidate(key: &str, spec: &str) -> Result<Box<dyn TimeManager>, OptionError> {
+    let wrap = |error: OptionError| OptionError::Inconsistent {
+        component: "regime".to_owned(),
+        reason: format!("{key} '{spec}': {error}"),
+    };
+    let config = TimeManagerConfig::parse(spec).map_err(wrap)?;
+    if config.name() == "regime" {
+        return Err(OptionError::Inconsistent {
+            component: "regime".to_owned(),
+            reason: format!("{key} '{spec}' is regime again; name another manager, e.g. {key}=legacy"),
         });
     }
     build_time_manager(&config).map_err(wrap)

@@ -51,8 +51,9 @@ pub use search_stats::{
 };
 pub use trace::{MoveTrace, StopCause};
 
-/// The engine's default manager: smooth with the node limit, whose SPRT against lc0's default (legacy) passed.
-pub const DEFAULT_TIME_MANAGER: &str = "smooth(preset=kairos)";
+/// The engine's default manager: per game, smooth's node limit (whose SPRT against lc0's legacy passed at 10+0.1)
+/// where moves are small, legacy (the stronger at 60+0.6) where they are large.
+pub const DEFAULT_TIME_MANAGER: &str = "regime";
 
 /// The default behind `kairos tm-proxy`: a manager of time alone, since a wrapped engine's node rate is its own.
 pub const DEFAULT_PROXY_TIME_MANAGER: &str = "legacy";

@@ -107,7 +107,9 @@ impl MoveTrace {
         if let Some(share) = self.step_value("predicted_share") {
             line.push_str(&format!(" predicted_share {share:.5}"));
         }
-        for name in ["moves_left", "allocated_ms", "allowed_piggybank_ms", "piggybank_after_ms"] {
+        let shown =
+            ["planned_nodes_per_move", "moves_left", "allocated_ms", "allowed_piggybank_ms", "piggybank_after_ms"];
+        for name in shown {
             if let Some(value) = self.step_value(name) {
                 line.push_str(&format!(" {name} {value:.1}"));
             }

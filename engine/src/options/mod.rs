@@ -852,7 +852,7 @@ mod tests {
         assert_eq!(options.policy_temperature, 1.359);
         assert_eq!(options.smart_pruning_factor, 1.33);
         assert_eq!(options.move_overhead_ms, 200);
-        assert_eq!(options.time_manager.text(), "smooth(preset=kairos)");
+        assert_eq!(options.time_manager.text(), "regime");
         assert_eq!(options.nn_cache_size, 2_000_000);
         assert_eq!(options.max_prefetch, 32);
         assert!(options.out_of_order_eval && options.sticky_endgames && options.two_fold_draws);

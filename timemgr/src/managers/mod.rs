@@ -5,6 +5,7 @@ pub mod ctm;
 pub mod expected_length;
 pub mod geometric;
 pub mod legacy;
+pub mod regime;
 pub mod simple;
 pub mod smooth;
 

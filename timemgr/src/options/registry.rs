@@ -372,8 +372,8 @@ declare_keys! {
     pub struct SmoothParams {
         preset: &'static str = choice("preset", "pr1195", &["pr1195", "pr1195-merged", "lc0", "kairos", "even"];
             "default set: pr1195 (pre-merge table), pr1195-merged, lc0 (v0.28+ defaults, lc0-compat on), kairos \
-             (the node limit that passed the SPRT against legacy; Kairos's default manager), even (the node \
-             limit with even tree sizes that still spends the clock)"),
+             (the node limit that passed the SPRT against legacy at 10+0.1; the default's manager of small trees, \
+             see regime), even (the node limit with even tree sizes that still spends the clock)"),
         init_tree_reuse: f32 = float("init-tree-reuse", 0.5, 0.0, 0.99, 0.02;
             "initial estimate of the fraction of the tree reused"),
         max_tree_reuse: f32 = float("max-tree-reuse", 0.7, 0.0, 0.99, 0.02; "cap on the tree-reuse estimate"),
@@ -628,6 +628,33 @@ const CTM: ComponentSpec = ComponentSpec {
 };
 
 declare_keys! {
+    /// The keys of `regime(...)`.
+    pub struct RegimeKeys {
+        switch_nodes: f64 = float("switch-nodes", 1000.0, 1.0, 1e9, 100.0;
+            "a game whose moves get at least this many nodes (the engine's speed times an even share of the \
+             clock a move, at the game's first move with a clock) is managed by large-trees, a smaller one by \
+             small-trees"),
+        small_trees: String = text("small-trees", "smooth(preset=kairos)";
+            "time manager of the games below switch-nodes (quote one with keys); not regime"),
+        large_trees: String = text("large-trees", "legacy";
+            "time manager of the games at or above switch-nodes (quote one with keys); not regime"),
+    }
+}
+
+const REGIME: ComponentSpec = ComponentSpec {
+    name: "regime",
+    kind: ComponentKind::Manager,
+    help: "Kairos's default: for each game, the manager measured strongest for the size of its moves. \
+           smooth(preset=kairos) passed its SPRT against legacy with about 450 nodes a move (10+0.1 at 1,400 \
+           nps) and beat it on the wall clock with 600-900, but legacy was the stronger with about 2,700 (60+0.6 \
+           at 1,400 nps: H0 accepted, -31 Elo), as lc0 found when it went back to legacy; EXPERIMENTS.md. The \
+           choice is made at the game's first move with a clock and kept for the game.",
+    params: RegimeKeys::KEYS,
+    presets: &[],
+    default_estimator: None,
+};
+
+declare_keys! {
     /// The keys of `mle-legacy(...)`.
     pub struct MleLegacyKeys {
         midpoint: f32 = float("midpoint", 51.5, 1.0, 1000.0, 1.0; "median game length in full moves"),
@@ -732,7 +759,7 @@ const FIXED: ComponentSpec = ComponentSpec {
     default_estimator: None,
 };
 
-const MANAGERS: &[ComponentSpec] = &[LEGACY, ALPHAZERO, SIMPLE, SMOOTH, GEOMETRIC, EXPECTED_LENGTH, CTM];
+const MANAGERS: &[ComponentSpec] = &[REGIME, LEGACY, ALPHAZERO, SIMPLE, SMOOTH, GEOMETRIC, EXPECTED_LENGTH, CTM];
 const ESTIMATORS: &[ComponentSpec] = &[MLE_LEGACY, AHLE, LOGNORMAL, PIECES, MLH, FIXED];
 
 /// Every time manager, in help order.

@@ -330,7 +330,7 @@ impl SmoothParams {
 }
 
 /// The start of the NPS estimate with `init-nps=0` when the engine has no measure of its own: PR 1195's value.
-const FALLBACK_INIT_NPS: f32 = 20_000.0;
+pub(crate) const FALLBACK_INIT_NPS: f32 = 20_000.0;
 
 /// The smooth manager; its stopper reports NPS samples on every poll, and it learns at the end of each move.
 pub struct SmoothManager {

@@ -99,31 +99,26 @@ pub fn inert_keys(config: &TimeManagerConfig) -> Result<Vec<InertKey>, OptionErr
 
 /// The manager that budgets the moves ctm's model does not: any manager but ctm itself.
 fn ctm_fallback(spec: &str) -> Result<Box<dyn TimeManager>, OptionError> {
-    let wrap = |error: OptionError| OptionError::Inconsistent {
-        component: "ctm".to_owned(),
-        reason: format!("fallback '{spec}': {error}"),
-    };
-    let config = TimeManagerConfig::parse(spec).map_err(wrap)?;
-    if config.name() == "ctm" {
-        return Err(OptionError::Inconsistent {
-            component: "ctm".to_owned(),
-            reason: format!("fallback '{spec}' is ctm again; name another manager, e.g. fallback=legacy"),
-        });
-    }
-    build_time_manager(&config).map_err(wrap)
+    inner_manager("ctm", "fallback", spec)
 }
 
 /// One of `regime`'s two managers, built from the string its key holds; any manager but regime itself.
 fn regime_candidate(key: &str, spec: &str) -> Result<Box<dyn TimeManager>, OptionError> {
+    inner_manager("regime", key, spec)
+}
+
+/// A manager named in key `key` of manager `owner` (ctm's fallback, regime's candidates): any manager but
+/// `owner` itself; errors name the owner, the key and the string.
+fn inner_manager(owner: &str, key: &str, spec: &str) -> Result<Box<dyn TimeManager>, OptionError> {
     let wrap = |error: OptionError| OptionError::Inconsistent {
-        component: "regime".to_owned(),
+        component: owner.to_owned(),
         reason: format!("{key} '{spec}': {error}"),
     };
     let config = TimeManagerConfig::parse(spec).map_err(wrap)?;
-    if config.name() == "regime" {
+    if config.name() == owner {
         return Err(OptionError::Inconsistent {
-            component: "regime".to_owned(),
-            reason: format!("{key} '{spec}' is regime again; name another manager, e.g. {key}=legacy"),
+            component: owner.to_owned(),
+            reason: format!("{key} '{spec}' is {owner} again; name another manager, e.g. {key}=legacy"),
         });
     }
     build_time_manager(&config).map_err(wrap)

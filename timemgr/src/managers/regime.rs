@@ -15,14 +15,16 @@
 use super::smooth::FALLBACK_INIT_NPS;
 use super::{ClockView, TimeManager};
 use crate::estimator::mle_legacy;
+use crate::options::registry::{ComponentKeys, LegacyParams};
 pub use crate::options::registry::RegimeKeys;
 use crate::search_stats::{GoParams, IterationStats, MoveContext, Stopper};
 use crate::trace::{MoveTrace, TraceValue};
 
 /// The nodes a move gets on average from this move on: the engine's speed times legacy's even slice of the clock
-/// (moves left from lc0's default curve, midpoint 51.5 and steepness 7).
+/// (moves left from lc0's default curve, legacy's default midpoint and steepness).
 pub fn planned_nodes_per_move(clock: &ClockView, ctx: &MoveContext) -> f64 {
-    let mut moves = f64::from(mle_legacy(ctx.game_ply, 51.5, 7.0));
+    let lc0 = LegacyParams::defaults();
+    let mut moves = f64::from(mle_legacy(ctx.game_ply, lc0.midpoint_move, lc0.steepness));
     if let Some(mtg) = clock.movestogo.filter(|&mtg| f64::from(mtg) < moves) {
         moves = f64::from(mtg);
     }

@@ -36,8 +36,8 @@ pub fn build_time_manager(config: &TimeManagerConfig) -> Result<Box<dyn TimeMana
                 });
             }
             let keys: RegimeKeys = m.keys()?;
-            let small_trees = regime_candidate("small-trees", &keys.small_trees)?;
-            let large_trees = regime_candidate("large-trees", &keys.large_trees)?;
+            let small_trees = inner_manager("regime", "small-trees", &keys.small_trees)?;
+            let large_trees = inner_manager("regime", "large-trees", &keys.large_trees)?;
             RegimeManager::boxed(name, keys.switch_nodes, small_trees, large_trees)
         }
         "legacy" => {
@@ -63,7 +63,8 @@ pub fn build_time_manager(config: &TimeManagerConfig) -> Result<Box<dyn TimeMana
         }
         "ctm" => {
             let keys: CtmKeys = m.keys()?;
-            CtmManager::boxed(CtmParams::from_keys(&keys)?, ctm_fallback(&keys.fallback)?, adjustments, name)
+            let fallback = inner_manager("ctm", "fallback", &keys.fallback)?;
+            CtmManager::boxed(CtmParams::from_keys(&keys)?, fallback, adjustments, name)
         }
         "expected-length" => {
             let params = ExpectedLengthParams { estimator: estimator_of(config)? };
@@ -95,16 +96,6 @@ pub fn inert_keys(config: &TimeManagerConfig) -> Result<Vec<InertKey>, OptionErr
         },
         _ => Vec::new(),
     })
-}
-
-/// The manager that budgets the moves ctm's model does not: any manager but ctm itself.
-fn ctm_fallback(spec: &str) -> Result<Box<dyn TimeManager>, OptionError> {
-    inner_manager("ctm", "fallback", spec)
-}
-
-/// One of `regime`'s two managers, built from the string its key holds; any manager but regime itself.
-fn regime_candidate(key: &str, spec: &str) -> Result<Box<dyn TimeManager>, OptionError> {
-    inner_manager("regime", key, spec)
 }
 
 /// A manager named in key `key` of manager `owner` (ctm's fallback, regime's candidates): any manager but

@@ -12,7 +12,7 @@
 //! n ≥ `switch-nodes`, else to `small-trees`. The choice holds for the rest of the game: both managers keep
 //! state from move to move, and a game's clock falls as it goes whichever plays it.
 
-use super::smooth::FALLBACK_INIT_NPS;
+use super::smooth::engine_nps_or_fallback;
 use super::{ClockView, TimeManager};
 use crate::estimator::mle_legacy;
 use crate::options::registry::{ComponentKeys, LegacyParams};
@@ -31,8 +31,7 @@ pub fn planned_nodes_per_move(clock: &ClockView, ctx: &MoveContext) -> f64 {
     let moves = moves.max(1.0);
     let game_time_ms =
         (clock.time_ms as f64 + clock.increment_ms as f64 * (moves - 1.0) - clock.overhead_ms as f64).max(0.0);
-    let nps = ctx.engine_nps.filter(|nps| nps.is_finite() && *nps > 0.0).unwrap_or(FALLBACK_INIT_NPS);
-    f64::from(nps) * game_time_ms / moves / 1000.0
+    f64::from(engine_nps_or_fallback(ctx)) * game_time_ms / moves / 1000.0
 }
 
 /// Which of the two managers plays the game, once the first move with a clock has decided it.

@@ -330,7 +330,13 @@ impl SmoothParams {
 }
 
 /// The start of the NPS estimate with `init-nps=0` when the engine has no measure of its own: PR 1195's value.
-pub(crate) const FALLBACK_INIT_NPS: f32 = 20_000.0;
+const FALLBACK_INIT_NPS: f32 = 20_000.0;
+
+/// The engine's own measure of its speed when it has a usable one, else PR 1195's start: where smooth's
+/// `init-nps=0` and regime's planned nodes begin.
+pub(crate) fn engine_nps_or_fallback(ctx: &MoveContext) -> f32 {
+    ctx.engine_nps.filter(|nps| nps.is_finite() && *nps > 0.0).unwrap_or(FALLBACK_INIT_NPS)
+}
 
 /// The smooth manager; its stopper reports NPS samples on every poll, and it learns at the end of each move.
 pub struct SmoothManager {
@@ -369,7 +375,7 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
     let node_limited = p.limit == SmoothLimit::Nodes;
     if s.is_first_move {
         if p.init_nps == 0.0 {
-            s.nps = ctx.engine_nps.filter(|nps| nps.is_finite() && *nps > 0.0).unwrap_or(FALLBACK_INIT_NPS);
+            s.nps = engine_nps_or_fallback(ctx);
             trace.step("init_nps", f64::from(s.nps));
         }
         s.piggybank = if node_limited { 0 } else { (time as f32 * p.init_piggybank) as i64 };

@@ -63,8 +63,8 @@ pub fn build_time_manager(config: &TimeManagerConfig) -> Result<Box<dyn TimeMana
         }
         "ctm" => {
             let keys: CtmKeys = m.keys()?;
-            let fallback = inner_manager("ctm", "fallback", &keys.fallback)?;
-            CtmManager::boxed(CtmParams::from_keys(&keys)?, fallback, adjustments, name)
+            let params = CtmParams::from_keys(&keys)?;
+            CtmManager::boxed(params, inner_manager("ctm", "fallback", &keys.fallback)?, adjustments, name)
         }
         "expected-length" => {
             let params = ExpectedLengthParams { estimator: estimator_of(config)? };

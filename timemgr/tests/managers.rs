@@ -5,7 +5,7 @@ mod common;
 use common::{budget_only, close, ctx, go, state_value};
 use timemgr::estimator::{ahle_plies_left, mle_legacy};
 use timemgr::managers::geometric::{solve_alpha, AlphaRule};
-use timemgr::{time_manager_from_str, GoParams, Hints, IterationStats, MoveContext};
+use timemgr::{time_manager_from_str, GoParams, Hints, IterationStats, MoveContext, TimeUsageHint};
 
 const ALL: &[&str] = &[
     "legacy",
@@ -289,5 +289,103 @@ fn init_nps_zero_starts_from_the_engines_own_measure_and_a_value_overrides_it() 
         // The node budget follows: 60 s at `want` nodes per second over the remaining game.
         let remaining_ms = trace.step_value("total_remaining_ms").unwrap();
         close(trace.step_value("remaining_game_nodes").unwrap(), remaining_ms * want / 1000.0, 1e-5, spec);
+    }
+}
+
+/// One poll of a stopper at `time_ms` with `hint`, as the search makes it; returns the answer and the hints.
+fn poll_at(stopper: &mut dyn timemgr::Stopper, time_ms: i64, hint: TimeUsageHint) -> (bool, Hints) {
+    let stats = IterationStats {
+        time_since_movestart_ms: time_ms,
+        total_nodes: 100,
+        nodes_since_movestart: 100,
+        time_usage_hint: hint,
+        ..IterationStats::default()
+    };
+    let mut hints = Hints::default();
+    (stopper.should_stop(&stats, &mut hints), hints)
+}
+
+#[test]
+fn legacy_searches_on_past_its_deadline_while_the_most_visited_move_is_not_the_best_by_q() {
+    // lc0's legacy: the first move at 60+0.6 has the deadline 4898 ms, and it is final.
+    let mut lc0 = time_manager_from_str("legacy").unwrap();
+    let mut stopper = lc0.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
+    assert!(poll_at(stopper.as_mut(), 4898, TimeUsageHint::NeedMoreTime).0, "without the key the deadline is final");
+
+    // With unstable-extension=0.5 the move may search on to 4898 · 1.5 = 7347 ms while unstable.
+    let mut tm = time_manager_from_str("legacy(unstable-extension=0.5)").unwrap();
+    let mut stopper = tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
+    let (stop, hints) = poll_at(stopper.as_mut(), 4000, TimeUsageHint::NeedMoreTime);
+    assert!(!stop);
+    assert_eq!(hints.remaining_time_ms(), 898, "before the deadline, smart pruning sees the deadline");
+    let (stop, hints) = poll_at(stopper.as_mut(), 4898, TimeUsageHint::NeedMoreTime);
+    assert!(!stop, "at the deadline an unstable move searches on");
+    assert_eq!(hints.remaining_time_ms(), 7347 - 4898);
+    assert!(!poll_at(stopper.as_mut(), 6000, TimeUsageHint::NeedMoreTime).0);
+    assert!(poll_at(stopper.as_mut(), 6500, TimeUsageHint::Normal).0, "stops once the two agree");
+    let reason = stopper.stop_reason().unwrap();
+    assert!(reason.contains("searched on while the most-visited move was not the best by Q"), "{reason}");
+    drop(stopper);
+    tm.end_of_move(&IterationStats { time_since_movestart_ms: 6500, total_nodes: 100, ..IterationStats::default() });
+    let trace = tm.drain_trace().remove(0);
+    assert_eq!(trace.deadline_ms, 4898);
+    assert_eq!(trace.step_value("unstable_deadline_ms"), Some(7347.0));
+    assert!(trace.stop_reason.as_deref().unwrap().contains("searched on"), "{:?}", trace.stop_reason);
+    // The 1,602 ms spent past the deadline count against the time spared, as any overrun does.
+    assert_eq!(state_value(&trace.state_after_move, "spared_ms"), -1602.0);
+
+    // An unstable move stops at the later deadline; a stable one at the first.
+    let mut tm = time_manager_from_str("legacy(unstable-extension=0.5)").unwrap();
+    let mut stopper = tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
+    assert!(!poll_at(stopper.as_mut(), 7346, TimeUsageHint::NeedMoreTime).0);
+    assert!(poll_at(stopper.as_mut(), 7347, TimeUsageHint::NeedMoreTime).0, "the later deadline is final");
+    let mut tm = time_manager_from_str("legacy(unstable-extension=0.5)").unwrap();
+    let mut stopper = tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
+    let (stop, _) = poll_at(stopper.as_mut(), 4898, TimeUsageHint::Normal);
+    assert!(stop);
+    assert_eq!(stopper.stop_reason().as_deref(), Some("deadline 4898 ms reached"));
+}
+
+#[test]
+fn legacy_unstable_extension_never_passes_the_clock_minus_the_overhead() {
+    // 3 s and no increment at ply 12 (six book moves): the first move's slice gets 1 + 1.8 + 0.25 · 12 = 5.8
+    // slices of (3000 − 200) / M; ten times more would pass the 2,800 ms the clock allows.
+    let mut tm = time_manager_from_str("legacy(unstable-extension=10)").unwrap();
+    let mut stopper = tm.stopper(&go(3000, 0), &ctx(12, 0)).unwrap();
+    let m = f64::from(mle_legacy(12, 51.5, 7.0));
+    let deadline = (2800.0 / m * 5.8) as i64;
+    assert!(deadline * 11 > 2800, "the example must reach the cap: {deadline}");
+    let (stop, hints) = poll_at(stopper.as_mut(), deadline, TimeUsageHint::NeedMoreTime);
+    assert!(!stop);
+    assert_eq!(hints.remaining_time_ms(), 2800 - deadline);
+    assert!(poll_at(stopper.as_mut(), 2800, TimeUsageHint::NeedMoreTime).0);
+}
+
+#[test]
+fn smart_pruning_ends_an_extension_that_cannot_change_the_move() {
+    // Deadline 4898 ms, extension to 9796. At 5,000 ms with 5,000 playouts since the first evaluation (at 10 ms)
+    // smart pruning estimates (5000 + 300) · 1000 / 4990 + 1 = 1063 nps, so the 4,796 ms left give
+    // 4.796 · 1063 / 1.33 = 3,833 playouts: a gap of 3,000 can still close, one of 3,900 cannot.
+    for (edge_n, stops) in [(vec![4000, 1000], false), (vec![4400, 500], true)] {
+        let mut tm = time_manager_from_str("legacy(unstable-extension=1)").unwrap();
+        let options = common::lc0_stopper_options();
+        let mut chain = timemgr::build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options);
+        let first = IterationStats {
+            time_since_movestart_ms: 10,
+            nodes_since_movestart: 1,
+            total_nodes: 1,
+            edge_n: vec![1, 0],
+            ..IterationStats::default()
+        };
+        assert!(!chain.should_stop(&first, &mut Hints::default()));
+        let later = IterationStats {
+            time_since_movestart_ms: 5000,
+            nodes_since_movestart: 5000,
+            total_nodes: 5000,
+            edge_n: edge_n.clone(),
+            time_usage_hint: TimeUsageHint::NeedMoreTime,
+            ..IterationStats::default()
+        };
+        assert_eq!(chain.should_stop(&later, &mut Hints::default()), stops, "{edge_n:?}");
     }
 }

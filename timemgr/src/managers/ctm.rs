@@ -159,7 +159,7 @@ impl TimeManager for CtmManager {
                 let deadline_ms = finish_budget(budget_ms, &self.adjustments, &clock, ctx, &mut trace);
                 self.traces.open(trace);
                 self.in_flight = Some(MoveOwner::Model { deadline_ms });
-                Some(Box::new(DeadlineStopper { deadline_ms, reached: false }))
+                Some(Box::new(DeadlineStopper::plain(deadline_ms)))
             }
             Err(why) => {
                 let stopper = self.fallback.stopper(go, ctx);

@@ -1,5 +1,6 @@
 //! lc0's default `legacy` manager (docs/lc0/time-managers.md §2.2): an equal slice of the remaining game with a
-//! first-move bonus, and the time saved by early stops spent on the next move.
+//! first-move bonus, and the time saved by early stops spent on the next move; with `unstable-extension`, a move
+//! whose most-visited root move is not the best by Q at the deadline searches on (Kairos's, off by default).
 
 use super::{ClockView, DeadlineBudget};
 use crate::estimator::MovesLeftEstimator;
@@ -65,6 +66,10 @@ impl DeadlineBudget for LegacyBudget {
         let budget = slice + squander as f32;
         trace.step("allocated_ms", f64::from(budget));
         f64::from(budget)
+    }
+
+    fn unstable_extension(&self) -> f64 {
+        f64::from(self.params.unstable_extension)
     }
 
     fn learn(&mut self, move_time_ms: i64, deadline_ms: i64) {

@@ -9,9 +9,10 @@ pub mod regime;
 pub mod simple;
 pub mod smooth;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext, Stopper};
+use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext, Stopper, TimeUsageHint};
 pub use crate::options::registry::Adjustments;
 use crate::trace::{MoveTrace, TraceBook, TraceValue};
 
@@ -105,6 +106,11 @@ pub trait DeadlineBudget: Send {
     }
     /// The move's budget in ms before the adjustments and the hard cap, each step recorded in `trace`.
     fn budget_ms(&mut self, clock: &ClockView, ctx: &MoveContext, trace: &mut MoveTrace) -> f64;
+    /// How much longer than its deadline, as a multiple of it, a move may search while its most-visited root move
+    /// is not the best by Q (default: 0, the deadline is final).
+    fn unstable_extension(&self) -> f64 {
+        0.0
+    }
     /// Learns from a finished move: `move_time_ms` taken against `deadline_ms` allowed (default: nothing).
     fn learn(&mut self, _move_time_ms: i64, _deadline_ms: i64) {}
 }
@@ -116,13 +122,21 @@ pub struct DeadlineManager<B: DeadlineBudget> {
     adjustments: Adjustments,
     name: String,
     deadline_ms: Option<i64>,
+    extended: Arc<AtomicBool>,
     traces: TraceBook,
 }
 
 impl<B: DeadlineBudget + 'static> DeadlineManager<B> {
     /// A fresh manager for one game; `name` is the canonical option string shown in traces.
     pub fn boxed(budget: B, adjustments: Adjustments, name: String) -> Box<dyn TimeManager> {
-        Box::new(Self { budget, adjustments, name, deadline_ms: None, traces: TraceBook::default() })
+        Box::new(Self {
+            budget,
+            adjustments,
+            name,
+            deadline_ms: None,
+            extended: Arc::default(),
+            traces: TraceBook::default(),
+        })
     }
 }
 
@@ -133,10 +147,24 @@ impl<B: DeadlineBudget> TimeManager for DeadlineManager<B> {
         trace.state_before = self.budget.snapshot();
         let budget_ms = self.budget.budget_ms(&clock, ctx, &mut trace);
         let deadline_ms = finish_budget(budget_ms, &self.adjustments, &clock, ctx, &mut trace);
+        let extension = self.budget.unstable_extension();
+        let unstable_deadline_ms = if extension > 0.0 {
+            let extended = (deadline_ms as f64 * (1.0 + extension)).min(clock.hard_cap_ms() as f64) as i64;
+            trace.step("unstable_deadline_ms", extended as f64);
+            extended.max(deadline_ms)
+        } else {
+            deadline_ms
+        };
         trace.state_after_budget = self.budget.snapshot();
         self.traces.open(trace);
         self.deadline_ms = Some(deadline_ms);
-        Some(Box::new(DeadlineStopper { deadline_ms, reached: false }))
+        self.extended = Arc::default();
+        Some(Box::new(DeadlineStopper {
+            deadline_ms,
+            unstable_deadline_ms,
+            extended: Arc::clone(&self.extended),
+            reached: false,
+        }))
     }
 
     fn end_of_move(&mut self, final_stats: &IterationStats) {
@@ -145,7 +173,9 @@ impl<B: DeadlineBudget> TimeManager for DeadlineManager<B> {
         };
         let move_time_ms = final_stats.time_since_movestart_ms;
         self.budget.learn(move_time_ms, deadline_ms);
-        let reason = if move_time_ms >= deadline_ms {
+        let reason = if self.extended.load(Ordering::Relaxed) {
+            searched_on(deadline_ms)
+        } else if move_time_ms >= deadline_ms {
             deadline_reached(deadline_ms)
         } else {
             "stopped before the deadline (another stopper or the GUI)".to_owned()
@@ -158,26 +188,53 @@ impl<B: DeadlineBudget> TimeManager for DeadlineManager<B> {
     }
 }
 
-/// A plain deadline, the stopper of every [`DeadlineManager`].
+/// The stopper of every [`DeadlineManager`]: a deadline, past which the move searches on up to a later one while
+/// its most-visited root move is not the best by Q (the two are equal unless the manager extends unstable moves).
 pub struct DeadlineStopper {
     deadline_ms: i64,
+    unstable_deadline_ms: i64,
+    extended: Arc<AtomicBool>,
     reached: bool,
+}
+
+impl DeadlineStopper {
+    /// A deadline that is final.
+    pub(crate) fn plain(deadline_ms: i64) -> Self {
+        Self { deadline_ms, unstable_deadline_ms: deadline_ms, extended: Arc::default(), reached: false }
+    }
 }
 
 impl Stopper for DeadlineStopper {
     fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
-        hints.update_remaining_time(self.deadline_ms.saturating_sub(stats.time_since_movestart_ms));
-        self.reached = stats.time_since_movestart_ms >= self.deadline_ms;
+        let now = stats.time_since_movestart_ms;
+        let searching_on = now >= self.deadline_ms
+            && now < self.unstable_deadline_ms
+            && stats.time_usage_hint == TimeUsageHint::NeedMoreTime;
+        if searching_on {
+            self.extended.store(true, Ordering::Relaxed);
+            hints.update_remaining_time(self.unstable_deadline_ms - now);
+            return false;
+        }
+        hints.update_remaining_time(self.deadline_ms.saturating_sub(now));
+        self.reached = now >= self.deadline_ms;
         self.reached
     }
     fn stop_reason(&self) -> Option<String> {
-        self.reached.then(|| deadline_reached(self.deadline_ms))
+        self.reached.then(|| match self.extended.load(Ordering::Relaxed) {
+            true => searched_on(self.deadline_ms),
+            false => deadline_reached(self.deadline_ms),
+        })
     }
 }
 
 /// The stop reason of a move that ran to its deadline, in stoppers and traces alike.
 fn deadline_reached(deadline_ms: i64) -> String {
     format!("deadline {deadline_ms} ms reached")
+}
+
+/// The stop reason of a move that searched past its deadline because its best moves by visits and by Q differed.
+fn searched_on(deadline_ms: i64) -> String {
+    format!("deadline {deadline_ms} ms reached; searched on while the most-visited move was not the best by Q")
 }
 
 /// Opens a trace with the inputs every manager shares.

@@ -315,9 +315,12 @@ fn legacy_searches_on_past_its_deadline_while_the_most_visited_move_is_not_the_b
     // With unstable-extension=0.5 the move may search on to 4898 · 1.5 = 7347 ms while unstable.
     let mut tm = time_manager_from_str("legacy(unstable-extension=0.5)").unwrap();
     let mut stopper = tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
+    let (stop, hints) = poll_at(stopper.as_mut(), 4000, TimeUsageHint::Normal);
+    assert!(!stop);
+    assert_eq!(hints.remaining_time_ms(), 898, "a stable move offers smart pruning the time to its deadline");
     let (stop, hints) = poll_at(stopper.as_mut(), 4000, TimeUsageHint::NeedMoreTime);
     assert!(!stop);
-    assert_eq!(hints.remaining_time_ms(), 898, "before the deadline, smart pruning sees the deadline");
+    assert_eq!(hints.remaining_time_ms(), 7347 - 4000, "an unstable one the time to the later deadline");
     let (stop, hints) = poll_at(stopper.as_mut(), 4898, TimeUsageHint::NeedMoreTime);
     assert!(!stop, "at the deadline an unstable move searches on");
     assert_eq!(hints.remaining_time_ms(), 7347 - 4898);
@@ -362,11 +365,16 @@ fn legacy_unstable_extension_never_passes_the_clock_minus_the_overhead() {
 }
 
 #[test]
-fn smart_pruning_ends_an_extension_that_cannot_change_the_move() {
-    // Deadline 4898 ms, extension to 9796. At 5,000 ms with 5,000 playouts since the first evaluation (at 10 ms)
-    // smart pruning estimates (5000 + 300) · 1000 / 4990 + 1 = 1063 nps, so the 4,796 ms left give
-    // 4.796 · 1063 / 1.33 = 3,833 playouts: a gap of 3,000 can still close, one of 3,900 cannot.
-    for (edge_n, stops) in [(vec![4000, 1000], false), (vec![4400, 500], true)] {
+fn smart_pruning_gives_an_unstable_move_the_time_of_its_extension() {
+    // Deadline 4898 ms, extension to 9796. At 4,000 ms with 4,000 playouts since the first evaluation (at 10 ms)
+    // smart pruning estimates (4000 + 300) · 1000 / 3990 + 1 = 1078 nps. A stable move has 898 ms left, room for
+    // 0.898 · 1078 / 1.33 = 728 playouts; an unstable one 5,796 ms, room for 5.796 · 1078 / 1.33 = 4,698. So a gap
+    // of 800 visits ends a stable move but not an unstable one, and a gap of 4,750 ends both.
+    for (edge_n, hint, stops) in [
+        (vec![2400, 1600], TimeUsageHint::Normal, true),
+        (vec![2400, 1600], TimeUsageHint::NeedMoreTime, false),
+        (vec![4800, 50], TimeUsageHint::NeedMoreTime, true),
+    ] {
         let mut tm = time_manager_from_str("legacy(unstable-extension=1)").unwrap();
         let options = common::lc0_stopper_options();
         let mut chain = timemgr::build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options);
@@ -379,13 +387,13 @@ fn smart_pruning_ends_an_extension_that_cannot_change_the_move() {
         };
         assert!(!chain.should_stop(&first, &mut Hints::default()));
         let later = IterationStats {
-            time_since_movestart_ms: 5000,
-            nodes_since_movestart: 5000,
-            total_nodes: 5000,
+            time_since_movestart_ms: 4000,
+            nodes_since_movestart: 4000,
+            total_nodes: u64::from(edge_n.iter().sum::<u32>()),
             edge_n: edge_n.clone(),
-            time_usage_hint: TimeUsageHint::NeedMoreTime,
+            time_usage_hint: hint,
             ..IterationStats::default()
         };
-        assert_eq!(chain.should_stop(&later, &mut Hints::default()), stops, "{edge_n:?}");
+        assert_eq!(chain.should_stop(&later, &mut Hints::default()), stops, "{edge_n:?} {hint:?}");
     }
 }

@@ -207,16 +207,17 @@ impl DeadlineStopper {
 impl Stopper for DeadlineStopper {
     fn should_stop(&mut self, stats: &IterationStats, hints: &mut Hints) -> bool {
         let now = stats.time_since_movestart_ms;
-        let searching_on = now >= self.deadline_ms
-            && now < self.unstable_deadline_ms
-            && stats.time_usage_hint == TimeUsageHint::NeedMoreTime;
-        if searching_on {
+        // While unstable the move may search to the later deadline, and smart pruning must know it: otherwise it
+        // ends the move before the deadline whenever the best move by Q trails by more than the time left.
+        let limit_ms = match stats.time_usage_hint {
+            TimeUsageHint::NeedMoreTime => self.unstable_deadline_ms,
+            _ => self.deadline_ms,
+        };
+        hints.update_remaining_time(limit_ms.saturating_sub(now));
+        self.reached = now >= limit_ms;
+        if !self.reached && now >= self.deadline_ms {
             self.extended.store(true, Ordering::Relaxed);
-            hints.update_remaining_time(self.unstable_deadline_ms - now);
-            return false;
         }
-        hints.update_remaining_time(self.deadline_ms.saturating_sub(now));
-        self.reached = now >= self.deadline_ms;
         self.reached
     }
     fn stop_reason(&self) -> Option<String> {

@@ -151,7 +151,7 @@ impl<B: DeadlineBudget> TimeManager for DeadlineManager<B> {
         let unstable_deadline_ms = if extension > 0.0 {
             let extended = (deadline_ms as f64 * (1.0 + extension)).min(clock.hard_cap_ms() as f64) as i64;
             trace.step("unstable_deadline_ms", extended as f64);
-            extended.max(deadline_ms)
+            extended
         } else {
             deadline_ms
         };

@@ -318,8 +318,9 @@ declare_keys! {
         book_ply_bonus: f32 = float("book-ply-bonus", 0.25, 0.0, 100.0, 0.05;
             "extra slices per book ply (up to 12) on the first move"),
         unstable_extension: f32 = float("unstable-extension", 0.0, 0.0, 10.0, 0.1;
-            "UNST (Huang, Coulom & Lin 2010): at the deadline, while the most-visited root move is not the best \
-             by Q, search on for up to this many times the move's time more; 0 = lc0 (off)"),
+            "UNST (Huang, Coulom & Lin 2010): while the most-visited root move is not the best by Q, the move \
+             may search past its deadline by up to this many times its time, and smart pruning counts that time \
+             too; 0 = lc0 (off)"),
     }
 }
 

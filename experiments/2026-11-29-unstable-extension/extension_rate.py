@@ -7,8 +7,9 @@ its time manager sees the game as it was (its own moves may differ; the game's m
 `info string tm …` line of each move says why the search stopped and how long it took against its deadline; the
 script counts the reasons and sums the times.
 
-usage: extension_rate.py KAIROS RESULTS.jsonl NAME MANAGER [GAMES] [NPS]
+usage: extension_rate.py KAIROS RESULTS.jsonl[.gz] NAME MANAGER [GAMES] [NPS]
 """
+import gzip
 import json
 import re
 import subprocess
@@ -17,13 +18,13 @@ from collections import Counter
 
 
 def replay(kairos, game, name, manager, nps):
-    side = 0 if game["white"] == name else 1
+    fen = game["opening"]["fen"]
+    white_first = fen.split()[1] == "w"
+    side = 0 if (game["white"] == name) == white_first else 1  # 0: the side that moves first from the FEN
     tc = game["white_time_control"]
     base, inc = tc.split("+")
     base_ms, inc_ms = int(float(base) * 1000), int(float(inc) * 1000)
     clocks = [base_ms, base_ms]
-    fen = game["opening"]["fen"]
-    white_first = fen.split()[1] == "w"
     engine = subprocess.Popen([kairos], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     def send(line):
@@ -81,7 +82,9 @@ def main():
     kairos, results, name, manager = sys.argv[1:5]
     count = int(sys.argv[5]) if len(sys.argv) > 5 else 4
     nps = sys.argv[6] if len(sys.argv) > 6 else "1400"
-    games = [json.loads(line) for line in open(results)][:count]
+    opener = gzip.open if results.endswith(".gz") else open
+    with opener(results, "rt") as lines:
+        games = [json.loads(line) for line in lines][:count]
     tally = Counter()
     used_total = deadline_total = 0
     for game in games:

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """A match's SPRT state for one engine, from its results.jsonl(.gz): W/D/L, the pentanomial over whole pairs,
-Elo with its 95 % interval over the pairs, and the log-likelihood ratio of elo1 against elo0 (logistic Elo) in
-the normal approximation over the pairs: LLR = N·(s1 − s0)·(2m − s0 − s1) / (2σ²), m and σ² the mean and
-variance of a pair's score per game.
+Elo with its 95 % interval over the pairs, and two log-likelihood ratios of elo1 against elo0:
+- logistic Elo in the normal approximation over the pairs: LLR = N·(s1 − s0)·(2m − s0 − s1) / (2σ²), m and σ²
+  the mean and variance of a pair's score per game;
+- the runner's own, on which `kairos match --sprt` stops: normalised Elo, the pentanomial GSPRT of fishtest and
+  fastchess (tools/src/stats/sprt.rs). Normalised elo1 = 10 lies nearer 0 in logistic Elo than logistic
+  elo1 = 10 at these draw rates, so the runner's LLR moves more slowly than the first.
 usage: sprt.py RESULTS ENGINE [--games N] [--elo0 0] [--elo1 10]"""
 import argparse
 import gzip
@@ -16,6 +19,42 @@ def score_of(elo):
 
 def elo_of(score):
     return -400 * math.log10(1 / score - 1)
+
+
+def secular_root(pmf, x):
+    """Root θ of Σ pᵢxᵢ/(1 + θxᵢ) = 0 between −1/max x and −1/min x, by bisection."""
+    low, high = -1 / max(x), -1 / min(x)
+    for _ in range(200):
+        middle = (low + high) / 2
+        if sum(p * xi / (1 + middle * xi) for p, xi in zip(pmf, x)) > 0:
+            low = middle
+        else:
+            high = middle
+    return (low + high) / 2
+
+
+def normalized_llr(pentanomial, elo0, elo1):
+    """The pentanomial GSPRT in normalised Elo, as tools/src/stats/sprt.rs computes it (empty cells 1e-3, ten
+    fixed-point rounds of the constrained maximum-likelihood pmf)."""
+    cells = [max(count, 1e-3) for count in pentanomial]
+    total = sum(cells)
+    pmf = [count / total for count in cells]
+    values = [k / 4 for k in range(5)]
+
+    def pmf_with_t(t):
+        guess = [0.2] * 5
+        for _ in range(10):
+            mu = sum(p * a for p, a in zip(guess, values))
+            sigma = math.sqrt(sum(p * (a - mu) ** 2 for p, a in zip(guess, values)))
+            phi = [a - 0.5 - t * sigma * (1 + ((a - mu) / sigma) ** 2) / 2 for a in values]
+            theta = secular_root(pmf, phi)
+            guess = [p / (1 + theta * x) for p, x in zip(pmf, phi)]
+        return guess
+
+    scale = 800 / math.log(10)
+    pmf0 = pmf_with_t(elo0 / scale * math.sqrt(2))
+    pmf1 = pmf_with_t(elo1 / scale * math.sqrt(2))
+    return total * sum(p * math.log(b / a) for p, a, b in zip(pmf, pmf0, pmf1))
 
 
 def main():
@@ -56,6 +95,9 @@ def main():
     print(f"{n} whole pairs, pentanomial {pentanomial}: Elo {elo_of(mean):+.1f} "
           f"(95 %: {elo_of(mean - half_width):+.1f} to {elo_of(mean + half_width):+.1f})")
     print(f"LLR {llr:+.2f} (elo0 {args.elo0:g}, elo1 {args.elo1:g}; bounds ±{bound:.2f})")
+    runner = normalized_llr(pentanomial, args.elo0, args.elo1)
+    print(f"the runner's LLR {runner:+.2f} (normalised Elo {args.elo0:g} against {args.elo1:g}, on which "
+          f"`kairos match --sprt` stops)")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 use serde_json::Value;
 use tools::stats::{
-    bayeselo_llr, EloModel, Lc0TournamentStatus, Pentanomial, SprtConfig, SprtDecision, Trinomial, NELO_SCALE, Z_95,
+    bayeselo_llr, EloEstimate, EloModel, Lc0TournamentStatus, Pentanomial, SprtConfig, SprtDecision, Trinomial,
+    NELO_SCALE, Z_95,
 };
 
 fn vectors() -> Value {
@@ -21,6 +22,17 @@ fn u(v: &Value) -> u64 {
 
 fn assert_close(actual: f64, expected: f64, tolerance: f64, what: &str) {
     assert!((actual - expected).abs() <= tolerance, "{what}: got {actual}, expected {expected}");
+}
+
+/// One vector's score, variance (per game or per pair, as `variance_key` says), Elo, normalised Elo and LOS.
+fn assert_estimate_matches(e: &EloEstimate, v: &Value, variance_key: &str) {
+    assert_close(e.score, f(&v["score"]), 1e-12, "score");
+    assert_close(e.variance, f(&v[variance_key]), 1e-12, "variance");
+    assert_close(e.elo, f(&v["elo"]), 1e-9, "elo");
+    assert_close(e.elo_error, f(&v["elo_err"]), 1e-9, "elo error");
+    assert_close(e.nelo, f(&v["nelo"]), 1e-9, "nelo");
+    assert_close(e.nelo_error, f(&v["nelo_err"]), 1e-9, "nelo error");
+    assert_close(e.los, f(&v["los"]), 1e-12, "los");
 }
 
 fn six(v: &Value) -> [u64; 6] {
@@ -47,14 +59,7 @@ fn constants_match() {
 fn trinomial_estimates_match() {
     for v in vectors()["elo_trinomial"].as_array().unwrap() {
         let counts = Trinomial { wins: u(&v["W"]), draws: u(&v["D"]), losses: u(&v["L"]) };
-        let e = counts.estimate().unwrap();
-        assert_close(e.score, f(&v["score"]), 1e-12, "score");
-        assert_close(e.variance, f(&v["var_per_game"]), 1e-12, "variance");
-        assert_close(e.elo, f(&v["elo"]), 1e-9, "elo");
-        assert_close(e.elo_error, f(&v["elo_err"]), 1e-9, "elo error");
-        assert_close(e.nelo, f(&v["nelo"]), 1e-9, "nelo");
-        assert_close(e.nelo_error, f(&v["nelo_err"]), 1e-9, "nelo error");
-        assert_close(e.los, f(&v["los"]), 1e-12, "los");
+        assert_estimate_matches(&counts.estimate().unwrap(), v, "var_per_game");
     }
 }
 
@@ -62,13 +67,7 @@ fn trinomial_estimates_match() {
 fn pentanomial_estimates_match() {
     for v in vectors()["elo_pentanomial"].as_array().unwrap() {
         let e = Pentanomial::from_six(six(&v["LL_LD_WL_DD_WD_WW"])).estimate().unwrap();
-        assert_close(e.score, f(&v["score"]), 1e-12, "score");
-        assert_close(e.variance, f(&v["var_per_pair"]), 1e-12, "variance");
-        assert_close(e.elo, f(&v["elo"]), 1e-9, "elo");
-        assert_close(e.elo_error, f(&v["elo_err"]), 1e-9, "elo error");
-        assert_close(e.nelo, f(&v["nelo"]), 1e-9, "nelo");
-        assert_close(e.nelo_error, f(&v["nelo_err"]), 1e-9, "nelo error");
-        assert_close(e.los, f(&v["los"]), 1e-12, "los");
+        assert_estimate_matches(&e, v, "var_per_pair");
     }
 }
 

@@ -17,7 +17,8 @@ import json
 import math
 import random
 
-RESULT = {'WhiteWins': 1.0, 'BlackWins': 0.0, 'Draw': 0.5}
+from sprt import elo_of
+from trajectory import RESULT
 
 
 def pair_scores(path, engine):
@@ -41,7 +42,7 @@ def elo_and_variance(scores):
     mean = sum(scores) / n
     variance = sum((s - mean) ** 2 for s in scores) / (n - 1) / n
     slope = 400 / (math.log(10) * mean * (1 - mean))
-    return -400 * math.log10(1 / mean - 1), slope * slope * variance
+    return elo_of(mean), slope * slope * variance
 
 
 def fit(points):

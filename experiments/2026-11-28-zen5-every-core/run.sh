@@ -3,7 +3,8 @@
 # lc0's onednn and blas defaults on both cores, and all three restricted to one core (taskset), in one sitting:
 # lc0's benchmark positions (the first POSITIONS), MOVETIME ms each, no smart pruning (neither benchmark has it),
 # Maia-1900, rounds alternating the configurations. OpenBLAS 0.3.21 finds this CPU a "Cooperlake" (its AVX-512
-# BF16 kernels), as fast as SkylakeX here, so lc0 blas runs without OPENBLAS_CORETYPE.
+# BF16 kernels), as fast as SkylakeX here, so lc0 blas runs without OPENBLAS_CORETYPE; on a CPU that OpenBLAS
+# misreads, set it in the environment (SkylakeX on the AMX Xeon: BENCHMARKS.md, "The AMX Xeon again").
 # usage: LC0_ONEDNN=…/build/onednn/lc0 LC0_BLAS=…/build/blas/lc0 KAIROS=target/release/kairos \
 #        experiments/2026-11-28-zen5-every-core/run.sh > results.txt
 # KAIROS_OPTIONS adds flags to Kairos's benchmark (e.g. `--precision fp32`, with KAIROS_MAX_CPU_ISA=AVX2

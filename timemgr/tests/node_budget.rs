@@ -281,3 +281,27 @@ fn a_decaying_bonus_grows_each_opening_moves_whole_target_reused_tree_included()
         clock -= 400;
     }
 }
+
+#[test]
+fn reuse_credit_counts_that_share_of_the_inherited_tree_and_the_rest_as_the_budget_expected() {
+    // MANAGER's first move: the target tree is TARGET = 6998.06 with the tree-reuse estimate 0.5, so 3499.03 of it
+    // were expected to be reused. Inheriting 4,000 visits, credit 1 (lc0) searches 6998.06 − 4000 = 2998.06 new
+    // nodes; credit 0 the average 6998.06 − 3499.03 = 3499.03; credit 0.5 6998.06 − 2000 − 1749.515 = 3248.545.
+    // Inheriting nothing, lc0 searches the whole target, credit 0 again the average.
+    for (credit, reused, new_nodes) in
+        [(1.0, 4000, 2998.06), (0.0, 4000, 3499.03), (0.5, 4000, 3248.545), (1.0, 0, 6998.06), (0.0, 0, 3499.03)]
+    {
+        let spec = format!("smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,reuse-credit={credit})");
+        let mut tm = time_manager_from_str(&spec).unwrap();
+        let trace = common::budget_only(tm.as_mut(), &go(60_000, 600), &ctx(0, reused));
+        let expected = reused as f64 + new_nodes;
+        let target = trace.node_target.unwrap();
+        assert!((target - expected).abs() < 0.01, "{spec}, {reused} reused: {target}");
+        // The time mode plans the same new nodes (its move estimate), which its deadline is made of.
+        let spec = format!("smooth(init-nps=2000.0,reuse-credit={credit})");
+        let mut tm = time_manager_from_str(&spec).unwrap();
+        let trace = common::budget_only(tm.as_mut(), &go(60_000, 600), &ctx(0, reused));
+        let estimate = trace.step_value("move_estimate_nodes").unwrap();
+        assert!((estimate - new_nodes).abs() < 0.01, "{spec}, {reused} reused: {estimate}");
+    }
+}

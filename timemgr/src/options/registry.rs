@@ -420,6 +420,10 @@ declare_keys! {
             "reproduce lc0's faults: negative piggybank/allowance, trend rate between polls"),
         theta: f32 = float("theta", 1.0, 0.0, 1.0, 0.05;
             "lc0 #1529: keep theta*N_total + (1-theta)*N_best constant; 1 = lc0"),
+        reuse_credit: f32 = float("reuse-credit", 1.0, 0.0, 1.0, 0.1;
+            "share of the reused tree that counts towards a move's tree-size target, the rest counted at the \
+             learned tree reuse: 1 = lc0 (a move that inherits more searches fewer new nodes), 0 = every move \
+             searches the average new nodes whatever it inherits, as legacy spends an even share of the clock"),
         limit: SmoothLimit = choice("limit", "time", &["time", "nodes"];
             "what stops a move: time (lc0: the node target turned into a deadline) or nodes (the tree-size target \
              itself, reused visits included, with smart pruning on the node budget and time as the safety net; \

@@ -1,7 +1,8 @@
 //! `smooth`: PR 1195's manager and lc0's later additions (docs/lc0/smooth.md §1), in f32 where lc0 computes in f32.
 //!
 //! Budget (§1.5): moves left → remaining game time → remaining game nodes at the smoothed NPS → average new
-//! nodes per move → target tree size `n_avg/(1 − tree_reuse)` → new nodes = target − reused (never negative)
+//! nodes per move → target tree size `n_avg/(1 − tree_reuse)` → new nodes = target − reused (never negative;
+//! `reuse-credit` < 1 counts part of the reused tree as expected instead of as inherited)
 //! → time = new nodes / NPS → allocation = time / time-use, capped at `max-move-budget·T` and `T − O`.
 //! NPS, tree reuse and time use are learned (§1.7) with updates weighted by the move's length in average moves.
 //!
@@ -19,6 +20,7 @@
 //! move's share of the root visits at the end of the previous move, every new node adds `w = θ + (1−θ)s` to
 //! that measure and the reused tree `w·R`, so `n_new = max(0, n_target − w·R)/w`; θ = 1 is lc0.
 
+use std::ops::{Mul, Sub};
 use std::sync::{Arc, Mutex};
 
 use super::{lock, new_trace, Adjustments, ClockView, InertKey, TimeManager};
@@ -366,6 +368,22 @@ impl SmoothManager {
 
 }
 
+/// The new nodes a move searches toward the tree-size target when it inherits `reused` (effective) nodes and
+/// the budget expected the share `expected_reuse` of the target to be reused: `reuse-credit` counts that share of
+/// what is inherited and the rest as expected, so 1 is lc0 (the target less what is reused) and 0 gives every move
+/// the average new nodes, whatever it inherits (as legacy gives it the same share of the clock). Never negative.
+fn new_nodes_toward<F>(target: F, reused: F, expected_reuse: F, credit: F) -> F
+where
+    F: Copy + PartialOrd + From<f32> + Sub<Output = F> + Mul<Output = F>,
+{
+    let new_nodes = target - credit * reused - (F::from(1.0) - credit) * expected_reuse * target;
+    if new_nodes > F::from(0.0) {
+        new_nodes
+    } else {
+        F::from(0.0)
+    }
+}
+
 /// Steps 1–18 of §1.5 on the shared state.
 fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: &mut MoveTrace) -> SmoothBudget {
     let p = sh.params.clone();
@@ -424,10 +442,11 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
         s.opening_bonus *= p.first_move_bonus_decay;
     }
     let weight = p.theta + (1.0 - p.theta) * s.best_share;
+    let target = b.nodes_per_move_including_reuse;
     b.move_estimate_nodes = if weight < 1.0 && weight > 0.0 {
-        (b.nodes_per_move_including_reuse - weight * reused as f32).max(0.0) / weight
+        new_nodes_toward(target, weight * reused as f32, s.tree_reuse, p.reuse_credit) / weight
     } else {
-        (b.nodes_per_move_including_reuse - reused as f32).max(0.0)
+        new_nodes_toward(target, reused as f32, s.tree_reuse, p.reuse_credit)
     };
     b.expected_movetime_brutto_ms = b.move_estimate_nodes / s.nps * 1000.0;
     b.time_to_piggybank_ms = if node_limited {

@@ -61,7 +61,12 @@ impl NodePlan {
         let (node_use, nps) = (state.timeuse, state.nps);
         let weight = f64::from(params.theta + (1.0 - params.theta) * state.best_share);
         let base = weight * ctx.reused_visits as f64;
-        let new_nodes = (f64::from(budget.nodes_per_move_including_reuse) - base).max(0.0);
+        let new_nodes = super::new_nodes_toward(
+            f64::from(budget.nodes_per_move_including_reuse),
+            base,
+            f64::from(state.tree_reuse),
+            f64::from(params.reuse_credit),
+        );
         let target = base + new_nodes / f64::from(node_use);
         let expected_ms = (target - base) / weight / f64::from(nps) * 1000.0;
         let hard_deadline_ms = (clock.time_ms as f64 * f64::from(params.max_move_budget)).min(clock.hard_cap_ms() as f64);

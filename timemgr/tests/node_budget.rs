@@ -305,3 +305,43 @@ fn reuse_credit_counts_that_share_of_the_inherited_tree_and_the_rest_as_the_budg
         assert!((estimate - new_nodes).abs() < 0.01, "{spec}, {reused} reused: {estimate}");
     }
 }
+
+#[test]
+fn immediate_use_adds_what_a_pruned_move_left_unsearched_to_the_next_target_and_takes_its_time_from_the_clock() {
+    // The first move (target 6998.06, NPS 2000) is pruned at 5250 nodes after 2625 ms (lead 3000 > the 1749
+    // visits left): 6998.06 − 5250 = 1748.06 nodes unsearched, 874.03 ms at 2000 NPS. With immediate-use u the
+    // second move's remaining game time B is u·874.03 ms shorter than lc0's B0, so its budgeted target is
+    // T0·(B0 − u·874.03)/B0, and its node target that plus u·1748.06.
+    let pruned = stats(2625, 5250, vec![4000, 1000, 250]);
+    let second_move = |immediate_use: f64, first: &IterationStats| {
+        let spec = format!("smooth(limit=nodes,init-nps=2000.0,nodes-time-cap=10.0,immediate-use={immediate_use})");
+        let mut tm = time_manager_from_str(&spec).unwrap();
+        let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(1.33));
+        let stopped = chain.should_stop(first, &mut Hints::default());
+        tm.end_of_move(first);
+        let trace = tm.drain_trace().remove(0);
+        (stopped, trace.stopped_by, common::budget_only(tm.as_mut(), &go(57_975, 600), &ctx(2, 0)))
+    };
+    let (stopped, cause, lc0) = second_move(0.0, &pruned);
+    assert_eq!((stopped, cause), (true, Some(StopCause::SmartPruning)));
+    let b0 = lc0.step_value("total_remaining_ms").unwrap();
+    let t0 = lc0.node_target.unwrap();
+    assert_eq!(lc0.step_value("carried_nodes"), None);
+    for u in [1.0, 0.5] {
+        let (_, _, carried) = second_move(u, &pruned);
+        assert!((carried.step_value("carried_nodes").unwrap() - u * 1748.06).abs() < 0.01, "{u}: {carried:?}");
+        let b = carried.step_value("total_remaining_ms").unwrap();
+        assert!((b - (b0 - u * 874.03)).abs() < 0.01, "{u}: B {b} against B0 {b0}");
+        let expected = t0 * (b0 - u * 874.03) / b0 + u * 1748.06;
+        let target = carried.node_target.unwrap();
+        assert!((target - expected).abs() < 0.01, "{u}: target {target}, expected {expected}");
+    }
+    // A move that reaches its target leaves nothing unsearched, so the next target is lc0's.
+    let reached = stats(3500, 7000, vec![4000, 2000, 1000]);
+    let (_, cause, _) = second_move(1.0, &reached);
+    assert_eq!(cause, Some(StopCause::Target));
+    let (_, _, after_target) = second_move(1.0, &reached);
+    let (_, _, lc0_after_target) = second_move(0.0, &reached);
+    assert_eq!(after_target.step_value("carried_nodes"), None);
+    assert_eq!(after_target.node_target, lc0_after_target.node_target);
+}

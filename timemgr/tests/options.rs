@@ -229,7 +229,7 @@ fn registry_is_consistent() {
         let numeric = numeric_params(manager);
         assert!(numeric.iter().all(|p| matches!(p.kind, ParamKind::Float { .. } | ParamKind::Int { .. })));
     }
-    assert_eq!(numeric_params(managers().iter().find(|m| m.name == "smooth").unwrap()).len(), 24);
+    assert_eq!(numeric_params(managers().iter().find(|m| m.name == "smooth").unwrap()).len(), 25);
 }
 
 #[test]

@@ -440,6 +440,10 @@ declare_keys! {
              the budget itself and what a pruned move saves stays on the clock (more even trees)"),
         nodes_time_cap: f32 = float("nodes-time-cap", 2.0, 1.0, 100.0, 0.25;
             "limit=nodes: soft time cap, as a multiple of the expected time to reach the target (NPS collapse)"),
+        immediate_use: f32 = float("immediate-use", 0.0, 0.0, 1.0, 0.05;
+            "limit=nodes: share of the nodes a smart-pruned move left unsearched that the next move adds to its \
+             target, taken from the clock all the moves left share, as legacy's immediate-use spends saved time on \
+             the next move; 0 = lc0 (what a pruned move saves stays on the clock for all the moves left)"),
         prune_floor: f32 = float("prune-floor", 0.0, 0.0, 1.0, 0.05;
             "limit=nodes: share of the move's new-node target to reach before smart pruning may stop it (even \
              tree sizes); 0 = as soon as no move can overtake the best; a proven result stops at once"),

@@ -4,6 +4,8 @@
 //! nodes per move → target tree size `n_avg/(1 − tree_reuse)` → new nodes = target − reused (never negative;
 //! `reuse-credit` < 1 counts part of the reused tree as expected instead of as inherited)
 //! → time = new nodes / NPS → allocation = time / time-use, capped at `max-move-budget·T` and `T − O`.
+//! Under the node limit `immediate-use` > 0 adds that share of what the last move's smart pruning left unsearched
+//! to the target, after taking its time off the remaining game time (legacy's spending of saved time).
 //! NPS, tree reuse and time use are learned (§1.7) with updates weighted by the move's length in average moves.
 //!
 //! Deliberate departures from lc0, switched off by `lc0-compat=true` (which `preset=lc0` sets):
@@ -61,6 +63,9 @@ struct SmoothState {
     opening_bonus: f32,
     /// Best move's share of the root visits at the end of the previous move.
     best_share: f32,
+    /// Effective nodes that the next move adds to its target: `immediate-use` of what the last move's smart
+    /// pruning left unsearched.
+    carried_nodes: f32,
 }
 
 impl SmoothState {
@@ -302,7 +307,7 @@ impl SmoothParams {
                 }
             }
             SmoothLimit::Time => {
-                for key in ["nodes-time-cap", "prune-floor", "search-forced", "learn-node-use"] {
+                for key in ["nodes-time-cap", "prune-floor", "search-forced", "learn-node-use", "immediate-use"] {
                     add(key, &[], NODE_LIMIT);
                 }
                 let empty = self.init_piggybank == 0.0 && self.per_move_piggybank == 0.0;
@@ -361,6 +366,7 @@ impl SmoothManager {
             is_first_move: true,
             opening_bonus: params.first_move_bonus,
             best_share: 1.0,
+            carried_nodes: 0.0,
         };
         let shared = Shared { params, estimator, adjustments, name, state, traces: TraceBook::default(), current: None };
         Self { shared: Arc::new(Mutex::new(shared)) }
@@ -429,7 +435,15 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
         s.piggybank = b.max_piggybank_time_ms as i64;
     }
     b.piggybank_after_cap_ms = s.piggybank;
-    b.total_remaining_ms = (time.saturating_sub(s.piggybank) as f32 + increment * (moves - 1.0) - overhead).max(0.0);
+    let weight = p.theta + (1.0 - p.theta) * s.best_share;
+    let carried_ms = if s.carried_nodes > 0.0 && s.nps > 0.0 {
+        trace.step("carried_nodes", f64::from(s.carried_nodes));
+        s.carried_nodes / weight / s.nps * 1000.0
+    } else {
+        0.0
+    };
+    b.total_remaining_ms =
+        (time.saturating_sub(s.piggybank) as f32 + increment * (moves - 1.0) - overhead - carried_ms).max(0.0);
     b.remaining_game_nodes = b.total_remaining_ms * s.nps / 1000.0;
     b.avg_nodes_per_move = b.remaining_game_nodes / moves;
     s.avg_ms_per_move = b.total_remaining_ms / moves;
@@ -441,7 +455,6 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
         trace.step("opening_bonus_target_nodes", f64::from(b.nodes_per_move_including_reuse));
         s.opening_bonus *= p.first_move_bonus_decay;
     }
-    let weight = p.theta + (1.0 - p.theta) * s.best_share;
     let target = b.nodes_per_move_including_reuse;
     b.move_estimate_nodes = if weight < 1.0 && weight > 0.0 {
         new_nodes_toward(target, weight * reused as f32, s.tree_reuse, p.reuse_credit) / weight
@@ -539,6 +552,8 @@ impl TimeManager for SmoothManager {
             return;
         };
         let node_use = current.node_plan.map(|plan| plan.node_use_sample(final_stats, current.stopped_by));
+        let unsearched = current.node_plan.map_or(0.0, |plan| plan.unsearched(final_stats, current.stopped_by));
+        sh.state.carried_nodes = sh.params.immediate_use * unsearched as f32;
         let mut reason = match (current.node_plan, current.stopped_by) {
             (Some(plan), cause) => plan.stop_reason(cause.unwrap_or(StopCause::Other), Some(final_stats.total_nodes)),
             (None, _) => current

@@ -67,7 +67,8 @@ impl NodePlan {
             f64::from(state.tree_reuse),
             f64::from(params.reuse_credit),
         );
-        let target = base + new_nodes / f64::from(node_use);
+        let carried = f64::from(state.carried_nodes);
+        let target = base + new_nodes / f64::from(node_use) + carried;
         let expected_ms = (target - base) / weight / f64::from(nps) * 1000.0;
         let hard_deadline_ms = (clock.time_ms as f64 * f64::from(params.max_move_budget)).min(clock.hard_cap_ms() as f64);
         let hard_deadline_ms = hard_deadline_ms.max(0.0) as i64;
@@ -147,6 +148,16 @@ impl NodePlan {
     fn decided(&self, stats: &IterationStats) -> bool {
         let forced = stats.edge_n.len() <= stats.num_losing_edges as usize + usize::from(!stats.may_resign);
         stats.win_found || (forced && !self.search_forced)
+    }
+
+    /// The effective nodes of the target that a finished move left unsearched because smart pruning stopped it
+    /// (0 when any other limit stopped it), which `immediate-use` hands on to the next move.
+    pub(super) fn unsearched(&self, stats: &IterationStats, cause: Option<StopCause>) -> f64 {
+        if cause == Some(StopCause::SmartPruning) {
+            (self.target - self.effective(stats)).max(0.0)
+        } else {
+            0.0
+        }
     }
 
     /// The node-use sample of a finished move: the share of the target's new nodes reached when smart pruning

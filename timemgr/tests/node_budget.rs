@@ -338,9 +338,8 @@ fn immediate_use_adds_what_a_pruned_move_left_unsearched_to_the_next_target_and_
     }
     // A move that reaches its target leaves nothing unsearched, so the next target is lc0's.
     let reached = stats(3500, 7000, vec![4000, 2000, 1000]);
-    let (_, cause, _) = second_move(1.0, &reached);
+    let (_, cause, after_target) = second_move(1.0, &reached);
     assert_eq!(cause, Some(StopCause::Target));
-    let (_, _, after_target) = second_move(1.0, &reached);
     let (_, _, lc0_after_target) = second_move(0.0, &reached);
     assert_eq!(after_target.step_value("carried_nodes"), None);
     assert_eq!(after_target.node_target, lc0_after_target.node_target);

@@ -69,6 +69,12 @@ struct SmoothState {
 }
 
 impl SmoothState {
+    /// What one root visit adds to the effective count θ·N + (1 − θ)·N_best, with N_best at the last move's best
+    /// share of N: the factor between visits (and so time at the NPS estimate) and effective nodes.
+    fn visit_weight(&self, theta: f32) -> f32 {
+        theta + (1.0 - theta) * self.best_share
+    }
+
     fn snapshot(&self) -> Vec<TraceValue> {
         let v = |name: &str, value: f64| TraceValue { name: name.to_owned(), value };
         vec![
@@ -435,7 +441,7 @@ fn compute_budget(sh: &mut Shared, clock: &ClockView, ctx: &MoveContext, trace: 
         s.piggybank = b.max_piggybank_time_ms as i64;
     }
     b.piggybank_after_cap_ms = s.piggybank;
-    let weight = p.theta + (1.0 - p.theta) * s.best_share;
+    let weight = s.visit_weight(p.theta);
     let carried_ms = if s.carried_nodes > 0.0 && s.nps > 0.0 {
         trace.step("carried_nodes", f64::from(s.carried_nodes));
         s.carried_nodes / weight / s.nps * 1000.0

@@ -45,7 +45,6 @@ impl NodePlan {
         }
     }
 
-
     /// The plan from the move's budget: the constant tree size `nodes_per_move_including_reuse`, whose new
     /// part is stretched by the learned share of the target that moves reach (the time-use estimator of the
     /// time mode, here a node-use estimator), so that smart-pruned moves and full ones average out to the
@@ -59,7 +58,7 @@ impl NodePlan {
         trace: &mut MoveTrace,
     ) -> Self {
         let (node_use, nps) = (state.timeuse, state.nps);
-        let weight = f64::from(params.theta + (1.0 - params.theta) * state.best_share);
+        let weight = f64::from(state.visit_weight(params.theta));
         let base = weight * ctx.reused_visits as f64;
         let new_nodes = super::new_nodes_toward(
             f64::from(budget.nodes_per_move_including_reuse),

@@ -254,6 +254,28 @@ fn legacy_spends_saved_time_on_the_next_move() {
 }
 
 #[test]
+fn legacy_spends_a_share_of_saved_time_after_its_first_spread_after_moves() {
+    // Move 1 saves 4000 ms as above. Own move 2 spends all of it when spread-after = 2, a quarter otherwise; own
+    // move 3 spends a quarter of what is left plus what move 2 (ended after 1 ms) saved, in both.
+    for (spec, move_2_share) in [("legacy(immediate-use=0.25)", 0.25), ("legacy(immediate-use=0.25,spread-after=2)", 1.0)] {
+        let mut tm = time_manager_from_str(spec).unwrap();
+        tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
+        tm.end_of_move(&IterationStats { time_since_movestart_ms: 898, total_nodes: 10, ..IterationStats::default() });
+        tm.drain_trace();
+        let second = budget_only(tm.as_mut(), &go(59_702, 600), &ctx(2, 0));
+        let m = f64::from(mle_legacy(2, 51.5, 7.0));
+        let want = (59_702.0 + 600.0 * (m - 1.0) - 200.0 - 4000.0) / m + 4000.0 * move_2_share;
+        close(second.step_value("allocated_ms").unwrap(), want, 1e-5, spec);
+        let spared = 4000.0 * (1.0 - move_2_share) + (second.deadline_ms - 1) as f64;
+        assert_eq!(state_value(&second.state_after_move, "spared_ms"), spared, "{spec}");
+        let third = budget_only(tm.as_mut(), &go(59_000, 600), &ctx(4, 0));
+        let m = f64::from(mle_legacy(4, 51.5, 7.0));
+        let want = (59_000.0 + 600.0 * (m - 1.0) - 200.0 - spared) / m + (0.25 * spared).trunc();
+        close(third.step_value("allocated_ms").unwrap(), want, 1e-5, spec);
+    }
+}
+
+#[test]
 fn trace_summary_is_one_line_with_the_key_numbers() {
     let trace = budget_only(time_manager_from_str("smooth(preset=lc0)").unwrap().as_mut(), &go(60_000, 600), &ctx(0, 0));
     let line = trace.summary();

@@ -1,6 +1,7 @@
 //! lc0's default `legacy` manager (docs/lc0/time-managers.md §2.2): an equal slice of the remaining game with a
-//! first-move bonus, and the time saved by early stops spent on the next move; with `unstable-extension`, a move
-//! whose most-visited root move is not the best by Q at the deadline searches on (Kairos's, off by default).
+//! first-move bonus, and the time saved by early stops spent on the next move (with `immediate-use` below 1, a
+//! share of it a move, after the first `spread-after` own moves); with `unstable-extension`, a move whose
+//! most-visited root move is not the best by Q at the deadline searches on (Kairos's, off by default).
 
 use super::{ClockView, DeadlineBudget};
 use crate::estimator::MovesLeftEstimator;
@@ -8,18 +9,18 @@ pub use crate::options::registry::LegacyParams;
 use crate::search_stats::MoveContext;
 use crate::trace::{MoveTrace, TraceValue};
 
-/// The legacy manager's state for one game: time spared by early stops, and whether the first move is done.
+/// The legacy manager's state for one game: time spared by early stops, and how many own moves it has budgeted.
 pub struct LegacyBudget {
     params: LegacyParams,
     estimator: MovesLeftEstimator,
     spared_ms: i64,
-    first_move: bool,
+    own_moves_budgeted: i64,
 }
 
 impl LegacyBudget {
     /// A fresh state for one game; `estimator` is lc0's mle-legacy from the keys unless another was given.
     pub fn new(params: LegacyParams, estimator: MovesLeftEstimator) -> Self {
-        Self { params, estimator, spared_ms: 0, first_move: true }
+        Self { params, estimator, spared_ms: 0, own_moves_budgeted: 0 }
     }
 }
 
@@ -41,22 +42,24 @@ impl DeadlineBudget for LegacyBudget {
             trace.step("moves_left_capped_by_movestogo", f64::from(moves));
         }
         let p = &self.params;
+        let first_move = self.own_moves_budgeted == 0;
+        self.own_moves_budgeted += 1;
+        let share_of_spared = if self.own_moves_budgeted <= p.spread_after { 1.0 } else { p.immediate_use };
         let increment = clock.increment_ms as f32;
         let mut total = (clock.time_ms as f32 + increment * (moves - 1.0) - clock.overhead_ms as f32).max(0.0);
         trace.step("total_remaining_ms", f64::from(total));
         let mut squander = 0i64;
         if self.spared_ms > 0 {
             total = (total - self.spared_ms as f32).max(0.0);
-            squander = (self.spared_ms as f32 * p.immediate_use) as i64;
+            squander = (self.spared_ms as f32 * share_of_spared) as i64;
             self.spared_ms -= squander;
             trace.step("squandered_spared_ms", squander as f64);
         }
         let mut slice = total / moves;
         trace.step("slice_ms", f64::from(slice));
-        if self.first_move {
+        if first_move {
             let book_plies = ctx.game_ply.min(12) as f32;
             slice *= 1.0 + p.first_move_bonus + p.book_ply_bonus * book_plies;
-            self.first_move = false;
             trace.step("first_move_slice_ms", f64::from(slice));
         }
         if p.slowmover < 1.0 || slice * p.slowmover > 200.0 {

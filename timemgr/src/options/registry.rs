@@ -313,6 +313,8 @@ declare_keys! {
             "mle-legacy steepness, unless an estimator is given"),
         immediate_use: f32 = float("immediate-use", 1.0, 0.0, 1.0, 0.05;
             "fraction of the time saved so far that the next move spends"),
+        spread_after: i64 = int("spread-after", 0, 0, 1000, 1;
+            "own moves, from the first, that spend all the time saved so far before immediate-use applies"),
         first_move_bonus: f32 = float("first-move-bonus", 1.8, 0.0, 100.0, 0.1;
             "extra slices for the first move of the game"),
         book_ply_bonus: f32 = float("book-ply-bonus", 0.25, 0.0, 100.0, 0.05;

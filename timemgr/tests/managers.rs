@@ -276,6 +276,19 @@ fn legacy_spends_a_share_of_saved_time_after_its_first_spread_after_moves() {
 }
 
 #[test]
+fn legacy_with_reserve_in_slices_leaves_the_unspent_reserve_in_the_time_the_slices_share() {
+    // Move 1 saves 4000 ms as above; own move 2 spends a quarter of it on top of a slice of the whole clock.
+    let mut tm = time_manager_from_str("legacy(immediate-use=0.25,reserve-in-slices=true)").unwrap();
+    tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
+    tm.end_of_move(&IterationStats { time_since_movestart_ms: 898, total_nodes: 10, ..IterationStats::default() });
+    tm.drain_trace();
+    let second = budget_only(tm.as_mut(), &go(59_702, 600), &ctx(2, 0));
+    let m = f64::from(mle_legacy(2, 51.5, 7.0));
+    close(second.step_value("allocated_ms").unwrap(), (59_702.0 + 600.0 * (m - 1.0) - 200.0) / m + 1000.0, 1e-5, "slice");
+    assert_eq!(state_value(&second.state_after_move, "spared_ms"), 3000.0 + (second.deadline_ms - 1) as f64);
+}
+
+#[test]
 fn trace_summary_is_one_line_with_the_key_numbers() {
     let trace = budget_only(time_manager_from_str("smooth(preset=lc0)").unwrap().as_mut(), &go(60_000, 600), &ctx(0, 0));
     let line = trace.summary();

@@ -1,7 +1,8 @@
 //! lc0's default `legacy` manager (docs/lc0/time-managers.md §2.2): an equal slice of the remaining game with a
 //! first-move bonus, and the time saved by early stops spent on the next move (with `immediate-use` below 1, a
-//! share of it a move, after the first `spread-after` own moves); with `unstable-extension`, a move whose
-//! most-visited root move is not the best by Q at the deadline searches on (Kairos's, off by default).
+//! share of it a move after the first `spread-after` own moves, and with `reserve-in-slices` the unspent rest still
+//! counted in the slices); with `unstable-extension`, a move whose most-visited root move is not the best by Q at
+//! the deadline searches on (Kairos's, off by default).
 
 use super::{ClockView, DeadlineBudget};
 use crate::estimator::MovesLeftEstimator;
@@ -50,7 +51,9 @@ impl DeadlineBudget for LegacyBudget {
         trace.step("total_remaining_ms", f64::from(total));
         let mut squander = 0i64;
         if self.spared_ms > 0 {
-            total = (total - self.spared_ms as f32).max(0.0);
+            if !p.reserve_in_slices {
+                total = (total - self.spared_ms as f32).max(0.0);
+            }
             squander = (self.spared_ms as f32 * share_of_spared) as i64;
             self.spared_ms -= squander;
             trace.step("squandered_spared_ms", squander as f64);

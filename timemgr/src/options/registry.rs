@@ -315,6 +315,9 @@ declare_keys! {
             "fraction of the time saved so far that the next move spends"),
         spread_after: i64 = int("spread-after", 0, 0, 1000, 1;
             "own moves, from the first, that spend all the time saved so far before immediate-use applies"),
+        reserve_in_slices: bool = boolean("reserve-in-slices", false;
+            "the time saved and not yet spent stays in the remaining time that the slices share, so a reserve spread \
+             by immediate-use is spent sooner (lc0: false, it is taken out)"),
         first_move_bonus: f32 = float("first-move-bonus", 1.8, 0.0, 100.0, 0.1;
             "extra slices for the first move of the game"),
         book_ply_bonus: f32 = float("book-ply-bonus", 0.25, 0.0, 100.0, 0.05;

@@ -257,10 +257,12 @@ fn legacy_spends_saved_time_on_the_next_move() {
 fn legacy_spends_a_share_of_saved_time_after_its_first_spread_after_moves() {
     // Move 1 saves 4000 ms as above. Own move 2 spends all of it when spread-after = 2, a quarter otherwise; own
     // move 3 spends a quarter of what is left plus what move 2 (ended after 1 ms) saved, in both.
-    for (spec, move_2_share) in [("legacy(immediate-use=0.25)", 0.25), ("legacy(immediate-use=0.25,spread-after=2)", 1.0)] {
+    let cases = [("legacy(immediate-use=0.25)", 0.25), ("legacy(immediate-use=0.25,spread-after=2)", 1.0)];
+    for (spec, move_2_share) in cases {
         let mut tm = time_manager_from_str(spec).unwrap();
         tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
-        tm.end_of_move(&IterationStats { time_since_movestart_ms: 898, total_nodes: 10, ..IterationStats::default() });
+        let first = IterationStats { time_since_movestart_ms: 898, total_nodes: 10, ..IterationStats::default() };
+        tm.end_of_move(&first);
         tm.drain_trace();
         let second = budget_only(tm.as_mut(), &go(59_702, 600), &ctx(2, 0));
         let m = f64::from(mle_legacy(2, 51.5, 7.0));
@@ -280,11 +282,13 @@ fn legacy_with_reserve_in_slices_leaves_the_unspent_reserve_in_the_time_the_slic
     // Move 1 saves 4000 ms as above; own move 2 spends a quarter of it on top of a slice of the whole clock.
     let mut tm = time_manager_from_str("legacy(immediate-use=0.25,reserve-in-slices=true)").unwrap();
     tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
-    tm.end_of_move(&IterationStats { time_since_movestart_ms: 898, total_nodes: 10, ..IterationStats::default() });
+    let first = IterationStats { time_since_movestart_ms: 898, total_nodes: 10, ..IterationStats::default() };
+    tm.end_of_move(&first);
     tm.drain_trace();
     let second = budget_only(tm.as_mut(), &go(59_702, 600), &ctx(2, 0));
     let m = f64::from(mle_legacy(2, 51.5, 7.0));
-    close(second.step_value("allocated_ms").unwrap(), (59_702.0 + 600.0 * (m - 1.0) - 200.0) / m + 1000.0, 1e-5, "slice");
+    let want = (59_702.0 + 600.0 * (m - 1.0) - 200.0) / m + 1000.0;
+    close(second.step_value("allocated_ms").unwrap(), want, 1e-5, "slice");
     assert_eq!(state_value(&second.state_after_move, "spared_ms"), 3000.0 + (second.deadline_ms - 1) as f64);
 }
 

@@ -237,15 +237,20 @@ fn adjustments_single_move_and_out_of_book() {
     assert_eq!(factor.deadline_ms, 7176);
 }
 
-#[test]
-fn legacy_spends_saved_time_on_the_next_move() {
-    let mut tm = time_manager_from_str("legacy").unwrap();
+/// `spec` after a first move at 60+0.6 whose deadline, 4898 ms, was 4000 ms more than the 898 ms it searched.
+fn legacy_after_saving_4000_ms(spec: &str) -> Box<dyn timemgr::TimeManager> {
+    let mut tm = time_manager_from_str(spec).unwrap();
     tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
-    // Deadline 4898; the move stops after 898 ms, so 4000 ms are saved.
     let stats = IterationStats { time_since_movestart_ms: 898, total_nodes: 10, ..IterationStats::default() };
     tm.end_of_move(&stats);
     let first = tm.drain_trace().remove(0);
-    assert_eq!(state_value(&first.state_after_move, "spared_ms"), 4000.0);
+    assert_eq!((first.deadline_ms, state_value(&first.state_after_move, "spared_ms")), (4898, 4000.0), "{spec}");
+    tm
+}
+
+#[test]
+fn legacy_spends_saved_time_on_the_next_move() {
+    let mut tm = legacy_after_saving_4000_ms("legacy");
     let trace = budget_only(tm.as_mut(), &go(59_702, 600), &ctx(2, 0));
     // total = 59702 + 600·(M − 1) − 200 − 4000; slice = total/M; plus the 4000 squandered at once.
     let m = f64::from(mle_legacy(2, 51.5, 7.0));
@@ -255,15 +260,11 @@ fn legacy_spends_saved_time_on_the_next_move() {
 
 #[test]
 fn legacy_spends_a_share_of_saved_time_after_its_first_spread_after_moves() {
-    // Move 1 saves 4000 ms as above. Own move 2 spends all of it when spread-after = 2, a quarter otherwise; own
+    // Move 1 saves 4000 ms. Own move 2 spends all of it when spread-after = 2, a quarter otherwise; own
     // move 3 spends a quarter of what is left plus what move 2 (ended after 1 ms) saved, in both.
     let cases = [("legacy(immediate-use=0.25)", 0.25), ("legacy(immediate-use=0.25,spread-after=2)", 1.0)];
     for (spec, move_2_share) in cases {
-        let mut tm = time_manager_from_str(spec).unwrap();
-        tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
-        let first = IterationStats { time_since_movestart_ms: 898, total_nodes: 10, ..IterationStats::default() };
-        tm.end_of_move(&first);
-        tm.drain_trace();
+        let mut tm = legacy_after_saving_4000_ms(spec);
         let second = budget_only(tm.as_mut(), &go(59_702, 600), &ctx(2, 0));
         let m = f64::from(mle_legacy(2, 51.5, 7.0));
         let want = (59_702.0 + 600.0 * (m - 1.0) - 200.0 - 4000.0) / m + 4000.0 * move_2_share;
@@ -279,12 +280,8 @@ fn legacy_spends_a_share_of_saved_time_after_its_first_spread_after_moves() {
 
 #[test]
 fn legacy_with_reserve_in_slices_leaves_the_unspent_reserve_in_the_time_the_slices_share() {
-    // Move 1 saves 4000 ms as above; own move 2 spends a quarter of it on top of a slice of the whole clock.
-    let mut tm = time_manager_from_str("legacy(immediate-use=0.25,reserve-in-slices=true)").unwrap();
-    tm.stopper(&go(60_000, 600), &ctx(0, 0)).unwrap();
-    let first = IterationStats { time_since_movestart_ms: 898, total_nodes: 10, ..IterationStats::default() };
-    tm.end_of_move(&first);
-    tm.drain_trace();
+    // Move 1 saves 4000 ms; own move 2 spends a quarter of it on top of a slice of the whole clock.
+    let mut tm = legacy_after_saving_4000_ms("legacy(immediate-use=0.25,reserve-in-slices=true)");
     let second = budget_only(tm.as_mut(), &go(59_702, 600), &ctx(2, 0));
     let m = f64::from(mle_legacy(2, 51.5, 7.0));
     let want = (59_702.0 + 600.0 * (m - 1.0) - 200.0) / m + 1000.0;

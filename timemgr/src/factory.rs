@@ -85,25 +85,8 @@ pub fn inert_keys(config: &TimeManagerConfig) -> Result<Vec<InertKey>, OptionErr
     Ok(match config.name() {
         "smooth" => config.manager.keys::<SmoothParams>()?.inert_keys(),
         "legacy" => {
-            let mut inert = match &config.estimator {
-                Some(est) if !is_untouched_default(config, est) => ["midpoint-move", "steepness"]
-                    .map(|key| InertKey {
-                        key,
-                        unless_tuned: &[],
-                        why: "the estimator written in the string replaces legacy's own curve; tune the estimator's \
-                              key",
-                    })
-                    .to_vec(),
-                _ => Vec::new(),
-            };
-            if config.manager.keys::<LegacyParams>()?.immediate_use >= 1.0 {
-                inert.push(InertKey {
-                    key: "spread-after",
-                    unless_tuned: &["immediate-use"],
-                    why: "immediate-use=1 spends all the time saved at once on every move; set it below 1",
-                });
-            }
-            inert
+            let own_curve_replaced = config.estimator.as_ref().is_some_and(|est| !is_untouched_default(config, est));
+            config.manager.keys::<LegacyParams>()?.inert_keys(own_curve_replaced)
         }
         _ => Vec::new(),
     })

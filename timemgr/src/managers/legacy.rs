@@ -4,7 +4,7 @@
 //! counted in the slices); with `unstable-extension`, a move whose most-visited root move is not the best by Q at
 //! the deadline searches on (Kairos's, off by default).
 
-use super::{ClockView, DeadlineBudget};
+use super::{ClockView, DeadlineBudget, InertKey};
 use crate::estimator::MovesLeftEstimator;
 pub use crate::options::registry::LegacyParams;
 use crate::search_stats::MoveContext;
@@ -22,6 +22,29 @@ impl LegacyBudget {
     /// A fresh state for one game; `estimator` is lc0's mle-legacy from the keys unless another was given.
     pub fn new(params: LegacyParams, estimator: MovesLeftEstimator) -> Self {
         Self { params, estimator, spared_ms: 0, own_moves_budgeted: 0 }
+    }
+}
+
+impl LegacyParams {
+    /// The keys that legacy never reads under these values (`own_curve_replaced`: an estimator is written in the
+    /// string), so that a tuner or a user is told instead of tuning a key that changes nothing.
+    pub fn inert_keys(&self, own_curve_replaced: bool) -> Vec<InertKey> {
+        const OWN_CURVE: &str =
+            "the estimator written in the string replaces legacy's own curve; tune the estimator's key";
+        let mut inert = Vec::new();
+        if own_curve_replaced {
+            for key in ["midpoint-move", "steepness"] {
+                inert.push(InertKey { key, unless_tuned: &[], why: OWN_CURVE });
+            }
+        }
+        if self.immediate_use >= 1.0 {
+            inert.push(InertKey {
+                key: "spread-after",
+                unless_tuned: &["immediate-use"],
+                why: "immediate-use=1 spends all the time saved at once on every move; set it below 1",
+            });
+        }
+        inert
     }
 }
 

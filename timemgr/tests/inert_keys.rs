@@ -135,6 +135,7 @@ fn the_keys_that_are_read_change_the_same_game() {
         ("smooth(first-move-bonus=1.0)", "first-move-bonus-decay"),
         ("legacy", "midpoint-move"),
         ("legacy(immediate-use=0.5)", "spread-after"),
+        ("legacy(slowmover=1.5)", "spread-after"),
     ];
     for (base, key) in read {
         let config = TimeManagerConfig::parse(base).unwrap();

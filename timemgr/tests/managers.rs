@@ -279,6 +279,24 @@ fn legacy_spends_a_share_of_saved_time_after_its_first_spread_after_moves() {
 }
 
 #[test]
+fn legacy_applies_slowmover_only_after_its_first_spread_after_moves() {
+    // Without spread-after the first move is 1.5 times its 4898 ms; with spread-after = 1 it is lc0's plain legacy
+    // (the helper checks 4898 ms and 4000 saved), and own move 2 spends the 4000 saved and 1.5 slices, the extra
+    // half slice lent from the time saved, which goes below 0 before the 1 ms move saves the rest of its deadline.
+    let mut plain = time_manager_from_str("legacy(slowmover=1.5)").unwrap();
+    let plain = budget_only(plain.as_mut(), &go(60_000, 600), &ctx(0, 0));
+    assert!((7347..=7348).contains(&plain.deadline_ms), "1.5 × 4898: {}", plain.deadline_ms);
+    let mut tm = legacy_after_saving_4000_ms("legacy(slowmover=1.5,spread-after=1)");
+    let second = budget_only(tm.as_mut(), &go(59_702, 600), &ctx(2, 0));
+    let m = f64::from(mle_legacy(2, 51.5, 7.0));
+    let slice = (59_702.0 + 600.0 * (m - 1.0) - 200.0 - 4000.0) / m;
+    close(second.step_value("allocated_ms").unwrap(), 1.5 * slice + 4000.0, 1e-5, "1.5 slices and the 4000 saved");
+    let spared = state_value(&second.state_after_move, "spared_ms");
+    let want = -(0.5 * slice).trunc() + (second.deadline_ms - 1) as f64;
+    assert!((spared - want).abs() <= 1.0, "spared {spared}, want {want}");
+}
+
+#[test]
 fn legacy_with_reserve_in_slices_leaves_the_unspent_reserve_in_the_time_the_slices_share() {
     // Move 1 saves 4000 ms; own move 2 spends a quarter of it on top of a slice of the whole clock.
     let mut tm = legacy_after_saving_4000_ms("legacy(immediate-use=0.25,reserve-in-slices=true)");

@@ -1,8 +1,9 @@
 //! lc0's default `legacy` manager (docs/lc0/time-managers.md §2.2): an equal slice of the remaining game with a
 //! first-move bonus, and the time saved by early stops spent on the next move (with `immediate-use` below 1, a
-//! share of it a move after the first `spread-after` own moves, and with `reserve-in-slices` the unspent rest still
-//! counted in the slices); with `unstable-extension`, a move whose most-visited root move is not the best by Q at
-//! the deadline searches on (Kairos's, off by default).
+//! share of it a move after the first `spread-after` own moves, which budget as lc0's plain legacy with no
+//! slowmover either, and with `reserve-in-slices` the unspent rest still counted in the slices); with
+//! `unstable-extension`, a move whose most-visited root move is not the best by Q at the deadline searches on
+//! (Kairos's, off by default).
 
 use super::{ClockView, DeadlineBudget, InertKey};
 use crate::estimator::MovesLeftEstimator;
@@ -37,11 +38,11 @@ impl LegacyParams {
                 inert.push(InertKey { key, unless_tuned: &[], why: OWN_CURVE });
             }
         }
-        if self.immediate_use >= 1.0 {
+        if self.immediate_use >= 1.0 && self.slowmover == 1.0 {
             inert.push(InertKey {
                 key: "spread-after",
-                unless_tuned: &["immediate-use"],
-                why: "immediate-use=1 spends all the time saved at once on every move; set it below 1",
+                unless_tuned: &["immediate-use", "slowmover"],
+                why: "immediate-use=1 and slowmover=1 budget every move as the first ones; set either",
             });
         }
         inert
@@ -68,7 +69,9 @@ impl DeadlineBudget for LegacyBudget {
         let p = &self.params;
         let first_move = self.own_moves_budgeted == 0;
         self.own_moves_budgeted += 1;
-        let share_of_spared = if self.own_moves_budgeted <= p.spread_after { 1.0 } else { p.immediate_use };
+        let plain_legacy = self.own_moves_budgeted <= p.spread_after;
+        let share_of_spared = if plain_legacy { 1.0 } else { p.immediate_use };
+        let slowmover = if plain_legacy { 1.0 } else { p.slowmover };
         let increment = clock.increment_ms as f32;
         let mut total = (clock.time_ms as f32 + increment * (moves - 1.0) - clock.overhead_ms as f32).max(0.0);
         trace.step("total_remaining_ms", f64::from(total));
@@ -88,9 +91,9 @@ impl DeadlineBudget for LegacyBudget {
             slice *= 1.0 + p.first_move_bonus + p.book_ply_bonus * book_plies;
             trace.step("first_move_slice_ms", f64::from(slice));
         }
-        if p.slowmover < 1.0 || slice * p.slowmover > 200.0 {
-            self.spared_ms = (self.spared_ms as f32 - slice * (p.slowmover - 1.0)) as i64;
-            slice *= p.slowmover;
+        if slowmover < 1.0 || slice * slowmover > 200.0 {
+            self.spared_ms = (self.spared_ms as f32 - slice * (slowmover - 1.0)) as i64;
+            slice *= slowmover;
         }
         let budget = slice + squander as f32;
         trace.step("allocated_ms", f64::from(budget));

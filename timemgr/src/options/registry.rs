@@ -314,7 +314,8 @@ declare_keys! {
         immediate_use: f32 = float("immediate-use", 1.0, 0.0, 1.0, 0.05;
             "fraction of the time saved so far that the next move spends"),
         spread_after: i64 = int("spread-after", 0, 0, 1000, 1;
-            "own moves, from the first, that spend all the time saved so far before immediate-use applies"),
+            "own moves, from the first, budgeted as lc0's plain legacy (all the time saved so far spent, no \
+             slowmover) before immediate-use and slowmover apply"),
         reserve_in_slices: bool = boolean("reserve-in-slices", false;
             "the time saved and not yet spent stays in the remaining time that the slices share, so a reserve spread \
              by immediate-use is spent sooner (lc0: false, it is taken out)"),

@@ -306,7 +306,7 @@ declare_keys! {
     /// The keys of `legacy(...)`.
     pub struct LegacyParams {
         slowmover: f32 = float("slowmover", 1.0, 0.0, 100.0, 0.05;
-            "multiplier of each move's slice (UCI Slowmover)"),
+            "multiplier of each move's slice after the first spread-after own moves (UCI Slowmover)"),
         midpoint_move: f32 = float("midpoint-move", 51.5, 1.0, 1000.0, 1.0;
             "mle-legacy midpoint in full moves, unless an estimator is given"),
         steepness: f32 = float("steepness", 7.0, 0.1, 100.0, 0.1;

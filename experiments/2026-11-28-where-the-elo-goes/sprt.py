@@ -6,7 +6,7 @@ Elo with its 95 % interval over the pairs, and two log-likelihood ratios of elo1
 - the runner's own, on which `kairos match --sprt` stops: normalised Elo, the pentanomial GSPRT of fishtest and
   fastchess (tools/src/stats/sprt.rs). Normalised elo1 = 10 lies nearer 0 in logistic Elo than logistic
   elo1 = 10 at these draw rates, so the runner's LLR moves more slowly than the first.
-usage: sprt.py RESULTS ENGINE [--games N] [--elo0 0] [--elo1 10]"""
+usage: sprt.py RESULTS ENGINE [--games N] [--after K] [--elo0 0] [--elo1 10]"""
 import argparse
 import gzip
 import json
@@ -62,13 +62,15 @@ def main():
     parser.add_argument("results")
     parser.add_argument("engine")
     parser.add_argument("--games", type=int, default=None, help="only the first N games")
+    parser.add_argument("--after", type=int, default=0,
+                        help="only the games after the first K (a test declared after K games had been seen)")
     parser.add_argument("--elo0", type=float, default=0.0)
     parser.add_argument("--elo1", type=float, default=10.0)
     args = parser.parse_args()
     opener = gzip.open if args.results.endswith(".gz") else open
     with opener(args.results, "rt") as file:
         games = [json.loads(line) for line in file if line.strip()]
-    games = games[: args.games]
+    games = games[args.after : args.games]
     wins = draws = losses = 0
     pairs = {}
     for game in games:

@@ -10,6 +10,7 @@ cd "$(dirname "$0")"
 root=$(git rev-parse --show-toplevel)
 binary=$(./binary-at.sh 042a2e3)
 dir=60+0.6-legacy-spread-0.15-after-5-slowmover-1.5
+log=${LOG:-/tmp/slowmover-1.5.log}
 for file in results.jsonl games.pgn; do
   [ -s "$dir/$file" ] || gunzip -k "$dir/$file.gz"
 done
@@ -17,5 +18,5 @@ LD_LIBRARY_PATH="$root/.libtorch/torch/lib" GAMES=${GAMES:-4000} CONCURRENCY=2 K
   NAME=legacy-spread-0.15-after-5-slowmover-1.5 DIR=$dir \
   MANAGER='legacy(immediate-use=0.15,spread-after=5,slowmover=1.5)' \
   setsid nohup ./run-vs-legacy.sh --each option.Precision=fp32 option.WeightsFile="$root/weights/maia-1900.pb.gz" \
-  > "${LOG:=/tmp/slowmover-1.5.log}" 2>&1 &
-echo "playing on from game $(($(wc -l < "$dir/results.jsonl") + 1)) in the background; log in $LOG"
+  > "$log" 2>&1 &
+echo "playing on from game $(($(wc -l < "$dir/results.jsonl") + 1)) in the background; log in $log"

@@ -192,6 +192,18 @@ impl FormatRules {
 /// bindings). Kairos ends the search at the first known position: V2 never fills, so the older slots keep
 /// only the repetitions found, as whenever lc0 does finish.
 pub fn encode_position(history: &[HistoryEntry], format: InputFormat) -> Option<EncodedPosition> {
+    let mut planes = [Plane::default(); PLANES];
+    let transform = encode_position_into(history, format, &mut planes)?;
+    Some(EncodedPosition { planes, transform })
+}
+
+/// [`encode_position`] into `planes`, which it overwrites whole, returning the transform: a batch's encoder writes
+/// each position in place, where returning the 1.8 KB of planes cost two copies a position.
+pub fn encode_position_into(
+    history: &[HistoryEntry],
+    format: InputFormat,
+    planes: &mut InputPlanes,
+) -> Option<BoardTransform> {
     let current = &history.last()?.position;
     let rules = FormatRules::of(format);
     let transform = if rules.canonical {
@@ -199,14 +211,17 @@ pub fn encode_position(history: &[HistoryEntry], format: InputFormat) -> Option<
     } else {
         BoardTransform::IDENTITY
     };
-    let mut planes = [Plane::default(); PLANES];
+    *planes = [Plane::default(); PLANES];
     let current_ep = lc0_ep_square(history, history.len() - 1);
-    write_aux_planes(&mut planes, current, current_ep, rules);
-    write_history(&mut planes, history, rules);
-    for plane in &mut planes[..=LAST_TRANSFORMED] {
-        plane.mask = transform.apply(Bitboard(plane.mask)).0;
+    write_aux_planes(planes, current, current_ep, rules);
+    write_history(planes, history, rules);
+    // Outside the canonical formats, and in them while anyone may castle, the transform is the identity.
+    if transform != BoardTransform::IDENTITY {
+        for plane in &mut planes[..=LAST_TRANSFORMED] {
+            plane.mask = transform.apply(Bitboard(plane.mask)).0;
+        }
     }
-    Some(EncodedPosition { planes, transform })
+    Some(transform)
 }
 
 /// Appends to `into` the entries of `history` that [`encode_position`] reads in `format`, so that a batch can be

@@ -173,17 +173,21 @@ pub fn policy_index_of(from: u8, to: u8, promotion: Option<Role>) -> Option<usiz
     if from >= 64 || to >= 64 {
         return None;
     }
-    let slot = match promotion {
-        None | Some(Role::Knight) => usize::from(from) * 64 + usize::from(to),
+    usize::try_from(SQUARE_PAIR_INDEX[pair_slot(from, to, promotion)?]).ok()
+}
+
+/// The slot of [`SQUARE_PAIR_INDEX`] that holds the move between two squares (below 64) of the side-to-move frame.
+fn pair_slot(from: u8, to: u8, promotion: Option<Role>) -> Option<usize> {
+    match promotion {
+        None | Some(Role::Knight) => Some(usize::from(from) * 64 + usize::from(to)),
         Some(piece) => {
             let piece_slot = LIST_PROMOTIONS.iter().position(|&p| p == piece)?;
             if from / 8 != 6 || to / 8 != 7 {
                 return None;
             }
-            4096 + usize::from(from % 8) * 24 + usize::from(to % 8) * 3 + piece_slot
+            Some(4096 + usize::from(from % 8) * 24 + usize::from(to % 8) * 3 + piece_slot)
         }
-    };
-    usize::try_from(SQUARE_PAIR_INDEX[slot]).ok()
+    }
 }
 
 /// Where a transposed position's moves are looked up in the policy. The two differ only when the canonical
@@ -209,20 +213,66 @@ pub fn move_policy_index(
     transform: BoardTransform,
     transposed: TransposedMoves,
 ) -> Option<usize> {
-    let (from, to) = match *m {
-        Move::Castle { king, rook } => (king, rook),
-        _ => (m.from()?, m.to()),
-    };
-    let frame = |sq: Square| -> u8 {
-        let side_to_move = match turn {
-            Color::White => sq,
-            Color::Black => sq.flip_vertical(),
-        };
-        let moved = match transposed {
-            TransposedMoves::AsPlanes => transform.apply_square(side_to_move),
-            TransposedMoves::Lc0HalfTurn => transform.apply_square_as_lc0_moves(side_to_move),
-        };
-        u8::from(moved)
-    };
-    policy_index_of(frame(from), frame(to), m.promotion())
+    PolicyFrame::new(turn, transform, transposed).index(m)
 }
+
+/// One position's map from board squares to the squares its policy is indexed by, looked up once for all of the
+/// position's moves: with it a move's index is three table reads, where moving both squares through the transform
+/// for every move was 28 % of the instructions a batch's host work took a position (BENCHMARKS.md, "A second cut of
+/// the host work a position").
+#[derive(Clone, Copy)]
+pub struct PolicyFrame {
+    squares: &'static [u8; 64],
+    /// [`SQUARE_PAIR_INDEX`], looked up once.
+    pairs: &'static [i16],
+}
+
+impl PolicyFrame {
+    /// The frame of a position with `turn` to move, encoded under `transform`.
+    pub fn new(turn: Color, transform: BoardTransform, transposed: TransposedMoves) -> Self {
+        Self { squares: &SQUARE_FRAMES[frame_slot(turn, transform, transposed)], pairs: &SQUARE_PAIR_INDEX }
+    }
+
+    /// The policy index of a legal move of the position, as [`move_policy_index`] gives it.
+    pub fn index(self, m: &Move) -> Option<usize> {
+        let (from, to) = match *m {
+            Move::Castle { king, rook } => (king, rook),
+            _ => (m.from()?, m.to()),
+        };
+        let slot = pair_slot(self.squares[usize::from(from)], self.squares[usize::from(to)], m.promotion())?;
+        usize::try_from(self.pairs[slot]).ok()
+    }
+}
+
+/// Where [`SQUARE_FRAMES`] keeps the frame of a side to move, a transform and a transposed-move rule.
+fn frame_slot(turn: Color, transform: BoardTransform, transposed: TransposedMoves) -> usize {
+    let rule = match transposed {
+        TransposedMoves::AsPlanes => 0,
+        TransposedMoves::Lc0HalfTurn => 1,
+    };
+    usize::from(turn == Color::Black) * 16 + rule * 8 + usize::from(transform.lc0_code())
+}
+
+/// Every [`PolicyFrame`]'s squares: mirrored for black, then moved by the transform as the rule says.
+static SQUARE_FRAMES: LazyLock<Vec<[u8; 64]>> = LazyLock::new(|| {
+    let mut frames = vec![[0u8; 64]; 32];
+    for turn in [Color::White, Color::Black] {
+        for transposed in [TransposedMoves::AsPlanes, TransposedMoves::Lc0HalfTurn] {
+            for transform in (0..8).filter_map(BoardTransform::from_lc0_code) {
+                let frame = &mut frames[frame_slot(turn, transform, transposed)];
+                for square in Square::ALL {
+                    let side_to_move = match turn {
+                        Color::White => square,
+                        Color::Black => square.flip_vertical(),
+                    };
+                    let moved = match transposed {
+                        TransposedMoves::AsPlanes => transform.apply_square(side_to_move),
+                        TransposedMoves::Lc0HalfTurn => transform.apply_square_as_lc0_moves(side_to_move),
+                    };
+                    frame[usize::from(square)] = u8::from(moved);
+                }
+            }
+        }
+    }
+    frames
+});

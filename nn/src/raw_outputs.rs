@@ -28,3 +28,68 @@ impl RawOutputs {
         }
     }
 }
+
+/// Which logits of a batch's policy rows its evaluations read: each position's legal moves' policy indices, one
+/// position's after another. Read where the rows are (the network thread, from the buffer the device copied them
+/// to), so that the 1,858 logits a position are neither copied nor allocated again (BENCHMARKS.md, "A second cut
+/// of the host work a position").
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PolicyGather {
+    /// The policy indices, in the order of the positions and of each position's moves.
+    pub indices: Vec<usize>,
+    /// How many of `indices` belong to each position.
+    pub moves: Vec<usize>,
+}
+
+impl PolicyGather {
+    /// The logits at `indices` from `[position][1858]` rows (of at least as many positions as `moves` has), in the
+    /// order of `indices`.
+    pub fn logits(&self, rows: &[f32]) -> Vec<f32> {
+        let mut logits = Vec::with_capacity(self.indices.len());
+        let mut start = 0;
+        for (position, &count) in self.moves.iter().enumerate() {
+            let row = &rows[position * POLICY_SIZE..(position + 1) * POLICY_SIZE];
+            logits.extend(self.indices[start..start + count].iter().map(|&index| row[index]));
+            start += count;
+        }
+        logits
+    }
+}
+
+/// A batch's outputs as its evaluations read them: of the policy, only the gathered logits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GatheredOutputs {
+    /// The logits [`PolicyGather::logits`] reads.
+    pub logits: Vec<f32>,
+    /// `[batch][3]` WDL logits, or `[batch][1]` pre-tanh values.
+    pub value: Vec<f32>,
+    /// `[batch]` moves left, when the network has the head.
+    pub moves_left: Option<Vec<f32>>,
+}
+
+impl RawOutputs {
+    /// The outputs with the policy rows reduced to the logits `gather` reads.
+    pub fn gathered(self, gather: &PolicyGather) -> GatheredOutputs {
+        GatheredOutputs { logits: gather.logits(&self.policy), value: self.value, moves_left: self.moves_left }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each position's logits come from its own row, at its own moves' indices, in their order; later rows (a padded
+    /// batch's) are not read.
+    #[test]
+    fn gathered_logits_are_each_positions_own_at_its_moves() {
+        let rows: Vec<f32> = (0..3 * POLICY_SIZE).map(|i| i as f32).collect();
+        let gather = PolicyGather { indices: vec![1857, 0, 400, 7, 7], moves: vec![3, 0, 2] };
+        let second_row = POLICY_SIZE as f32;
+        let third_row = 2.0 * POLICY_SIZE as f32;
+        assert_eq!(gather.logits(&rows), [1857.0, 0.0, 400.0, third_row + 7.0, third_row + 7.0]);
+        let padded: Vec<f32> = rows.iter().copied().chain([f32::NAN; POLICY_SIZE]).collect();
+        assert_eq!(gather.logits(&padded), gather.logits(&rows));
+        let one = PolicyGather { indices: vec![5], moves: vec![0, 1] };
+        assert_eq!(one.logits(&rows), [second_row + 5.0]);
+    }
+}

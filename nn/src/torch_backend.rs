@@ -20,14 +20,15 @@ use crate::backend::{
 };
 use crate::cpu_features::{native_bf16, AVX512_BF16};
 use crate::cuda::{disable_tf32_convolutions, set_cudnn_benchmark};
-use crate::encoder::{copy_read_history, encode_position, InputPlanes};
+use crate::encoder::{copy_read_history, encode_position_into, InputPlanes, Plane, PLANES};
 use crate::freed_blocks::keep_freed_blocks;
 use crate::network::{Body, InputFormat, Network, ValueKind};
-use crate::policy_map::{move_policy_index, TransposedMoves, POLICY_SIZE};
+use crate::policy_map::{PolicyFrame, TransposedMoves};
 use crate::rust_net::RustNetwork;
-use crate::softmax::gathered_policy_softmax;
+use crate::softmax::move_priors;
 use crate::stage_timing::{enter, Stage};
-use crate::torch_net::{GraphedForward, RawOutputs, TorchNetwork};
+use crate::raw_outputs::{GatheredOutputs, PolicyGather};
+use crate::torch_net::{GraphedForward, TorchNetwork};
 
 /// The largest batch the backend runs (as lc0's network adapter).
 pub const MAX_BATCH: usize = 1024;
@@ -77,7 +78,8 @@ pub struct CudaSettings {
 /// One batch for the network thread and where its outputs go.
 struct Job {
     positions: Vec<InputPlanes>,
-    reply: SyncSender<Result<RawOutputs, BackendError>>,
+    gather: PolicyGather,
+    reply: SyncSender<Result<GatheredOutputs, BackendError>>,
 }
 
 /// The thread that owns the [`TorchNetwork`] and runs every batch, one at a time, in arrival order.
@@ -138,7 +140,8 @@ impl NetworkThread {
                 .flatten();
             while let Ok(job) = queue.recv() {
                 // A panic inside libtorch's bindings fails this batch, not the thread.
-                let outputs = catch_unwind(AssertUnwindSafe(|| run_batch(&network, &mut graphs, &job.positions)))
+                let batch = || run_batch(&network, &mut graphs, &job.positions, &job.gather);
+                let outputs = catch_unwind(AssertUnwindSafe(batch))
                     .unwrap_or_else(|_| Err(tch::TchError::Torch("the forward pass panicked".into())))
                     .map_err(|error| BackendError::Compute(error.to_string()));
                 // The caller may have given up waiting; nothing to do then.
@@ -156,14 +159,14 @@ impl NetworkThread {
         upload.map(|()| thread)
     }
 
-    /// Runs one batch on the network thread and waits for its outputs.
-    fn run(&self, positions: Vec<InputPlanes>) -> Result<RawOutputs, BackendError> {
+    /// Runs one batch on the network thread and waits for its outputs, of the policy the logits `gather` reads.
+    fn run(&self, positions: Vec<InputPlanes>, gather: PolicyGather) -> Result<GatheredOutputs, BackendError> {
         let stopped = || BackendError::Compute("the network thread has stopped".into());
         let (reply, outputs) = sync_channel(1);
         self.jobs
             .as_ref()
             .ok_or_else(stopped)?
-            .send(Job { positions, reply })
+            .send(Job { positions, gather, reply })
             .map_err(|_| stopped())?;
         outputs.recv().map_err(|_| stopped())?
     }
@@ -175,9 +178,10 @@ fn run_batch(
     network: &TorchNetwork,
     graphs: &mut Option<GraphedForward>,
     positions: &[InputPlanes],
-) -> Result<RawOutputs, tch::TchError> {
+    gather: &PolicyGather,
+) -> Result<GatheredOutputs, tch::TchError> {
     if let Some(graphed) = graphs.as_mut().filter(|_| !positions.is_empty()) {
-        match graphed.forward(network, positions) {
+        match graphed.forward(network, positions, gather) {
             Ok(outputs) => return Ok(outputs),
             Err(why) => {
                 eprintln!("warning: CUDA graphs are off from now on, as one failed: {why}");
@@ -185,7 +189,7 @@ fn run_batch(
             }
         }
     }
-    network.forward(positions)
+    network.forward_gathered(positions, gather)
 }
 
 impl Drop for NetworkThread {
@@ -324,16 +328,16 @@ impl Computation for TorchComputation<'_> {
         if batch == 0 {
             return Ok(Vec::new());
         }
-        let (positions, policy_indices) = {
+        let (positions, gather) = {
             let _timer = enter(Stage::Encode);
             self.encode()?
         };
         let raw = {
             let _timer = enter(Stage::Network);
             match &backend.networks {
-                Networks::Rust(rust) => rust.forward(&positions),
-                Networks::Split { rust, limit, .. } if batch <= *limit => rust.forward(&positions),
-                Networks::Split { torch, .. } | Networks::Torch(torch) => torch.run(positions)?,
+                Networks::Rust(rust) => rust.forward(&positions).gathered(&gather),
+                Networks::Split { rust, limit, .. } if batch <= *limit => rust.forward(&positions).gathered(&gather),
+                Networks::Split { torch, .. } | Networks::Torch(torch) => torch.run(positions, gather)?,
             }
         };
         let value_width = raw.value.len() / batch;
@@ -342,7 +346,6 @@ impl Computation for TorchComputation<'_> {
             .iter()
             .enumerate()
             .map(|(i, (_, moves))| {
-                let logits = &raw.policy[i * POLICY_SIZE..(i + 1) * POLICY_SIZE];
                 let value = &raw.value[i * value_width..(i + 1) * value_width];
                 let (wl, d) = match backend.value_kind {
                     ValueKind::Wdl => {
@@ -351,13 +354,12 @@ impl Computation for TorchComputation<'_> {
                     }
                     ValueKind::Classical => (value[0].tanh(), 0.0),
                 };
-                let indices = &policy_indices[moves.clone()];
                 let policy = &backend.policy;
                 Evaluation {
                     wl,
                     d,
                     m: raw.moves_left.as_ref().map_or(0.0, |m| m[i]),
-                    policy: gathered_policy_softmax(logits, indices, policy.temperature, policy.exact_softmax),
+                    policy: move_priors(&raw.logits[moves.clone()], policy.temperature, policy.exact_softmax),
                 }
             })
             .collect())
@@ -367,22 +369,27 @@ impl Computation for TorchComputation<'_> {
 impl TorchComputation<'_> {
     /// Every queued position's input planes, and the policy index of every queued move in the order of `moves`:
     /// one vector for the batch, where one for each position was a large share of the batch's allocations.
-    fn encode(&self) -> Result<(Vec<InputPlanes>, Vec<usize>), BackendError> {
-        let mut positions = Vec::with_capacity(self.queued.len());
-        let mut policy_indices = Vec::with_capacity(self.moves.len());
-        for (history, moves) in &self.queued {
+    fn encode(&self) -> Result<(Vec<InputPlanes>, PolicyGather), BackendError> {
+        let mut positions = vec![[Plane::default(); PLANES]; self.queued.len()];
+        let mut gather = PolicyGather {
+            indices: Vec::with_capacity(self.moves.len()),
+            moves: Vec::with_capacity(self.queued.len()),
+        };
+        for ((history, moves), planes) in self.queued.iter().zip(&mut positions) {
             let history = &self.histories[history.clone()];
-            let encoded = encode_position(history, self.backend.input_format)
+            let transform = encode_position_into(history, self.backend.input_format, planes)
                 .ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
             let turn = history[history.len() - 1].position.turn();
+            let frame = PolicyFrame::new(turn, transform, self.backend.policy.transposed_moves);
             for m in &self.moves[moves.clone()] {
-                let index = move_policy_index(m, turn, encoded.transform, self.backend.policy.transposed_moves)
+                let index = frame
+                    .index(m)
                     .ok_or_else(|| BackendError::Encoding(format!("move {m:?} has no policy index")))?;
-                policy_indices.push(index);
+                gather.indices.push(index);
             }
-            positions.push(encoded.planes);
+            gather.moves.push(moves.len());
         }
-        Ok((positions, policy_indices))
+        Ok((positions, gather))
     }
 }
 
@@ -426,7 +433,7 @@ pub(crate) mod tests {
         let Networks::Torch(torch) = &backend.networks else {
             panic!("a Rust batch limit of 0 leaves every batch to libtorch");
         };
-        match torch.run(Vec::new()) {
+        match torch.run(Vec::new(), PolicyGather::default()) {
             Err(BackendError::Compute(message)) => assert!(!message.is_empty()),
             other => panic!("expected a compute error, got {other:?}"),
         }

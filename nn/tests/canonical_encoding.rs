@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use nn::encoder::{encode_position, BoardTransform, EncodedPosition, InputPlanes};
+use nn::encoder::{encode_position, encode_position_into, BoardTransform, EncodedPosition, InputPlanes, Plane, PLANES};
 use nn::game_history;
 use nn::network::InputFormat;
 use nn::policy_map::{move_policy_index, TransposedMoves};
@@ -121,6 +121,24 @@ fn planes_match_lc0_in_every_format() {
         }
     }
     assert!(compared >= 20 * 7, "only {compared} encodings compared");
+}
+
+/// A batch's encoder writes every position into planes that held another: one buffer, set to ones at first, takes
+/// each case in each format in turn, and each time holds lc0's planes and transform, nothing of the one before.
+#[test]
+fn planes_written_over_others_match_lc0() {
+    let mut planes: InputPlanes = [Plane { mask: !0, value: 9.0 }; PLANES];
+    for case in cases() {
+        for (code, entry) in lc0_formats(&case) {
+            if entry.get("planes").is_none() {
+                continue;
+            }
+            let what = format!("{} in format {code}, over the planes before", case.name);
+            let transform = encode_position_into(&case.history, format(code), &mut planes).unwrap();
+            assert_planes_equal(&planes, &reference_planes(entry), &what);
+            assert_eq!(u64::from(transform.lc0_code()), entry["transform"].as_u64().unwrap(), "{what}");
+        }
+    }
 }
 
 #[test]

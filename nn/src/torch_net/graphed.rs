@@ -11,10 +11,10 @@ use tch::{Device, Kind, Tensor};
 
 use super::cuda_graph::{CudaGraph, CudaStream, GraphApi, MempoolId};
 use super::dispatcher::call_with_none;
-use super::{padded_batch_size, write_plane_masks_and_values, DeviceOutputs, TorchNetwork};
+use super::{host_f32_slice, padded_batch_size, write_plane_masks_and_values, DeviceOutputs, TorchNetwork};
 use crate::encoder::{InputPlanes, PLANES};
 use crate::policy_map::POLICY_SIZE;
-use crate::raw_outputs::RawOutputs;
+use crate::raw_outputs::{GatheredOutputs, PolicyGather};
 
 /// The graphs of one network on one CUDA device, captured as batch sizes first occur.
 pub(crate) struct GraphedForward {
@@ -63,12 +63,14 @@ impl GraphedForward {
         Ok(Self { api, device: network.device, index, stream, pool, graphs: HashMap::new(), host })
     }
 
-    /// The outputs of `positions` from the graph of their padded batch size, captured first if it is new.
+    /// The outputs of `positions` from the graph of their padded batch size, captured first if it is new; of the
+    /// policy, the logits `gather` reads.
     pub(crate) fn forward(
         &mut self,
         network: &TorchNetwork,
         positions: &[InputPlanes],
-    ) -> Result<RawOutputs, String> {
+        gather: &PolicyGather,
+    ) -> Result<GatheredOutputs, String> {
         let batch = positions.len();
         let padded = padded_batch_size(batch);
         if batch == 0 || padded > self.host.capacity() {
@@ -86,7 +88,7 @@ impl GraphedForward {
             captured.masks.f_copy_(&self.host.masks.f_narrow(0, 0, rows).map_err(torch)?).map_err(torch)?;
             captured.values.f_copy_(&self.host.values.f_narrow(0, 0, rows).map_err(torch)?).map_err(torch)?;
             captured.graph.replay()?;
-            self.host.read_outputs(&captured.outputs, batch).map_err(torch)
+            self.host.read_outputs(&captured.outputs, gather, batch).map_err(torch)
         })
     }
 
@@ -158,18 +160,27 @@ impl HostBuffers {
         write_plane_masks_and_values(positions, masks, values);
     }
 
-    /// Copies the graph's outputs to the host (waiting for the replay) and returns those of the first `batch`.
-    fn read_outputs(&mut self, outputs: &DeviceOutputs, batch: usize) -> Result<RawOutputs, tch::TchError> {
+    /// Copies the graph's outputs to the host (waiting for the replay) and returns those of the first `batch`, of
+    /// the policy the logits `gather` reads, read in the page-locked buffer.
+    fn read_outputs(
+        &mut self,
+        outputs: &DeviceOutputs,
+        gather: &PolicyGather,
+        batch: usize,
+    ) -> Result<GatheredOutputs, tch::TchError> {
         let rows = outputs.policy.size()[0];
-        let first = |device: &Tensor, host: &Tensor| -> Result<Vec<f32>, tch::TchError> {
+        let copied = |device: &Tensor, host: &Tensor| -> Result<Tensor, tch::TchError> {
             let width = device.size()[1];
             let mut host = host.f_narrow(0, 0, rows)?.f_narrow(1, 0, width)?;
             host.f_copy_(device)?;
-            let host = host.f_narrow(0, 0, batch as i64)?.f_contiguous()?.f_reshape([-1])?;
-            Vec::<f32>::try_from(&host)
+            host.f_narrow(0, 0, batch as i64)?.f_contiguous()
         };
-        Ok(RawOutputs {
-            policy: first(&outputs.policy, &self.policy)?,
+        let first = |device: &Tensor, host: &Tensor| -> Result<Vec<f32>, tch::TchError> {
+            Ok(host_f32_slice(&copied(device, host)?).to_vec())
+        };
+        let policy = copied(&outputs.policy, &self.policy)?;
+        Ok(GatheredOutputs {
+            logits: gather.logits(host_f32_slice(&policy)),
             value: first(&outputs.value, &self.value)?,
             moves_left: outputs.moves_left.as_ref().map(|m| first(m, &self.moves_left)).transpose()?,
         })

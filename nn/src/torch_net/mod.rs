@@ -20,6 +20,7 @@ use crate::network::{
 };
 use crate::policy_map::{attention_policy_map, conv_policy_map, POLICY_SIZE};
 pub use crate::raw_outputs::RawOutputs;
+use crate::raw_outputs::{GatheredOutputs, PolicyGather};
 
 /// The batch size a batch of `batch` positions is computed at: 1 to 4 as they are, then the next of 6, 8, 12,
 /// 16, 24, 32, 48, 64, … (a power of two or three quarters of one), so at most a third of a batch is padding.
@@ -185,16 +186,42 @@ struct DeviceOutputs {
 impl DeviceOutputs {
     /// The outputs as f32 on the host.
     fn to_host(&self) -> Result<RawOutputs, tch::TchError> {
-        let host = |t: &Tensor| -> Result<Vec<f32>, tch::TchError> {
-            let t = t.f_to_kind(Kind::Float)?.f_to_device(Device::Cpu)?.f_contiguous()?.f_reshape([-1])?;
-            Vec::<f32>::try_from(&t)
-        };
+        let host = |t: &Tensor| read_host_f32(t, <[f32]>::to_vec);
         Ok(RawOutputs {
             policy: host(&self.policy)?,
             value: host(&self.value)?,
             moves_left: self.moves_left.as_ref().map(host).transpose()?,
         })
     }
+
+    /// The first `batch` positions' outputs on the host, of the policy only the logits `gather` reads.
+    fn to_host_gathered(&self, gather: &PolicyGather, batch: usize) -> Result<GatheredOutputs, tch::TchError> {
+        let first = |t: &Tensor| read_host_f32(&t.f_narrow(0, 0, batch as i64)?, <[f32]>::to_vec);
+        Ok(GatheredOutputs {
+            logits: read_host_f32(&self.policy, |rows| gather.logits(rows))?,
+            value: first(&self.value)?,
+            moves_left: self.moves_left.as_ref().map(first).transpose()?,
+        })
+    }
+}
+
+/// `read` of the elements of `t` as f32 on the host, in row-major order.
+fn read_host_f32<R>(t: &Tensor, read: impl FnOnce(&[f32]) -> R) -> Result<R, tch::TchError> {
+    let t = t.f_to_kind(Kind::Float)?.f_to_device(Device::Cpu)?.f_contiguous()?;
+    Ok(read(host_f32_slice(&t)))
+}
+
+/// The elements of a contiguous f32 host tensor, without a copy.
+fn host_f32_slice(t: &Tensor) -> &[f32] {
+    let readable = t.kind() == Kind::Float && t.device() == Device::Cpu && t.is_contiguous();
+    assert!(readable, "not a contiguous f32 tensor on the host");
+    let length = t.numel();
+    if length == 0 {
+        return &[];
+    }
+    // SAFETY: `t` is a contiguous tensor of `length` f32 elements in host memory (checked above), which lives as long
+    // as the borrow of `t` and which nothing writes while the slice lives.
+    unsafe { std::slice::from_raw_parts(t.data_ptr().cast::<f32>(), length) }
 }
 
 /// Writes the input planes as 112 bit masks and values a position into `masks` and `values`, the rows after
@@ -321,21 +348,34 @@ impl TorchNetwork {
     pub fn forward(&self, positions: &[InputPlanes]) -> Result<RawOutputs, tch::TchError> {
         let batch = positions.len();
         let padded = padded_batch_size(batch);
-        let mut outputs = tch::no_grad(|| {
-            let input = if self.device == Device::Cpu {
-                self.channels_last_input(positions, padded)?
-            } else {
-                let (mut masks, mut values) = (vec![0; padded * PLANES], vec![0.0; padded * PLANES]);
-                write_plane_masks_and_values(positions, &mut masks, &mut values);
-                let shape = [padded as i64, PLANES as i64, 1];
-                let masks = Tensor::f_from_slice(&masks)?.f_reshape(shape)?.f_to_device(self.device)?;
-                let values = Tensor::f_from_slice(&values)?.f_reshape(shape)?.f_to_device(self.device)?;
-                self.expand_on_device(&masks, &values)?
-            };
-            self.device_outputs(&input, padded as i64)?.to_host()
-        })?;
+        let mut outputs = tch::no_grad(|| self.padded_pass(positions, padded)?.to_host())?;
         outputs.keep_first(batch, padded);
         Ok(outputs)
+    }
+
+    /// [`TorchNetwork::forward`] with the policy reduced to the logits `gather` reads, read where the rows lie.
+    pub fn forward_gathered(
+        &self,
+        positions: &[InputPlanes],
+        gather: &PolicyGather,
+    ) -> Result<GatheredOutputs, tch::TchError> {
+        let padded = padded_batch_size(positions.len());
+        tch::no_grad(|| self.padded_pass(positions, padded)?.to_host_gathered(gather, positions.len()))
+    }
+
+    /// The outputs of `positions` padded with empty ones to `padded`, still on the device.
+    fn padded_pass(&self, positions: &[InputPlanes], padded: usize) -> Result<DeviceOutputs, tch::TchError> {
+        let input = if self.device == Device::Cpu {
+            self.channels_last_input(positions, padded)?
+        } else {
+            let (mut masks, mut values) = (vec![0; padded * PLANES], vec![0.0; padded * PLANES]);
+            write_plane_masks_and_values(positions, &mut masks, &mut values);
+            let shape = [padded as i64, PLANES as i64, 1];
+            let masks = Tensor::f_from_slice(&masks)?.f_reshape(shape)?.f_to_device(self.device)?;
+            let values = Tensor::f_from_slice(&values)?.f_reshape(shape)?.f_to_device(self.device)?;
+            self.expand_on_device(&masks, &values)?
+        };
+        self.device_outputs(&input, padded as i64)
     }
 
     /// The input planes written square by square on the host, which is the channels-last layout itself: one

@@ -1,5 +1,6 @@
 //! What a network computes for a batch, on the host: the raw policy logits, value and moves-left outputs
-//! that every network implementation returns and the backend turns into evaluations.
+//! that every network implementation returns, and those of them the backend reads to make evaluations (the legal
+//! moves' logits only).
 
 use crate::policy_map::POLICY_SIZE;
 

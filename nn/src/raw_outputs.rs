@@ -44,13 +44,14 @@ pub struct PolicyGather {
 
 impl PolicyGather {
     /// The logits at `indices` from `[position][1858]` rows (of at least as many positions as `moves` has), in the
-    /// order of `indices`.
-    pub fn logits(&self, rows: &[f32]) -> Vec<f32> {
+    /// order of `indices`, as f32: the rows may be in the precision the network computed them in (f16 or bf16 from a
+    /// network in half precision, half the bytes of f32 to copy off the device), widened, exactly, only where read.
+    pub fn logits<T: Copy + Into<f32>>(&self, rows: &[T]) -> Vec<f32> {
         let mut logits = Vec::with_capacity(self.indices.len());
         let mut start = 0;
         for (position, &count) in self.moves.iter().enumerate() {
             let row = &rows[position * POLICY_SIZE..(position + 1) * POLICY_SIZE];
-            logits.extend(self.indices[start..start + count].iter().map(|&index| row[index]));
+            logits.extend(self.indices[start..start + count].iter().map(|&index| row[index].into()));
             start += count;
         }
         logits
@@ -92,5 +93,22 @@ mod tests {
         assert_eq!(gather.logits(&padded), gather.logits(&rows));
         let one = PolicyGather { indices: vec![5], moves: vec![0, 1] };
         assert_eq!(one.logits(&rows), [second_row + 5.0]);
+    }
+
+    /// Rows in half precision are read as the same values in f32: f16's largest finite value, its smallest subnormal
+    /// and bf16's range beyond f16's, each exactly.
+    #[test]
+    fn half_precision_rows_are_widened_exactly_where_gathered() {
+        let gather = PolicyGather { indices: vec![3, 1857, 0], moves: vec![2, 1] };
+        let mut rows = vec![half::f16::ZERO; 2 * POLICY_SIZE];
+        rows[3] = half::f16::from_bits(0x7bff);
+        rows[1857] = half::f16::from_bits(0x0001);
+        rows[POLICY_SIZE] = half::f16::from_bits(0xbc00);
+        assert_eq!(gather.logits(&rows), [65504.0, 2f32.powi(-24), -1.0]);
+        let mut rows = vec![half::bf16::ZERO; 2 * POLICY_SIZE];
+        rows[3] = half::bf16::from_bits(0x4780);
+        rows[1857] = half::bf16::from_bits(0xc2f7);
+        rows[POLICY_SIZE] = half::bf16::from_bits(0x3e20);
+        assert_eq!(gather.logits(&rows), [65536.0, -123.5, 0.15625]);
     }
 }

@@ -11,7 +11,9 @@ use tch::{Device, Kind, Tensor};
 
 use super::cuda_graph::{CudaGraph, CudaStream, GraphApi, MempoolId};
 use super::dispatcher::call_with_none;
-use super::{host_f32_slice, padded_batch_size, write_plane_masks_and_values, DeviceOutputs, TorchNetwork};
+use super::{
+    gather_host_logits, host_slice, padded_batch_size, write_plane_masks_and_values, DeviceOutputs, TorchNetwork,
+};
 use crate::encoder::{InputPlanes, PLANES};
 use crate::policy_map::POLICY_SIZE;
 use crate::raw_outputs::{GatheredOutputs, PolicyGather};
@@ -58,7 +60,7 @@ impl GraphedForward {
         let api = GraphApi::get().ok_or("this libtorch does not export at::cuda::CUDAGraph")?;
         let index = i8::try_from(ordinal).map_err(|_| format!("CUDA device {ordinal} is out of range"))?;
         let stream = api.side_stream(index)?;
-        let host = HostBuffers::new(capacity).map_err(|e| e.to_string())?;
+        let host = HostBuffers::new(capacity, network.kind).map_err(|e| e.to_string())?;
         let pool = MempoolId::default();
         Ok(Self { api, device: network.device, index, stream, pool, graphs: HashMap::new(), host })
     }
@@ -101,7 +103,8 @@ impl GraphedForward {
         let values = Tensor::f_zeros(shape, (Kind::Float, self.device)).map_err(torch)?;
         let pass = || -> Result<DeviceOutputs, String> {
             let input = network.expand_on_device(&masks, &values).map_err(torch)?;
-            network.device_outputs(&input, padded as i64).and_then(DeviceOutputs::into_f32).map_err(torch)
+            let outputs = network.device_outputs(&input, padded as i64).map_err(torch)?;
+            outputs.into_host_kinds(network.kind).map_err(torch)
         };
         tch::Cuda::synchronize(i64::from(self.index));
         self.api.on_stream(self.index, self.stream, || pass().map(drop))??;
@@ -115,10 +118,12 @@ impl GraphedForward {
 }
 
 impl DeviceOutputs {
-    /// The same outputs in f32, so that the copy to the host is all that is left.
-    fn into_f32(self) -> Result<Self, tch::TchError> {
+    /// The same outputs in the kinds of the page-locked buffers they are copied to, so that the copy is all that is
+    /// left: the policy in `policy_kind`, the network's precision (in fp16 half the bytes of f32 cross the bus), the
+    /// rest in f32.
+    fn into_host_kinds(self, policy_kind: Kind) -> Result<Self, tch::TchError> {
         Ok(Self {
-            policy: self.policy.f_to_kind(Kind::Float)?,
+            policy: self.policy.f_to_kind(policy_kind)?,
             value: self.value.f_to_kind(Kind::Float)?,
             moves_left: self.moves_left.map(|m| m.f_to_kind(Kind::Float)).transpose()?,
         })
@@ -126,7 +131,7 @@ impl DeviceOutputs {
 }
 
 impl HostBuffers {
-    fn new(capacity: usize) -> Result<Self, tch::TchError> {
+    fn new(capacity: usize, policy_kind: Kind) -> Result<Self, tch::TchError> {
         let rows = capacity as i64;
         // `pin_memory(Tensor self, Device? device=None)` without the device, which libtorch 2.11 deprecates (and
         // tch always passes, with a warning at every call).
@@ -136,7 +141,7 @@ impl HostBuffers {
         Ok(Self {
             masks: pinned(&[rows, PLANES as i64, 1], Kind::Int64)?,
             values: pinned(&[rows, PLANES as i64, 1], Kind::Float)?,
-            policy: pinned(&[rows, POLICY_SIZE as i64], Kind::Float)?,
+            policy: pinned(&[rows, POLICY_SIZE as i64], policy_kind)?,
             value: pinned(&[rows, 3], Kind::Float)?,
             moves_left: pinned(&[rows, 1], Kind::Float)?,
         })
@@ -160,7 +165,7 @@ impl HostBuffers {
         write_plane_masks_and_values(positions, masks, values);
     }
 
-    /// Copies the graph's outputs to the host (waiting for the replay) and returns those of the first `batch`, of
+    /// Copies the first `batch` rows of the graph's outputs to the host (waiting for the replay) and returns them, of
     /// the policy the logits `gather` reads, read in the page-locked buffer.
     fn read_outputs(
         &mut self,
@@ -168,19 +173,17 @@ impl HostBuffers {
         gather: &PolicyGather,
         batch: usize,
     ) -> Result<GatheredOutputs, tch::TchError> {
-        let rows = outputs.policy.size()[0];
+        let rows = batch as i64;
         let copied = |device: &Tensor, host: &Tensor| -> Result<Tensor, tch::TchError> {
-            let width = device.size()[1];
-            let mut host = host.f_narrow(0, 0, rows)?.f_narrow(1, 0, width)?;
-            host.f_copy_(device)?;
-            host.f_narrow(0, 0, batch as i64)?.f_contiguous()
+            let mut host = host.f_narrow(0, 0, rows)?.f_narrow(1, 0, device.size()[1])?;
+            host.f_copy_(&device.f_narrow(0, 0, rows)?)?;
+            host.f_contiguous()
         };
         let first = |device: &Tensor, host: &Tensor| -> Result<Vec<f32>, tch::TchError> {
-            Ok(host_f32_slice(&copied(device, host)?).to_vec())
+            Ok(host_slice::<f32>(&copied(device, host)?).to_vec())
         };
-        let policy = copied(&outputs.policy, &self.policy)?;
         Ok(GatheredOutputs {
-            logits: gather.logits(host_f32_slice(&policy)),
+            logits: gather_host_logits(&copied(&outputs.policy, &self.policy)?, gather)?,
             value: first(&outputs.value, &self.value)?,
             moves_left: outputs.moves_left.as_ref().map(|m| first(m, &self.moves_left)).transpose()?,
         })

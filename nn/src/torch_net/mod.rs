@@ -1,5 +1,6 @@
 //! The network as libtorch tensors on a device and in a precision, and its batched forward pass
-//! (docs/lc0/network.md §5.5–5.7). Outputs come back to the host as f32.
+//! (docs/lc0/network.md §5.5–5.7). Outputs come back to the host as f32, the policy logits widened only where the
+//! search reads them.
 
 use tch::{Device, Kind, Tensor};
 
@@ -186,42 +187,72 @@ struct DeviceOutputs {
 impl DeviceOutputs {
     /// The outputs as f32 on the host.
     fn to_host(&self) -> Result<RawOutputs, tch::TchError> {
-        let host = |t: &Tensor| read_host_f32(t, <[f32]>::to_vec);
         Ok(RawOutputs {
-            policy: host(&self.policy)?,
-            value: host(&self.value)?,
-            moves_left: self.moves_left.as_ref().map(host).transpose()?,
+            policy: host_f32_vec(&self.policy)?,
+            value: host_f32_vec(&self.value)?,
+            moves_left: self.moves_left.as_ref().map(host_f32_vec).transpose()?,
         })
     }
 
-    /// The first `batch` positions' outputs on the host, of the policy only the logits `gather` reads.
+    /// The first `batch` positions' outputs on the host, of the policy only the logits `gather` reads: its rows
+    /// leave the device in the precision the network computed them in.
     fn to_host_gathered(&self, gather: &PolicyGather, batch: usize) -> Result<GatheredOutputs, tch::TchError> {
-        let first = |t: &Tensor| read_host_f32(&t.f_narrow(0, 0, batch as i64)?, <[f32]>::to_vec);
+        let first = |t: &Tensor| t.f_narrow(0, 0, batch as i64);
+        let policy = first(&self.policy)?.f_to_device(Device::Cpu)?.f_contiguous()?;
         Ok(GatheredOutputs {
-            logits: read_host_f32(&self.policy, |rows| gather.logits(rows))?,
-            value: first(&self.value)?,
-            moves_left: self.moves_left.as_ref().map(first).transpose()?,
+            logits: gather_host_logits(&policy, gather)?,
+            value: host_f32_vec(&first(&self.value)?)?,
+            moves_left: self.moves_left.as_ref().map(|m| host_f32_vec(&first(m)?)).transpose()?,
         })
     }
 }
 
-/// `read` of the elements of `t` as f32 on the host, in row-major order.
-fn read_host_f32<R>(t: &Tensor, read: impl FnOnce(&[f32]) -> R) -> Result<R, tch::TchError> {
+/// The elements of `t` as f32 on the host, in row-major order.
+fn host_f32_vec(t: &Tensor) -> Result<Vec<f32>, tch::TchError> {
     let t = t.f_to_kind(Kind::Float)?.f_to_device(Device::Cpu)?.f_contiguous()?;
-    Ok(read(host_f32_slice(&t)))
+    Ok(host_slice::<f32>(&t).to_vec())
 }
 
-/// The elements of a contiguous f32 host tensor, without a copy.
-fn host_f32_slice(t: &Tensor) -> &[f32] {
-    let readable = t.kind() == Kind::Float && t.device() == Device::Cpu && t.is_contiguous();
-    assert!(readable, "not a contiguous f32 tensor on the host");
+/// The logits `gather` reads from policy rows in a contiguous host tensor, read in its own precision (f32, f16 or
+/// bf16) and widened where read; rows in any other precision are widened first.
+fn gather_host_logits(policy: &Tensor, gather: &PolicyGather) -> Result<Vec<f32>, tch::TchError> {
+    Ok(match policy.kind() {
+        Kind::Float => gather.logits(host_slice::<f32>(policy)),
+        Kind::Half => gather.logits(host_slice::<half::f16>(policy)),
+        Kind::BFloat16 => gather.logits(host_slice::<half::bf16>(policy)),
+        _ => gather.logits(host_slice::<f32>(&policy.f_to_kind(Kind::Float)?)),
+    })
+}
+
+/// The element types host tensors are read as, each with its libtorch kind: tch 0.24's own `Element` gives bf16 the
+/// kind of f16, which would let a bf16 tensor pass for an f16 one.
+trait HostElement: Copy {
+    const KIND: Kind;
+}
+
+impl HostElement for f32 {
+    const KIND: Kind = Kind::Float;
+}
+
+impl HostElement for half::f16 {
+    const KIND: Kind = Kind::Half;
+}
+
+impl HostElement for half::bf16 {
+    const KIND: Kind = Kind::BFloat16;
+}
+
+/// The elements of a contiguous host tensor of `T`, without a copy.
+fn host_slice<T: HostElement>(t: &Tensor) -> &[T] {
+    let readable = t.kind() == T::KIND && t.device() == Device::Cpu && t.is_contiguous();
+    assert!(readable, "not a contiguous {:?} tensor on the host", T::KIND);
     let length = t.numel();
     if length == 0 {
         return &[];
     }
-    // SAFETY: `t` is a contiguous tensor of `length` f32 elements in host memory (checked above), which lives as long
-    // as the borrow of `t` and which nothing writes while the slice lives.
-    unsafe { std::slice::from_raw_parts(t.data_ptr().cast::<f32>(), length) }
+    // SAFETY: `t` is a contiguous tensor of `length` elements of `T` in host memory (checked above), which lives as
+    // long as the borrow of `t` and which nothing writes while the slice lives.
+    unsafe { std::slice::from_raw_parts(t.data_ptr().cast::<T>(), length) }
 }
 
 /// Writes the input planes as 112 bit masks and values a position into `masks` and `values`, the rows after

@@ -225,7 +225,7 @@ fn gather_host_logits(policy: &Tensor, gather: &PolicyGather) -> Result<Vec<f32>
 }
 
 /// The element types host tensors are read as, each with its libtorch kind: tch 0.24's own `Element` gives bf16 the
-/// kind of f16, which would let a bf16 tensor pass for an f16 one.
+/// kind of f16 (tch-rs issue 995, open), which would let a bf16 tensor pass for an f16 one.
 trait HostElement: Copy {
     const KIND: Kind;
 }

@@ -16,7 +16,7 @@ kairos=$(cd "$root" && realpath "${KAIROS:-target/release/kairos}")
 weights="$root/weights/maia-1900.pb.gz"
 positions=${POSITIONS:-4}
 movetime=${MOVETIME:-5000}
-flags=$(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'avx512_bf16|amx_bf16' | tr '\n' ' ')
+flags=$(grep -m1 '^flags' /proc/cpuinfo | grep -o -w -E 'avx512_bf16|amx_bf16' | tr '\n' ' ' || true)
 echo "# $(date -u +%FT%TZ) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) ($(nproc) cores; $flags); $("$kairos" --version)"
 echo "# KAIROS_OPTIONS='${KAIROS_OPTIONS:-}' KAIROS_MAX_CPU_ISA='${KAIROS_MAX_CPU_ISA:-}'" \
   "ONEDNN_MAX_CPU_ISA='${ONEDNN_MAX_CPU_ISA:-}' OPENBLAS_CORETYPE='${OPENBLAS_CORETYPE:-}'"

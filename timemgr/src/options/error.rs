@@ -124,9 +124,12 @@ impl fmt::Display for Suggestion {
 
 impl Suggestion {
     /// The candidate with the smallest edit distance to `given` (ties: first in order); none if there are no
-    /// candidates.
+    /// candidates or the nearest is more than a third of `given`'s length away (at least one edit, as rustc's
+    /// suggestions allow), since a name that far off is not a misspelling of it.
     pub fn closest<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str>) -> Self {
-        Self(candidates.into_iter().min_by_key(|c| edit_distance(given, c)).map(str::to_owned))
+        let allowed = given.chars().count().max(3) / 3;
+        let nearest = candidates.into_iter().map(|c| (edit_distance(given, c), c)).min_by_key(|&(d, _)| d);
+        Self(nearest.filter(|&(d, _)| d <= allowed).map(|(_, c)| c.to_owned()))
     }
 }
 
@@ -162,5 +165,16 @@ mod tests {
     fn suggestion_picks_the_nearest_name() {
         let s = Suggestion::closest("init-timuse", ["init-tree-reuse", "init-timeuse", "min-timeuse"]);
         assert_eq!(s.0.as_deref(), Some("init-timeuse"));
+    }
+
+    #[test]
+    fn suggestion_needs_a_near_name() {
+        // "nosuch" is five edits from "legacy" and "smooth", six from "simple": no misspelling of any.
+        assert_eq!(Suggestion::closest("nosuch", ["legacy", "simple", "smooth"]).0, None);
+        // Three letters allow one edit; fifteen allow five.
+        assert_eq!(Suggestion::closest("lc1", ["lc0"]).0.as_deref(), Some("lc0"));
+        assert_eq!(Suggestion::closest("lx1", ["lc0"]).0, None);
+        assert_eq!(Suggestion::closest("mxx-mxve-bxdgxx", ["max-move-budget"]).0.as_deref(), Some("max-move-budget"));
+        assert_eq!(Suggestion::closest("mxx-mxvx-bxdgxx", ["max-move-budget"]).0, None);
     }
 }

@@ -281,4 +281,6 @@ fn help_lists_every_component_and_key() {
     assert!(smooth.contains("max-move-budget=0.42"), "{smooth}");
     let e = render_help(Some("lognorm")).unwrap_err().to_string();
     assert!(e.contains("did you mean 'lognormal'"), "{e}");
+    let e = render_help(Some("nosuch")).unwrap_err().to_string();
+    assert!(e.starts_with("unknown name 'nosuch'; valid names: regime, legacy,") && e.ends_with("mlh, fixed"), "{e}");
 }

@@ -26,7 +26,7 @@ pub enum OptionError {
     /// A manager or estimator name that does not exist.
     #[error("unknown {what} '{name}'{suggestion}; valid {what}s: {valid}")]
     UnknownComponent {
-        /// "time manager" or "moves-left estimator".
+        /// "time manager", "moves-left estimator", "choice", or "name" (either of the first two).
         what: &'static str,
         /// The name given.
         name: String,

@@ -21,7 +21,7 @@ pub fn render_help(name: Option<&str>) -> Result<String, OptionError> {
         Some(name) => component(name).map(render_component).ok_or_else(|| {
             let all = || managers().iter().chain(estimators()).map(|c| c.name);
             OptionError::UnknownComponent {
-                what: "time manager or estimator",
+                what: "name",
                 name: name.to_owned(),
                 suggestion: Suggestion::closest(name, all()),
                 valid: Names(all().map(str::to_owned).collect()),

@@ -111,3 +111,17 @@ fn bad_flags_fail_with_a_message_naming_them() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn a_misspelt_mode_is_named_with_the_nearest_mode() {
+    for (word, expected) in [
+        ("bnech", "unknown mode 'bnech'; did you mean 'bench'?; run 'kairos help'"),
+        ("tm-halp", "unknown mode 'tm-halp'; did you mean 'tm-help'?; run 'kairos help'"),
+        ("nosuch", "unknown mode 'nosuch'; run 'kairos help'"),
+    ] {
+        let output = kairos(&[word]);
+        assert!(!output.status.success(), "{word}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with(&format!("error: {expected}")), "{word}: {stderr}");
+    }
+}

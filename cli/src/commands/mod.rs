@@ -46,8 +46,20 @@ pub fn run(args: &[String]) -> Result<()> {
             println!("{}", engine::build_info::describe());
             Ok(())
         }
-        None => run_uci(args),
+        None => match args.first().filter(|first| !first.starts_with('-')) {
+            Some(word) => Err(unknown_mode(word)),
+            None => run_uci(args),
+        },
     }
+}
+
+/// A first argument that is neither a mode nor a flag is most likely a misspelt mode: name the nearest.
+fn unknown_mode(word: &str) -> anyhow::Error {
+    let suggestion = timemgr::options::error::Suggestion::closest(word, MODES.iter().map(|mode| mode.name));
+    anyhow::anyhow!(
+        "unknown mode '{word}'{suggestion}; run 'kairos help' to list the modes (in UCI mode, the default, flags are \
+         written --flag=value)"
+    )
 }
 
 fn print_modes(_: &[String]) -> Result<()> {

@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use nn::policy_map::TransposedMoves;
 use nn::{BackendKind, BackendOptions, DeviceChoice, Precision};
+use timemgr::options::error::Suggestion;
 use timemgr::options::{key_option, key_options, KeyOption, ParamKind, Value};
 use timemgr::{CommonStopperOptions, TimeManagerConfig};
 
@@ -28,16 +29,20 @@ use crate::search::{
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum OptionsError {
     /// No option has this UCI name.
-    #[error("unknown option '{name}'; send 'uci' (or run 'kairos --help') to list the options")]
+    #[error("unknown option '{name}'{suggestion}; send 'uci' (or run 'kairos --help') to list the options")]
     UnknownOption {
         /// The name that was given.
         name: String,
+        /// The nearest option name, if one is near.
+        suggestion: Suggestion,
     },
     /// No option has this command-line flag.
-    #[error("unknown flag '--{flag}'; run 'kairos --help' to list the flags")]
+    #[error("unknown flag '--{flag}'{suggestion}; run 'kairos --help' to list the flags")]
     UnknownFlag {
         /// The flag without its leading dashes.
         flag: String,
+        /// The nearest flag, if one is near.
+        suggestion: Suggestion,
     },
     /// A command-line argument is not of the form `--flag`, `--flag=value` or `--flag value`.
     #[error("unexpected argument '{argument}'; flags are written --flag=value or --flag value")]
@@ -250,7 +255,8 @@ macro_rules! declare_options {
                         return Ok(());
                     }
                 )*
-                Err(OptionsError::UnknownOption { name: name.to_string() })
+                let suggestion = Suggestion::closest(name, all_option_specs().map(|spec| spec.uci_name));
+                Err(OptionsError::UnknownOption { name: name.to_string(), suggestion })
             }
 
             /// The current values as text, in the order of [`OPTIONS`].
@@ -485,6 +491,14 @@ pub fn all_option_specs() -> impl Iterator<Item = &'static OptionSpec> {
     OPTIONS.iter().chain(key_option_specs())
 }
 
+/// The error for a flag that is neither an option's nor one of the caller's `extra_flags`, naming the nearest.
+fn unknown_flag(flag: &str, extra_flags: &[&str]) -> OptionsError {
+    let flags = all_option_specs().map(|spec| spec.flag).chain(extra_flags.iter().copied());
+    let nearest = Suggestion::closest(flag, flags).0;
+    let suggestion = Suggestion(nearest.map(|near| format!("--{near}")));
+    OptionsError::UnknownFlag { flag: flag.to_string(), suggestion }
+}
+
 impl EngineOptions {
     /// Sets the option whose UCI name is `name` (case-insensitive) from its textual value; the value is
     /// checked against the option's type and range, and a time-manager string is parsed and validated here,
@@ -705,7 +719,7 @@ impl EngineOptions {
                 .and_then(|positive| all_option_specs().find(|spec| spec.flag == positive))
                 .filter(|spec| spec.kind == OptionKind::Check);
             if spec.is_none() && negated.is_none() && !extra_flags.contains(&flag) {
-                return Err(OptionsError::UnknownFlag { flag: flag.to_string() });
+                return Err(unknown_flag(flag, extra_flags));
             }
             let is_switch = matches!(spec, Some(spec) if spec.kind == OptionKind::Check);
             let value = match inline_value {
@@ -725,7 +739,7 @@ impl EngineOptions {
                     options.set(spec.uci_name, &value.to_string())?;
                 }
                 (None, _) if extra_flags.contains(&flag) => extras.push((flag.to_string(), value)),
-                (None, _) => return Err(OptionsError::UnknownFlag { flag: flag.to_string() }),
+                (None, _) => return Err(unknown_flag(flag, extra_flags)),
             }
         }
         Ok(extras)
@@ -951,6 +965,13 @@ mod tests {
         );
         assert!(matches!(options.set("Ponder", "maybe"), Err(OptionsError::BadValue { option: "Ponder", .. })));
         assert!(matches!(options.set("Hash", "16"), Err(OptionsError::UnknownOption { .. })));
+        assert_eq!(
+            options.set("thread", "2").unwrap_err().to_string(),
+            "unknown option 'thread'; did you mean 'Threads'?; send 'uci' (or run 'kairos --help') to list the \
+             options"
+        );
+        let error = options.set("SmoothMaxMoveBudgte", "0.4").unwrap_err().to_string();
+        assert!(error.contains("did you mean 'SmoothMaxMoveBudget'?"), "time-manager keys are options too: {error}");
         let error = options.set("TimeManager", "smooth,legacy").unwrap_err();
         assert!(matches!(error, OptionsError::BadValue { option: "TimeManager", .. }), "{error}");
         let error = options.set("TimeManager", "ctm(model=/nonexistent/ctm.safetensors)").unwrap_err().to_string();
@@ -1005,9 +1026,14 @@ mod tests {
     #[test]
     fn cli_errors_are_typed() {
         let parse = |list: &[&str]| EngineOptions::from_cli_flags(&args(list)).unwrap_err();
-        assert_eq!(parse(&["--hash=16"]), OptionsError::UnknownFlag { flag: "hash".into() });
-        assert_eq!(parse(&["--hash"]), OptionsError::UnknownFlag { flag: "hash".into() }, "not 'needs a value'");
-        assert_eq!(parse(&["--hash", "16"]), OptionsError::UnknownFlag { flag: "hash".into() });
+        let hash = OptionsError::UnknownFlag { flag: "hash".into(), suggestion: Suggestion(None) };
+        assert_eq!(parse(&["--hash=16"]), hash);
+        assert_eq!(parse(&["--hash"]), hash, "not 'needs a value'");
+        assert_eq!(parse(&["--hash", "16"]), hash);
+        assert_eq!(
+            parse(&["--thread=2"]).to_string(),
+            "unknown flag '--thread'; did you mean '--threads'?; run 'kairos --help' to list the flags"
+        );
         assert_eq!(parse(&["threads=2"]), OptionsError::NotAFlag { argument: "threads=2".into() });
         assert_eq!(parse(&["--weights"]), OptionsError::MissingValue { flag: "weights".into() });
         assert_eq!(parse(&["--threads", "--ponder"]), OptionsError::MissingValue { flag: "threads".into() });

@@ -123,12 +123,14 @@ impl fmt::Display for Suggestion {
 }
 
 impl Suggestion {
-    /// The candidate with the smallest edit distance to `given` (ties: first in order); none if there are no
-    /// candidates or the nearest is more than a third of `given`'s length away (at least one edit, as rustc's
-    /// suggestions allow), since a name that far off is not a misspelling of it.
+    /// The candidate with the smallest edit distance to `given`, ignoring case (ties: first in order); none if
+    /// there are no candidates or the nearest is more than a third of `given`'s length away (at least one edit,
+    /// as rustc's suggestions allow), since a name that far off is not a misspelling of it.
     pub fn closest<'a>(given: &str, candidates: impl IntoIterator<Item = &'a str>) -> Self {
         let allowed = given.chars().count().max(3) / 3;
-        let nearest = candidates.into_iter().map(|c| (edit_distance(given, c), c)).min_by_key(|&(d, _)| d);
+        let given = given.to_lowercase();
+        let distance = |candidate: &str| edit_distance(&given, &candidate.to_lowercase());
+        let nearest = candidates.into_iter().map(|c| (distance(c), c)).min_by_key(|&(d, _)| d);
         Self(nearest.filter(|&(d, _)| d <= allowed).map(|(_, c)| c.to_owned()))
     }
 }
@@ -182,6 +184,7 @@ mod tests {
         // Three letters allow one edit; fifteen allow five.
         assert_eq!(Suggestion::closest("lc1", ["lc0"]).0.as_deref(), Some("lc0"));
         assert_eq!(Suggestion::closest("lx1", ["lc0"]).0, None);
+        assert_eq!(Suggestion::closest("THREAD", ["Threads", "Thread"]).0.as_deref(), Some("Thread"), "case ignored");
         assert_eq!(Suggestion::closest("mxx-mxve-bxdgxx", ["max-move-budget"]).0.as_deref(), Some("max-move-budget"));
         assert_eq!(Suggestion::closest("mxx-mxvx-bxdgxx", ["max-move-budget"]).0, None);
     }

@@ -278,16 +278,7 @@ impl Bench {
             }
         });
         let clock: SharedClock = Arc::new(WallClock::new());
-        let request = SearchRequest {
-            after_bestmove: None,
-            stopper: build_stopper_chain(None, go, &context, &self.stopper_options),
-            clock,
-            move_start_ms: 0.0,
-            searchmoves: Vec::new(),
-            hold_bestmove_until_stop: false,
-            infinite: false,
-            ponder: false,
-        };
+        let request = SearchRequest::new(build_stopper_chain(None, go, &context, &self.stopper_options), clock);
         let outcome = self.search.start(request, sink).wait();
         let fen = || Fen::from_position(position, EnPassantMode::Legal).to_string();
         let errors = errors.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).join("; ");

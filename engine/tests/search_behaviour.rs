@@ -41,17 +41,12 @@ fn run_search(search: &mut Search, limit: u64, stop_on_win: bool) -> Finished {
     let sink_events = Arc::clone(&events);
     let clock: SharedClock = Arc::new(VirtualClock::new(1000.0, 1.0));
     let counted_calls = Arc::clone(&done_calls);
+    let stopper: Box<dyn Stopper> = if stop_on_win { Box::new(VisitsOrWin(limit)) } else { Box::new(Visits(limit)) };
     let request = SearchRequest {
         after_bestmove: Some(Box::new(move |_| {
             counted_calls.fetch_add(1, Ordering::SeqCst);
         })),
-        stopper: if stop_on_win { Box::new(VisitsOrWin(limit)) } else { Box::new(Visits(limit)) },
-        clock,
-        move_start_ms: 0.0,
-        searchmoves: Vec::new(),
-        hold_bestmove_until_stop: false,
-        infinite: false,
-        ponder: false,
+        ..SearchRequest::new(stopper, clock)
     };
     let handle = search.start(
         request,
@@ -143,14 +138,8 @@ fn a_move_into_a_proven_loss_loses_its_prior_as_in_lc0() {
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink_events = Arc::clone(&events);
     let request = SearchRequest {
-        after_bestmove: None,
-        stopper: Box::new(Visits(400)),
-        clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
-        move_start_ms: 0.0,
         searchmoves: allowed.to_vec(),
-        hold_bestmove_until_stop: false,
-        infinite: false,
-        ponder: false,
+        ..SearchRequest::new(Box::new(Visits(400)), Arc::new(VirtualClock::new(1000.0, 1.0)))
     };
     search.start(request, Box::new(move |event| sink_events.lock().unwrap().push(event))).wait();
     let lines = events
@@ -409,14 +398,8 @@ fn start_endless(
 ) -> engine::search::SearchHandle {
     let sink_events = Arc::clone(events);
     let request = SearchRequest {
-        after_bestmove: None,
-        stopper: Box::new(Endless),
-        clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
-        move_start_ms: 0.0,
-        searchmoves: Vec::new(),
         hold_bestmove_until_stop: hold,
-        infinite: false,
-        ponder: false,
+        ..SearchRequest::new(Box::new(Endless), Arc::new(VirtualClock::new(1000.0, 1.0)))
     };
     search.start(
         request,
@@ -486,14 +469,8 @@ fn searchmoves_restrict_the_best_move() {
     let sink_events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&sink_events);
     let request = SearchRequest {
-        after_bestmove: None,
-        stopper: Box::new(Visits(100)),
-        clock: Arc::new(VirtualClock::new(1000.0, 1.0)),
-        move_start_ms: 0.0,
         searchmoves: vec![a3],
-        hold_bestmove_until_stop: false,
-        infinite: false,
-        ponder: false,
+        ..SearchRequest::new(Box::new(Visits(100)), Arc::new(VirtualClock::new(1000.0, 1.0)))
     };
     let outcome = search
         .start(request, Box::new(move |e| sink.lock().unwrap().push(e)))
@@ -754,16 +731,7 @@ fn a_visit_limit_stops_after_the_last_batch_whenever_the_watchdog_polls() {
             SearchParams { threads: 1, minibatch_size: 4, ..lc0_defaults() },
         );
         search.set_position(&GameState::default());
-        let request = SearchRequest {
-            after_bestmove: None,
-            stopper: Box::new(Visits(limit)),
-            clock: Arc::new(engine::clock::WallClock::new()),
-            move_start_ms: 0.0,
-            searchmoves: Vec::new(),
-            hold_bestmove_until_stop: false,
-            infinite: false,
-            ponder: false,
-        };
+        let request = SearchRequest::new(Box::new(Visits(limit)), Arc::new(engine::clock::WallClock::new()));
         let outcome = search.start(request, Box::new(|_| {})).wait().expect("a best move");
         let root_visits = 1 + search.root_visits().iter().map(|(_, n)| u64::from(*n)).sum::<u64>();
         assert!(outcome.stats.total_nodes >= limit, "{limit}: {:?}", outcome.stats.total_nodes);

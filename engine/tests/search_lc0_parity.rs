@@ -193,16 +193,7 @@ fn compare_with_lc0_within(
             search.start(common::request_for_visits(first), Box::new(|_| {})).wait().unwrap();
         }
         search.set_position(&game);
-        let request = SearchRequest {
-            after_bestmove: None,
-            stopper: stopper(),
-            clock: Arc::new(VirtualClock::new(1000.0, 0.0)),
-            move_start_ms: 0.0,
-            searchmoves: Vec::new(),
-            hold_bestmove_until_stop: false,
-            infinite: false,
-            ponder: false,
-        };
+        let request = SearchRequest::new(stopper(), Arc::new(VirtualClock::new(1000.0, 0.0)));
         let last_info = Arc::new(std::sync::Mutex::new(None));
         let sink_info = Arc::clone(&last_info);
         let sink = Box::new(move |event| {

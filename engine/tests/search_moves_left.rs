@@ -25,16 +25,7 @@ fn piece_count_moves_left(has_head: bool) -> Arc<dyn nn::Backend> {
 /// Searches the current position to `visits` and returns the outcome.
 fn search_to(search: &mut Search, visits: u64) -> SearchOutcome {
     let clock: SharedClock = Arc::new(VirtualClock::new(10_000.0, 0.0));
-    let request = SearchRequest {
-        after_bestmove: None,
-        stopper: Box::new(Visits(visits)),
-        clock,
-        move_start_ms: 0.0,
-        searchmoves: Vec::new(),
-        hold_bestmove_until_stop: false,
-        infinite: false,
-        ponder: false,
-    };
+    let request = SearchRequest::new(Box::new(Visits(visits)), clock);
     search.start(request, Box::new(|_| {})).wait().expect("a best move")
 }
 

@@ -68,6 +68,24 @@ pub struct SearchRequest {
     pub ponder: bool,
 }
 
+impl SearchRequest {
+    /// A search of every root move from clock time 0 that sends its best move as soon as `stopper` stops it,
+    /// with no end-of-move callback: the request of a bench or a test, whose other fields a caller sets with
+    /// `SearchRequest { field, ..SearchRequest::new(stopper, clock) }`.
+    pub fn new(stopper: Box<dyn Stopper>, clock: SharedClock) -> Self {
+        Self {
+            stopper,
+            after_bestmove: None,
+            clock,
+            move_start_ms: 0.0,
+            searchmoves: Vec::new(),
+            hold_bestmove_until_stop: false,
+            infinite: false,
+            ponder: false,
+        }
+    }
+}
+
 /// What the search tells the UCI layer.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SearchEvent {

@@ -88,16 +88,7 @@ pub fn request_for_visits(nodes: u64) -> SearchRequest {
 
 /// A search of every root move until `stopper` says stop, on a virtual clock, with no end-of-move callback.
 pub fn request_until(stopper: Box<dyn Stopper>) -> SearchRequest {
-    SearchRequest {
-        after_bestmove: None,
-        stopper,
-        clock: Arc::new(VirtualClock::new(1000.0, 0.0)),
-        move_start_ms: 0.0,
-        searchmoves: Vec::new(),
-        hold_bestmove_until_stop: false,
-        infinite: false,
-        ponder: false,
-    }
+    SearchRequest::new(stopper, Arc::new(VirtualClock::new(1000.0, 0.0)))
 }
 
 /// Stops once the root has this many visits or a win is proven.

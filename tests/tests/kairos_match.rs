@@ -118,3 +118,30 @@ fn every_game_records_its_binaries_and_machine_and_resume_refuses_another_binary
     assert!(summary.contains(&format!("| smooth | {id} | 4 |")), "{summary}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_game_an_engine_fails_is_warned_of_as_it_ends() {
+    let dir = std::env::temp_dir().join(format!("kairos-match-failure-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let missing = dir.join("no-such-engine");
+    let args = [
+        "match",
+        "--engine", "name=missing", &format!("cmd={}", missing.display()),
+        "--engine", "name=uniform", "cmd=kairos", "option.Backend=uniform", "option.Threads=1",
+        "--each", "tc=1+0.01",
+        "--games", "2",
+        "--results", "failures.jsonl",
+    ];
+    let output = run_kairos(&args, &dir, Duration::from_secs(120));
+    assert_eq!(output.code, Some(0), "the match ends normally: {}", output.stderr);
+    let warnings: Vec<&str> = output.stderr.lines().filter(|line| line.starts_with("warning: ")).collect();
+    let expected = |game: u32, white: &str, black: &str| {
+        format!("warning: game {game} ({white} vs {black}) ended by EngineStartFailed: missing: could not start '{}'",
+            missing.display())
+    };
+    assert_eq!(warnings.len(), 2, "{}", output.stderr);
+    assert!(warnings[0].starts_with(&expected(0, "missing", "uniform")), "{}", warnings[0]);
+    assert!(warnings[1].starts_with(&expected(1, "uniform", "missing")), "{}", warnings[1]);
+    assert!(output.stdout.contains("Games: 2, Wins: 0, Losses: 2"), "{}", output.stdout);
+    std::fs::remove_dir_all(&dir).ok();
+}

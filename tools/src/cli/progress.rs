@@ -2,6 +2,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::runner::GameRecord;
 use crate::stats::SprtConfig;
 use crate::tally::PairingTally;
 
@@ -34,6 +35,15 @@ impl MatchProgress {
             message.push_str(&format!("  LLR {llr:.2}"));
         }
         self.bar.set_message(message);
+    }
+
+    /// Prints a game that an engine or the opening failed on stderr, above the bar (or alone when it is hidden).
+    pub fn warn_of_failure(&self, record: &GameRecord) {
+        if record.termination.is_failure() {
+            let (id, white, black) = (record.game_id, &record.white, &record.black);
+            let (ending, reason) = (record.termination, &record.reason);
+            self.bar.suspend(|| eprintln!("warning: game {id} ({white} vs {black}) ended by {ending:?}: {reason}"));
+        }
     }
 
     /// Removes the bar before the final summary is printed.

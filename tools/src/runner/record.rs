@@ -85,6 +85,21 @@ impl Termination {
         )
     }
 
+    /// Whether an engine or the opening failed (rather than the game ending over the board or by
+    /// adjudication): `kairos match` warns of each such game as it ends.
+    pub fn is_failure(self) -> bool {
+        matches!(
+            self,
+            Termination::TimeForfeit
+                | Termination::EngineCrashed
+                | Termination::EngineHung
+                | Termination::IllegalMove
+                | Termination::NoBestMove
+                | Termination::EngineStartFailed
+                | Termination::InvalidOpening
+        )
+    }
+
     /// The PGN `Termination` tag value.
     pub fn pgn_tag(self) -> &'static str {
         match self {

@@ -120,14 +120,14 @@ fn every_game_records_its_binaries_and_machine_and_resume_refuses_another_binary
 }
 
 #[test]
-fn a_game_an_engine_fails_is_warned_of_as_it_ends() {
+fn a_missing_engine_and_mistaken_options_are_warned_of() {
     let dir = std::env::temp_dir().join(format!("kairos-match-failure-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let missing = dir.join("no-such-engine");
     let args = [
         "match",
         "--engine", "name=missing", &format!("cmd={}", missing.display()),
-        "--engine", "name=uniform", "cmd=kairos", "option.Backend=uniform", "option.Threads=1",
+        "--engine", "name=uniform", "cmd=kairos", "option.Backend=uniform", "option.Thread=1", "option.Threads=999",
         "--each", "tc=1+0.01",
         "--games", "2",
         "--results", "failures.jsonl",
@@ -135,13 +135,21 @@ fn a_game_an_engine_fails_is_warned_of_as_it_ends() {
     let output = run_kairos(&args, &dir, Duration::from_secs(120));
     assert_eq!(output.code, Some(0), "the match ends normally: {}", output.stderr);
     let warnings: Vec<&str> = output.stderr.lines().filter(|line| line.starts_with("warning: ")).collect();
-    let expected = |game: u32, white: &str, black: &str| {
-        format!("warning: game {game} ({white} vs {black}) ended by EngineStartFailed: missing: could not start '{}'",
-            missing.display())
-    };
-    assert_eq!(warnings.len(), 2, "{}", output.stderr);
-    assert!(warnings[0].starts_with(&expected(0, "missing", "uniform")), "{}", warnings[0]);
-    assert!(warnings[1].starts_with(&expected(1, "uniform", "missing")), "{}", warnings[1]);
+    let cannot_start = format!("could not start '{}'", missing.display());
+    let expected = [
+        format!("warning: engine missing cannot start ({cannot_start}"),
+        "warning: engine uniform: it announces no option 'Thread'; did you mean 'Threads'?; sent anyway".to_owned(),
+        "warning: engine uniform: it answered its options with 'info string error unknown option 'Thread'".to_owned(),
+        "warning: engine uniform: it answered its options with 'info string error invalid value '999' for option \
+         Threads"
+            .to_owned(),
+        format!("warning: game 0 (missing vs uniform) ended by EngineStartFailed: missing: {cannot_start}"),
+        format!("warning: game 1 (uniform vs missing) ended by EngineStartFailed: missing: {cannot_start}"),
+    ];
+    assert_eq!(warnings.len(), expected.len(), "{}", output.stderr);
+    for (warning, expected) in warnings.iter().zip(&expected) {
+        assert!(warning.starts_with(expected.as_str()), "{warning}\nexpected {expected}");
+    }
     assert!(output.stdout.contains("Games: 2, Wins: 0, Losses: 2"), "{}", output.stdout);
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -279,9 +279,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         done.insert(record.game_id);
         tallies.iter_mut().any(|t| t.add(record));
     }
-    if !previous.is_empty() {
-        check_binaries(&plan, &previous, args.allow_mixed_binaries)?;
-    }
+    check_engines(&plan, &previous, args.allow_mixed_binaries)?;
     let decided = |tallies: &[PairingTally]| {
         sprt.as_ref()
             .is_some_and(|config| tallies[0].llr(config).is_ok_and(|llr| config.decide(llr) != SprtDecision::Continue))
@@ -319,17 +317,28 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     }
 }
 
-/// When resuming: starts each engine once to read its `id name`, and refuses (unless `allow_mixed`) an engine
-/// whose recorded games were played by another binary; with `allow_mixed` it says which ones differ.
-fn check_binaries(plan: &MatchPlan, previous: &[GameRecord], allow_mixed: bool) -> anyhow::Result<()> {
+/// Starts each engine once before the first game and warns of what its start-up suggests is wrong with its
+/// settings (options it does not announce, errors it printed), or that it cannot start and so loses its games.
+/// When resuming, it refuses (unless `allow_mixed`) an engine whose recorded games another binary played; with
+/// `allow_mixed` it says which ones differ.
+fn check_engines(plan: &MatchPlan, previous: &[GameRecord], allow_mixed: bool) -> anyhow::Result<()> {
     let recorded = binaries_by_engine(previous);
     let timeout = std::time::Duration::from_millis(plan.settings.startup_timeout_ms);
     for engine in &plan.engines {
-        let Some(ids) = recorded.get(&engine.name) else { continue };
-        let process = UciProcess::start(engine, &[], timeout)
-            .map_err(|failure| anyhow::anyhow!("starting {} to check its binary: {failure}", engine.name))?;
+        let process = match (UciProcess::start(engine, &[], timeout), recorded.contains_key(&engine.name)) {
+            (Ok(process), _) => process,
+            (Err(failure), true) => bail!("starting {} to check its binary: {failure}", engine.name),
+            (Err(failure), false) => {
+                eprintln!("warning: engine {} cannot start ({failure}); it loses every game it plays", engine.name);
+                continue;
+            }
+        };
+        for warning in process.setup_warnings() {
+            eprintln!("warning: engine {}: {warning}", engine.name);
+        }
         let current = process.id_name().to_owned();
         process.quit();
+        let Some(ids) = recorded.get(&engine.name) else { continue };
         let others: Vec<&String> = ids.keys().filter(|id| **id != current).collect();
         if others.is_empty() {
             continue;

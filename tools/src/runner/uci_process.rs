@@ -5,6 +5,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use engine::uci::child::UciChild;
+use timemgr::options::error::Suggestion;
 
 use super::engine_config::EngineConfig;
 
@@ -114,6 +115,8 @@ pub struct UciProcess {
     lines: Receiver<String>,
     /// What the engine called itself in its `id name` line (empty if it sent none).
     id_name: String,
+    /// What its start-up suggests is wrong with its settings (see [`UciProcess::setup_warnings`]).
+    setup_warnings: Vec<String>,
 }
 
 impl UciProcess {
@@ -129,27 +132,53 @@ impl UciProcess {
                     command: config.command.display().to_string(),
                     reason: e.to_string(),
                 })?;
-        let mut process = UciProcess { child, lines, id_name: String::new() };
+        let mut process = UciProcess { child, lines, id_name: String::new(), setup_warnings: Vec::new() };
         process.send("uci")?;
         let deadline = Instant::now() + timeout;
+        let mut announced: Vec<String> = Vec::new();
         loop {
             let line = process.next_line(deadline, "'uciok'", timeout)?;
-            if let Some(name) = line.trim().strip_prefix("id name ") {
+            let line = line.trim();
+            if let Some(name) = line.strip_prefix("id name ") {
                 process.id_name = name.trim().to_owned();
-            } else if line.trim() == "uciok" {
+            } else if let Some(option) = line.strip_prefix("option name ") {
+                announced.push(option.split(" type ").next().unwrap_or(option).trim().to_owned());
+            } else if line == "uciok" {
                 break;
             }
         }
         for (name, value) in config.options.iter().chain(extra_options) {
+            if !announced.iter().any(|option| option.eq_ignore_ascii_case(name)) {
+                let suggestion = Suggestion::closest(name, announced.iter().map(String::as_str));
+                process.setup_warnings.push(format!("it announces no option '{name}'{suggestion}; sent anyway"));
+            }
             process.send(&format!("setoption name {name} value {value}"))?;
         }
-        process.sync(timeout)?;
+        process.send("isready")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = process.next_line(deadline, "'readyok'", timeout)?;
+            let line = line.trim();
+            if line == "readyok" {
+                break;
+            }
+            if ["info string error", "error", "No such option"].iter().any(|start| line.starts_with(start)) {
+                process.setup_warnings.push(format!("it answered its options with '{line}'"));
+            }
+        }
         Ok(process)
     }
 
     /// The engine's `id name` (empty if it sent none): its version, for the records.
     pub fn id_name(&self) -> &str {
         &self.id_name
+    }
+
+    /// What the start-up suggests is wrong with the engine's settings, which an engine otherwise ignores
+    /// quietly: options it does not announce (a misspelt name), and the errors it printed while its options were
+    /// set (Kairos's `info string error …`, lc0's `error …`, Stockfish's `No such option: …`).
+    pub fn setup_warnings(&self) -> &[String] {
+        &self.setup_warnings
     }
 
     /// Sends one line.

@@ -120,7 +120,8 @@ pub struct UciProcess {
 }
 
 impl UciProcess {
-    /// Starts the engine, completes `uci`/`uciok`, sets its options and waits for `readyok`.
+    /// Starts the engine, completes `uci`/`uciok`, sets its options and waits for `readyok`, noting what the
+    /// exchange suggests is wrong with the options ([`UciProcess::setup_warnings`]).
     pub fn start(
         config: &EngineConfig,
         extra_options: &[(String, String)],

@@ -125,3 +125,12 @@ fn a_misspelt_mode_is_named_with_the_nearest_mode() {
         assert!(stderr.starts_with(&format!("error: {expected}")), "{word}: {stderr}");
     }
 }
+
+#[test]
+fn an_error_that_quotes_its_cause_prints_it_once() {
+    let output = kairos(&["match-report", "/nonexistent/results.jsonl", "--out", "/nonexistent/report"]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let expected = "error: results file /nonexistent/results.jsonl: No such file or directory (os error 2)";
+    assert_eq!(stderr.trim_end(), expected);
+}

@@ -1,6 +1,7 @@
 //! The search space: `--param NAME=START:MIN:MAX` checked against the time-manager registry, and θ written back
 //! as a `NAME(…)` option string.
 
+use timemgr::options::error::Suggestion;
 use timemgr::options::{ParamKind, ParamSpec};
 use timemgr::{OptionError, TimeManagerConfig};
 
@@ -16,12 +17,14 @@ pub enum SpaceError {
     #[error("--param '{0}' is not NAME=START:MIN:MAX with three numbers (e.g. max-move-budget=0.3:0.1:0.6)")]
     Syntax(String),
     /// The key names no numeric parameter of the manager or its estimator.
-    #[error("--param {key}: {manager} has no numeric key of that name; tunable keys: {valid}")]
+    #[error("--param {key}: {manager} has no numeric key of that name{suggestion}; tunable keys: {valid}")]
     UnknownKey {
         /// The key given.
         key: String,
         /// The manager being tuned.
         manager: String,
+        /// The nearest tunable key, if one is near.
+        suggestion: Suggestion,
         /// Every tunable key, comma-separated.
         valid: String,
     },
@@ -137,10 +140,14 @@ impl TuneSpace {
                 (Some(inner), Some(estimator)) => format!("{}.{inner}", estimator.spec().name),
                 _ => written,
             };
-            let spec = lookup(&base, &key).ok_or_else(|| SpaceError::UnknownKey {
-                key: key.clone(),
-                manager: base.name().to_owned(),
-                valid: tunable_keys(&base).join(", "),
+            let spec = lookup(&base, &key).ok_or_else(|| {
+                let valid = tunable_keys(&base);
+                SpaceError::UnknownKey {
+                    key: key.clone(),
+                    manager: base.name().to_owned(),
+                    suggestion: Suggestion::closest(&key, valid.iter().map(String::as_str)),
+                    valid: valid.join(", "),
+                }
             })?;
             if tuned.iter().any(|p| p.name == key) {
                 return Err(SpaceError::Duplicate(key));
@@ -234,6 +241,9 @@ mod tests {
         let err = |params: &[&str]| TuneSpace::new("smooth", &words(params)).unwrap_err();
         assert!(matches!(err(&["max-move-budget=0.3:0.1"]), SpaceError::Syntax(_)));
         assert!(matches!(err(&["max-move-budgt=0.3:0.1:0.6"]), SpaceError::UnknownKey { .. }));
+        let text = err(&["max-move-budgt=0.3:0.1:0.6"]).to_string();
+        assert!(text.starts_with("--param max-move-budgt: smooth has no numeric key of that name; did you mean \
+            'max-move-budget'?; tunable keys: "), "{text}");
         assert!(matches!(err(&["max-move-budget=0.3:0.6:0.1"]), SpaceError::Bounds { .. }));
         assert!(matches!(err(&["max-move-budget=0.3:-5:0.6"]), SpaceError::Bounds { .. }));
         assert!(matches!(err(&["max-move-budget=0.9:0.1:0.6"]), SpaceError::StartOutside { .. }));

@@ -4,6 +4,9 @@ use tools::report::{usage_by_engine, EngineUsage, GameEnd, Summary};
 use tools::runner::{GameRecord, GameResult, MoveRecord, Opening, ResultsLog, Termination, Variant};
 use tools::{run_match_report, MatchReportArgs};
 
+use time::format_description::well_known::Rfc3339;
+use time::OffsetDateTime;
+
 fn mv(time: u64, clock: i64, nodes: u64) -> MoveRecord {
     MoveRecord {
         uci: "a2a3".into(),
@@ -41,6 +44,8 @@ fn game(
         white_engine: None,
         black_engine: None,
         machine: None,
+        started: None,
+        ended: None,
     }
 }
 
@@ -94,6 +99,19 @@ fn report_writes_plots_and_summary() {
     assert!(summary.contains("| a | 2 | 0 | 700 / 700 / 600 | - | 35 |"), "no game is longer than the median: {summary}");
     assert!(summary.contains("| b | 2 | 1 |"), "{summary}");
     assert!(summary.contains("| 2 | 2 | 225 | 225 | 300 | 700 |"), "{summary}");
+    assert!(!summary.contains("Played:"), "games without times say nothing of when: {summary}");
+
+    // The second game played first, from 23:59:40 to 00:00:20 the next day (UTC); the first one after it.
+    let moment = |text: &str| Some(OffsetDateTime::parse(text, &Rfc3339).unwrap());
+    let mut timed = games();
+    (timed[0].started, timed[0].ended) = (moment("2026-12-04T00:00:21Z"), moment("2026-12-04T00:01:02Z"));
+    (timed[1].started, timed[1].ended) = (moment("2026-12-03T23:59:40Z"), moment("2026-12-04T00:00:20Z"));
+    let timed_results = dir.join("timed.jsonl");
+    let (mut log, _) = ResultsLog::open(&timed_results, false).unwrap();
+    timed.iter().for_each(|g| log.append(g).unwrap());
+    run_match_report(MatchReportArgs { results: timed_results, out: out.clone(), trace: Vec::new() }).unwrap();
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(summary.contains("\nPlayed: 2026-12-03T23:59:40Z to 2026-12-04T00:01:02Z (UTC).\n"), "{summary}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

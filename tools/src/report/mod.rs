@@ -15,7 +15,7 @@ pub use plots::{write_chart, Chart, PlotError, Series};
 pub use node_budget::{parse_trace_argument, read_node_budget, NodeBudget, TraceError};
 pub use usage::{usage_by_engine, EngineUsage, GameEnd, Summary, EVENNESS_MOVES};
 
-use crate::runner::{binaries_by_engine, read_results, GameRecord};
+use crate::runner::{binaries_by_engine, read_results, rfc3339_text, GameRecord};
 
 /// Arguments of `kairos match-report`.
 #[derive(Args, Debug, Clone)]
@@ -127,7 +127,20 @@ fn provenance_markdown(games: &[GameRecord]) -> String {
     let machines: Vec<&str> = machines.into_iter().collect();
     let machines = if machines.is_empty() { "unrecorded".to_owned() } else { machines.join("; ") };
     let _ = writeln!(out, "\nMachines: {machines}.");
+    out.push_str(&played_markdown(games));
     out
+}
+
+/// When the games were played (the first start to the last end, UTC); nothing for files written before the
+/// runner kept the times.
+fn played_markdown(games: &[GameRecord]) -> String {
+    let first = games.iter().filter_map(|game| game.started).min();
+    let last = games.iter().filter_map(|game| game.ended).max();
+    let (Some(first), Some(last)) = (first, last) else { return String::new() };
+    let timed = games.iter().filter(|game| game.started.is_some()).count();
+    let untimed = games.len() - timed;
+    let untimed = if untimed > 0 { format!(" ({untimed} games without times)") } else { String::new() };
+    format!("\nPlayed: {} to {} (UTC){untimed}.\n", rfc3339_text(first), rfc3339_text(last))
 }
 
 fn cell(summary: Option<Summary>, pick: impl Fn(&Summary) -> f64) -> String {

@@ -12,7 +12,7 @@ use super::adjudication::{Adjudicator, DrawAdjudication, ResignAdjudication, Ver
 use super::engine_config::EngineConfig;
 use super::openings::{InvalidOpening, Opening};
 use super::provenance::{machine_description, EngineProvenance};
-use super::record::{GameRecord, GameResult, MoveRecord, Termination};
+use super::record::{utc_now_in_seconds, GameRecord, GameResult, MoveRecord, Termination};
 use super::time_control::{GoLimits, SideClock};
 use super::uci_process::{EngineFailure, SearchDeadline, UciProcess};
 use super::variant::Variant;
@@ -156,6 +156,7 @@ impl Ending {
 
 /// Plays one game; engine failures become losses for the failing side and never abort the match.
 pub fn play_game(job: &GameJob, white: &mut EngineSlot, black: &mut EngineSlot, settings: &GameSettings) -> GameRecord {
+    let started = utc_now_in_seconds();
     let mut moves = Vec::new();
     let ending = run_game(job, [&mut *white, &mut *black], settings, &mut moves);
     if let Some(white_failed) = ending.culprit.filter(|_| ending.termination.needs_restart()) {
@@ -181,6 +182,8 @@ pub fn play_game(job: &GameJob, white: &mut EngineSlot, black: &mut EngineSlot, 
         white_engine: white.provenance.clone(),
         black_engine: black.provenance.clone(),
         machine: Some(machine_description().to_owned()),
+        started: Some(started),
+        ended: Some(utc_now_in_seconds()),
     }
 }
 

@@ -21,7 +21,7 @@ pub use openings::{epd_position, load_openings, InvalidOpening, Opening, Opening
 pub use pgn::{clock_text, game_to_pgn, PgnError, PgnLog};
 pub use play::{play_games, Flow};
 pub use provenance::{machine_description, EngineProvenance};
-pub use record::{binaries_by_engine, GameRecord, GameResult, MoveRecord, Termination};
+pub use record::{binaries_by_engine, rfc3339_text, GameRecord, GameResult, MoveRecord, Termination};
 pub use results_log::{read_results, ResultsError, ResultsLog};
 pub use schedule::{MatchPlan, PlanError, Tournament};
 pub use time_control::{GoLimits, SideClock, TimeControl, TimeControlError};

@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{Color, Position};
+use time::OffsetDateTime;
 
 use super::openings::{InvalidOpening, Opening};
-use super::record::{GameRecord, MoveRecord};
+use super::record::{rfc3339_text, GameRecord, MoveRecord};
 use super::uci_process::Score;
 
 /// Formats milliseconds as `H:MM:SS.mmm` for `%clk` and `%emt`.
@@ -43,6 +44,17 @@ fn move_comment(record: &MoveRecord) -> String {
     parts.join(" ")
 }
 
+/// The PGN `Date` tag's form, `YYYY.MM.DD`.
+fn pgn_date(moment: OffsetDateTime) -> String {
+    format!("{:04}.{:02}.{:02}", moment.year(), u8::from(moment.month()), moment.day())
+}
+
+/// `HH:MM:SS`, as cutechess and fastchess write `GameDuration`.
+fn duration_text(duration: time::Duration) -> String {
+    let seconds = duration.whole_seconds().max(0);
+    format!("{:02}:{:02}:{:02}", seconds / 3600, seconds / 60 % 60, seconds % 60)
+}
+
 /// A game that cannot be written as PGN.
 #[derive(Debug, thiserror::Error)]
 pub enum PgnError {
@@ -74,7 +86,7 @@ pub fn game_to_pgn(game: &GameRecord, round: u64) -> Result<String, PgnError> {
     let mut tag = |name: &str, value: &str| out.push_str(&format!("[{name} \"{}\"]\n", value.replace('"', "'")));
     tag("Event", "Kairos match");
     tag("Site", "?");
-    tag("Date", "????.??.??");
+    tag("Date", &game.started.map_or_else(|| "????.??.??".to_owned(), pgn_date));
     tag("Round", &round.to_string());
     tag("White", &game.white);
     tag("Black", &game.black);
@@ -102,6 +114,11 @@ pub fn game_to_pgn(game: &GameRecord, round: u64) -> Result<String, PgnError> {
     }
     if let Some(machine) = &game.machine {
         tag("Machine", machine);
+    }
+    if let (Some(started), Some(ended)) = (game.started, game.ended) {
+        tag("GameStartTime", &rfc3339_text(started));
+        tag("GameEndTime", &rfc3339_text(ended));
+        tag("GameDuration", &duration_text(ended - started));
     }
     tag("PlyCount", &(game.opening.moves.len() + game.moves.len()).to_string());
     out.push('\n');
@@ -177,6 +194,7 @@ mod tests {
     use crate::runner::record::{GameResult, Termination};
     use crate::runner::provenance::EngineProvenance;
     use crate::runner::variant::Variant;
+    use time::format_description::well_known::Rfc3339;
 
     #[test]
     fn clock_text_shows_hours_minutes_seconds_and_milliseconds() {
@@ -216,6 +234,8 @@ mod tests {
             }),
             black_engine: None,
             machine: Some("Some CPU, 2 cores".into()),
+            started: None,
+            ended: None,
         };
         let pgn = game_to_pgn(&game, 1).unwrap().replace('\n', " ");
         assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
@@ -227,6 +247,7 @@ mod tests {
         assert!(!pgn.contains("[Variant"), "standard chess has no Variant tag: {pgn}");
         assert!(pgn.contains("[WhiteEngine \"Kairos 0.1.0+git.0123456789ab\"] [WhiteOptions \"TimeManager=legacy Threads=1\"]"), "{pgn}");
         assert!(pgn.contains("[Machine \"Some CPU, 2 cores\"]") && !pgn.contains("BlackEngine"), "{pgn}");
+        assert!(pgn.contains("[Date \"????.??.??\"]") && !pgn.contains("GameStartTime"), "no time recorded: {pgn}");
         // A Chess960 game: the tag, the set-up and castling (written as king takes rook) in SAN.
         let fischer = GameRecord {
             opening: Opening { fen: "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1".into(), moves: vec![] },
@@ -240,5 +261,18 @@ mod tests {
         assert!(fischer_pgn.contains("[Variant \"Chess960\"] [SetUp \"1\"] [FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]"), "{fischer_pgn}");
         assert!(fischer_pgn.contains("1. O-O-O {[%clk 0:00:09.980]") && fischer_pgn.contains("O-O {[%clk 0:00:09.870]"), "{fischer_pgn}");
         assert!(pgn.trim_end().ends_with("{checkmate} 0-1"), "{pgn}");
+
+        // A game from 23:58:50 to 00:01:05 the next day (UTC), written as cutechess and fastchess tag it.
+        let moment = |text: &str| OffsetDateTime::parse(text, &Rfc3339).unwrap();
+        let timed = GameRecord {
+            started: Some(moment("2026-12-31T23:58:50Z")),
+            ended: Some(moment("2027-01-01T00:01:05Z")),
+            ..fischer
+        };
+        let timed_pgn = game_to_pgn(&timed, 3).unwrap();
+        assert!(timed_pgn.contains("[Date \"2026.12.31\"]\n"), "{timed_pgn}");
+        let times = "[GameStartTime \"2026-12-31T23:58:50Z\"]\n[GameEndTime \"2027-01-01T00:01:05Z\"]\n\
+                     [GameDuration \"00:02:15\"]\n";
+        assert!(timed_pgn.contains(times), "{timed_pgn}");
     }
 }

@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+use time::format_description::well_known::Rfc3339;
+use time::OffsetDateTime;
 
 use super::openings::Opening;
 use super::provenance::EngineProvenance;
@@ -173,6 +175,24 @@ pub struct GameRecord {
     /// The machine the game was played on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<String>,
+    /// When the runner began the game (UTC, whole seconds; absent in files written before it was recorded).
+    /// Virtual-clock games replay exactly in everything else.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "time::serde::rfc3339::option")]
+    pub started: Option<OffsetDateTime>,
+    /// When the game ended.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "time::serde::rfc3339::option")]
+    pub ended: Option<OffsetDateTime>,
+}
+
+/// A moment as RFC 3339 text (`2026-12-03T17:20:05Z`), as the results file, the PGN and `match-report` show it.
+pub fn rfc3339_text(moment: OffsetDateTime) -> String {
+    moment.format(&Rfc3339).unwrap_or_else(|_| "?".to_owned())
+}
+
+/// The wall clock now in UTC to the whole second, as `GameRecord` keeps it.
+pub fn utc_now_in_seconds() -> OffsetDateTime {
+    let now = OffsetDateTime::now_utc();
+    now.replace_nanosecond(0).unwrap_or(now)
 }
 
 /// For each engine name, the `id name` of each binary its recorded games were played with, and how many games
@@ -203,5 +223,43 @@ impl GameRecord {
         } else {
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WRITTEN_BEFORE_TIMES: &str = concat!(
+        r#"{"game_id":0,"pair_id":0,"white":"a","black":"b","white_time_control":"10+0.1","#,
+        r#""black_time_control":"10+0.1","opening":{"fen":"8/8/8/8/8/8/8/K1k5 w - - 0 1","moves":[]},"#,
+        r#""result":"Draw","termination":"InsufficientMaterial","reason":"insufficient material","moves":[],"#,
+        r#""machine":"Some CPU, 2 cores"}"#
+    );
+
+    #[test]
+    fn games_written_before_times_were_kept_read_and_write_back_unchanged() {
+        let game: GameRecord = serde_json::from_str(WRITTEN_BEFORE_TIMES).unwrap();
+        assert_eq!((game.started, game.ended), (None, None));
+        assert_eq!(serde_json::to_string(&game).unwrap(), WRITTEN_BEFORE_TIMES);
+    }
+
+    #[test]
+    fn start_and_end_are_written_in_rfc3339_utc() {
+        let with_times = WRITTEN_BEFORE_TIMES.replace(
+            r#""machine":"Some CPU, 2 cores"}"#,
+            r#""machine":"Some CPU, 2 cores","started":"2026-12-03T17:20:05Z","ended":"2026-12-03T17:21:35Z"}"#,
+        );
+        let game: GameRecord = serde_json::from_str(&with_times).unwrap();
+        let (started, ended) = (game.started.unwrap(), game.ended.unwrap());
+        assert_eq!((started.hour(), started.minute(), started.second()), (17, 20, 5));
+        assert_eq!((ended - started).whole_seconds(), 90);
+        assert_eq!(serde_json::to_string(&game).unwrap(), with_times);
+    }
+
+    #[test]
+    fn now_is_kept_to_the_whole_second_in_utc() {
+        let now = utc_now_in_seconds();
+        assert_eq!((now.nanosecond(), now.offset().is_utc()), (0, true));
     }
 }

@@ -165,13 +165,20 @@ fn a_missing_engine_and_mistaken_options_are_warned_of() {
         "warning: engine uniform: it answered its options with 'info string error invalid value '999' for option \
          Threads"
             .to_owned(),
-        format!("warning: game 0 (missing vs uniform) ended by EngineStartFailed: missing: {cannot_start}"),
-        format!("warning: game 1 (uniform vs missing) ended by EngineStartFailed: missing: {cannot_start}"),
+        format!("warning: game 1 (missing vs uniform) ended by EngineStartFailed: missing: {cannot_start}"),
+        format!("warning: game 2 (uniform vs missing) ended by EngineStartFailed: missing: {cannot_start}"),
     ];
     assert_eq!(warnings.len(), expected.len(), "{}", output.stderr);
     for (warning, expected) in warnings.iter().zip(&expected) {
         assert!(warning.starts_with(expected.as_str()), "{warning}\nexpected {expected}");
     }
     assert!(output.stdout.contains("Games: 2, Wins: 0, Losses: 2"), "{}", output.stdout);
+    // stderr is a pipe here, so each finished game has its line, with the first engine's standing after it.
+    let finished: Vec<&str> = output.stderr.lines().filter(|line| line.starts_with("Finished game ")).collect();
+    assert_eq!(finished.len(), 2, "{}", output.stderr);
+    let first = format!("Finished game 1 of 2 (missing vs uniform): 0-1 {{missing: {cannot_start}");
+    assert!(finished[0].starts_with(&first) && finished[0].contains("}; missing score 0.0/1"), "{}", finished[0]);
+    let second = format!("Finished game 2 of 2 (uniform vs missing): 1-0 {{missing: {cannot_start}");
+    assert!(finished[1].starts_with(&second) && finished[1].contains("}; missing score 0.0/2"), "{}", finished[1]);
     std::fs::remove_dir_all(&dir).ok();
 }

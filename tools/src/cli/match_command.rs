@@ -299,7 +299,7 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
             }
             tallies.iter_mut().any(|t| t.add(record));
             progress.warn_of_failure(record);
-            progress.update(&tallies[0], sprt.as_ref());
+            progress.update(record, &tallies[0], sprt.as_ref());
             if decided(&tallies) {
                 Flow::Stop
             } else {

@@ -1,4 +1,8 @@
-//! The match progress bar on stderr (indicatif hides it when stderr is not a terminal).
+//! The match's progress on stderr: a bar on a terminal; where stderr is a file or a pipe (a match left running in
+//! the background, a CI log), where indicatif hides the bar, a line for each finished game instead. Games are
+//! numbered from 1, as the PGN's `Round` numbers them.
+
+use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -9,6 +13,8 @@ use crate::tally::PairingTally;
 /// Shows games played, score, Elo ± error and LLR.
 pub struct MatchProgress {
     bar: ProgressBar,
+    /// Whether each finished game gets a line of its own (stderr is not a terminal).
+    game_lines: bool,
 }
 
 impl MatchProgress {
@@ -19,30 +25,28 @@ impl MatchProgress {
             bar.set_style(style);
         }
         bar.set_position(done);
-        MatchProgress { bar }
+        MatchProgress { bar, game_lines: !std::io::stderr().is_terminal() }
     }
 
-    /// Redraws after a game with the first pairing's numbers.
-    pub fn update(&self, tally: &PairingTally, sprt: Option<&SprtConfig>) {
+    /// Redraws after a game with the first pairing's standing, or prints the game's line with it.
+    pub fn update(&self, record: &GameRecord, tally: &PairingTally, sprt: Option<&SprtConfig>) {
         self.bar.inc(1);
-        let g = &tally.games;
-        let mut message = format!("score {:.1}/{}", g.wins as f64 + g.draws as f64 / 2.0, g.games());
-        let estimate = if tally.pairs.pairs() > 0 { tally.pairs.estimate() } else { g.estimate() };
-        if let Ok(e) = estimate {
-            message.push_str(&format!("  Elo {:+.1} +/- {:.1}", e.elo, e.elo_error));
+        let standing = standing(tally, sprt);
+        if self.game_lines {
+            let (number, total) = (record.game_id + 1, self.bar.length().unwrap_or(0));
+            let (white, black, result, reason) = (&record.white, &record.black, record.result.pgn(), &record.reason);
+            eprintln!("Finished game {number} of {total} ({white} vs {black}): {result} {{{reason}}}; {standing}");
         }
-        if let Some(llr) = sprt.and_then(|config| tally.llr(config).ok()) {
-            message.push_str(&format!("  LLR {llr:.2}"));
-        }
-        self.bar.set_message(message);
+        self.bar.set_message(standing);
     }
 
     /// Prints a game that an engine or the opening failed on stderr, above the bar (or alone when it is hidden).
     pub fn warn_of_failure(&self, record: &GameRecord) {
         if record.termination.is_failure() {
-            let (id, white, black) = (record.game_id, &record.white, &record.black);
+            let (number, white, black) = (record.game_id + 1, &record.white, &record.black);
             let (ending, reason) = (record.termination, &record.reason);
-            self.bar.suspend(|| eprintln!("warning: game {id} ({white} vs {black}) ended by {ending:?}: {reason}"));
+            let warning = format!("warning: game {number} ({white} vs {black}) ended by {ending:?}: {reason}");
+            self.bar.suspend(|| eprintln!("{warning}"));
         }
     }
 
@@ -50,4 +54,18 @@ impl MatchProgress {
     pub fn finish(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// The first engine's score, Elo ± error (over pairs once there are any) and, under `--sprt`, the LLR.
+fn standing(tally: &PairingTally, sprt: Option<&SprtConfig>) -> String {
+    let g = &tally.games;
+    let mut standing = format!("{} score {:.1}/{}", tally.first, g.wins as f64 + g.draws as f64 / 2.0, g.games());
+    let estimate = if tally.pairs.pairs() > 0 { tally.pairs.estimate() } else { g.estimate() };
+    if let Ok(e) = estimate {
+        standing.push_str(&format!("  Elo {:+.1} +/- {:.1}", e.elo, e.elo_error));
+    }
+    if let Some(llr) = sprt.and_then(|config| tally.llr(config).ok()) {
+        standing.push_str(&format!("  LLR {llr:.2}"));
+    }
+    standing
 }

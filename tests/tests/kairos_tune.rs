@@ -17,7 +17,7 @@ use serde_json::Value;
 /// The tuned manager; its keys beside `limit=nodes` keep this fixture's games as they were written for.
 const MANAGER: &str = "smooth(limit=nodes,learn-node-use=true)";
 
-fn tune(dir: &Path, log: &str) -> (String, Vec<Value>) {
+fn tune(dir: &Path, log: &str) -> (String, Vec<Value>, String) {
     let openings = workspace_root().join("tests/data/mating-openings.epd");
     let args = [
         "tune",
@@ -43,15 +43,16 @@ fn tune(dir: &Path, log: &str) -> (String, Vec<Value>) {
     assert_eq!(output.code, Some(0), "{}\n{}", output.stdout, output.stderr);
     let result = std::fs::read_to_string(dir.join(format!("{log}.result.txt"))).expect("result file");
     let lines = std::fs::read_to_string(dir.join(log)).expect("log");
-    (result.trim().to_string(), lines.lines().map(|line| serde_json::from_str(line).unwrap()).collect())
+    let lines = lines.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    (result.trim().to_string(), lines, output.stderr)
 }
 
 #[test]
 fn a_tiny_virtual_clock_tuning_run_replays_exactly_and_emits_a_valid_string() {
     let dir = std::env::temp_dir().join(format!("kairos-tune-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let (first_result, first_log) = tune(&dir, "first.jsonl");
-    let (second_result, second_log) = tune(&dir, "second.jsonl");
+    let (first_result, first_log, first_stderr) = tune(&dir, "first.jsonl");
+    let (second_result, second_log, _) = tune(&dir, "second.jsonl");
     assert_eq!(first_log, second_log, "same seed, same run");
     assert_eq!(first_result, second_result);
     assert_eq!(first_log.iter().filter(|line| line["kind"] == "iteration").count(), 3);
@@ -83,6 +84,15 @@ fn a_tiny_virtual_clock_tuning_run_replays_exactly_and_emits_a_valid_string() {
             }
         }
         previous = line["parameters"].clone();
+    }
+    // stderr is a pipe here, so each iteration has its line, with the log's score difference.
+    let finished: Vec<&str> = first_stderr.lines().filter(|line| line.starts_with("Finished iteration ")).collect();
+    assert_eq!(finished.len(), 3, "{first_stderr}");
+    let logged = first_log.iter().filter(|line| line["kind"] == "iteration");
+    for (number, (printed, line)) in finished.iter().zip(logged).enumerate() {
+        let difference = line["score_difference"].as_f64().unwrap();
+        let expected = format!("Finished iteration {} of 3: y+ - y- {difference:+.3}  init-nps=", number + 1);
+        assert!(printed.starts_with(&expected), "{printed}\nexpected {expected}");
     }
     assert!(dir.join("first.jsonl.trajectory.svg").is_file(), "trajectory plot written");
     let _ = std::fs::remove_dir_all(&dir);

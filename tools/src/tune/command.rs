@@ -1,6 +1,7 @@
 //! `kairos tune`: arguments, the driver that plays, logs, resumes, plots and prints the tuned option string, and
 //! the optional SPRT of the result against the start.
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
@@ -192,6 +193,8 @@ fn replay(spsa: &mut Spsa, lines: &[IterationLine]) -> Result<(), SpsaError> {
     Ok(())
 }
 
+/// The iterations' bar on a terminal (where stderr is a file or a pipe, indicatif hides it and each iteration
+/// gets a line instead).
 fn progress_bar(total: u64, done: u64) -> ProgressBar {
     let bar = ProgressBar::new(total);
     if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} iterations {elapsed_precise} {msg}") {
@@ -306,13 +309,18 @@ where
     lines.truncate(iterations as usize);
     replay(&mut spsa, &lines)?;
     let bar = progress_bar(iterations, spsa.iteration());
+    let iteration_lines = !std::io::stderr().is_terminal();
     while spsa.iteration() < iterations {
         let step = spsa.step(objective)?;
         let line = IterationLine::new(&step, spsa.params(), space.option_string(&step.theta)?);
         journal.append(&line)?;
         bar.inc(1);
         let shown: Vec<String> = line.parameters.iter().map(|(k, v)| format!("{k}={v:.4}")).collect();
-        bar.set_message(format!("y+ - y- {:+.3}  {}", line.score_difference, shown.join(" ")));
+        let message = format!("y+ - y- {:+.3}  {}", line.score_difference, shown.join(" "));
+        if iteration_lines {
+            eprintln!("Finished iteration {} of {iterations}: {message}", spsa.iteration());
+        }
+        bar.set_message(message);
         lines.push(line);
     }
     bar.finish_and_clear();

@@ -102,6 +102,7 @@ fn every_game_records_its_binaries_and_machine_and_resume_refuses_another_binary
         assert!(!game["machine"].as_str().unwrap().is_empty());
     }
     let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    let pgn_of_two_games = pgn.clone();
     assert!(pgn.contains(&format!("[WhiteEngine \"{id}\"]")) && pgn.contains("[Machine \""), "{pgn}");
     let started = games[0]["started"].as_str().unwrap();
     let date = format!("[Date \"{}\"]", started[..10].replace('-', "."));
@@ -128,10 +129,27 @@ fn every_game_records_its_binaries_and_machine_and_resume_refuses_another_binary
     assert!(refused.stderr.contains("--allow-mixed-binaries"), "{}", refused.stderr);
     assert_eq!(std::fs::read_to_string(&results).unwrap().lines().count(), 2, "nothing was played");
 
+    // The runner stopped in the middle of the second game's PGN: resuming writes that game again from the results.
+    let pgn_path = dir.join("games.pgn");
+    let second_game = pgn.rfind("[Event ").unwrap();
+    std::fs::write(&pgn_path, &pgn[..second_game + (pgn.len() - second_game) / 2]).unwrap();
     let mixed = run(args("4", &["--resume", "--allow-mixed-binaries"]));
     assert_eq!(mixed.code, Some(0), "{}", mixed.stderr);
     assert!(mixed.stderr.contains("warning: engine legacy is now"), "{}", mixed.stderr);
+    let rewritten = "warning: PGN file games.pgn lacked 1 of the results file's games; written from it";
+    assert!(mixed.stderr.contains(rewritten), "{}", mixed.stderr);
     assert_eq!(std::fs::read_to_string(&results).unwrap().lines().count(), 4);
+    let pgn = std::fs::read_to_string(&pgn_path).unwrap();
+    assert!(pgn.starts_with(&pgn_of_two_games[..second_game]), "the first game as it was written:\n{pgn}");
+    let second = &pgn[second_game..];
+    assert!(second.starts_with("[Event ") && second.contains(&format!("Engine \"{other}\"]")), "{pgn}");
+    let rounds: Vec<&str> = pgn.lines().filter(|line| line.starts_with("[Round ")).collect();
+    assert_eq!(rounds, ["[Round \"1\"]", "[Round \"2\"]", "[Round \"3\"]", "[Round \"4\"]"], "{pgn}");
+    // A new match is not appended to another match's PGN.
+    let refused = run(args("4", &[]).into_iter().map(|a| a.replace("games.jsonl", "other.jsonl")).collect());
+    assert_ne!(refused.code, Some(0));
+    let named = "PGN file games.pgn holds 4 games, more than the 0 of the results file: it is another match's";
+    assert!(refused.stderr.contains(named), "{}", refused.stderr);
     let report = run(vec!["match-report".into(), "games.jsonl".into(), "--out".into(), "report".into()]);
     assert_eq!(report.code, Some(0), "{}", report.stderr);
     let summary = std::fs::read_to_string(dir.join("report/summary.md")).unwrap();

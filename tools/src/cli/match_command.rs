@@ -58,7 +58,8 @@ pub struct MatchArgs {
     /// Seed of the shuffled opening order.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// PGN file that games are appended to.
+    /// PGN file each game is written to as it ends (with --resume, the games it lacks are written from the
+    /// results file; a new match refuses a PGN that already holds games).
     #[arg(long)]
     pub pgn: Option<PathBuf>,
     /// Results file: one JSON line per finished game (input of match-report and --resume).
@@ -269,7 +270,6 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         bail!("--sprt needs exactly one pairing (two engines); this match has {}", pairings.len());
     }
     let (mut results, previous) = ResultsLog::open(&args.results, args.resume)?;
-    let mut pgn = args.pgn.as_deref().map(PgnLog::open).transpose()?;
     let schedule = plan.schedule();
     let mut tallies: Vec<PairingTally> =
         pairings.iter().map(|&(a, b)| PairingTally::new(&plan.engines[a].name, &plan.engines[b].name)).collect();
@@ -280,6 +280,17 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         tallies.iter_mut().any(|t| t.add(record));
     }
     check_engines(&plan, &previous, args.allow_mixed_binaries)?;
+    let mut pgn = match args.pgn.as_deref() {
+        Some(path) => {
+            let (pgn, written) = PgnLog::open(path, &previous)?;
+            if written > 0 {
+                let path = path.display();
+                eprintln!("warning: PGN file {path} lacked {written} of the results file's games; written from it");
+            }
+            Some(pgn)
+        }
+        None => None,
+    };
     let decided = |tallies: &[PairingTally]| {
         sprt.as_ref()
             .is_some_and(|config| tallies[0].llr(config).is_ok_and(|llr| config.decide(llr) != SprtDecision::Continue))

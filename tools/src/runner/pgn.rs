@@ -69,6 +69,19 @@ pub enum PgnError {
     /// The opening is invalid.
     #[error(transparent)]
     Opening(#[from] InvalidOpening),
+    /// The PGN file holds more games than the results file: it is another match's.
+    #[error(
+        "PGN file {path} holds {held} games, more than the {recorded} of the results file: it is another match's; \
+         choose another PGN file or move this one away"
+    )]
+    NotThisMatch {
+        /// The file.
+        path: PathBuf,
+        /// Whole games it holds.
+        held: usize,
+        /// Games in the results file.
+        recorded: usize,
+    },
     /// A recorded engine move is illegal.
     #[error("game {game_id}: recorded move '{uci}' is illegal; the results file is damaged")]
     IllegalMove {
@@ -168,14 +181,29 @@ pub struct PgnLog {
 }
 
 impl PgnLog {
-    /// Opens (creating or appending).
-    pub fn open(path: &Path) -> Result<Self, PgnError> {
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|source| PgnError::Io { path: path.to_owned(), source })?;
-        Ok(PgnLog { path: path.to_owned(), file })
+    /// Opens the PGN of a match whose results file holds `recorded`, in the order it holds them: the PGN holds
+    /// the first of those games, and the games it lacks (the runner stopped between writing a game's result and
+    /// its PGN, or in the middle of the PGN) are written from the results, after any cut-off last game is
+    /// removed. Returns how many games were written so. A PGN with games beyond the results is another match's
+    /// and is refused.
+    pub fn open(path: &Path, recorded: &[GameRecord]) -> Result<(Self, usize), PgnError> {
+        let io = |source| PgnError::Io { path: path.to_owned(), source };
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(io(e)),
+        };
+        let (whole_games, whole_length) = whole_games(&text);
+        if whole_games > recorded.len() {
+            return Err(PgnError::NotThisMatch { path: path.to_owned(), held: whole_games, recorded: recorded.len() });
+        }
+        let file = OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
+        file.set_len(whole_length as u64).map_err(io)?;
+        let mut log = PgnLog { path: path.to_owned(), file };
+        for game in &recorded[whole_games..] {
+            log.append(game)?;
+        }
+        Ok((log, recorded.len() - whole_games))
     }
 
     /// Appends one game and flushes it.
@@ -186,6 +214,29 @@ impl PgnLog {
             .and_then(|()| self.file.flush())
             .map_err(|source| PgnError::Io { path: self.path.clone(), source })
     }
+}
+
+/// How many whole games `text` begins with, and the length of the text they take. A game is read as
+/// `game_to_pgn` writes it: its tags from `[Event`, a blank line, its movetext (no blank line inside), a blank
+/// line; it is whole when its movetext ends with its `Result` tag's value.
+fn whole_games(text: &str) -> (usize, usize) {
+    let (mut games, mut length) = (0, 0);
+    while let Some(game_length) = whole_game_at_start(&text[length..]) {
+        games += 1;
+        length += game_length;
+    }
+    (games, length)
+}
+
+fn whole_game_at_start(text: &str) -> Option<usize> {
+    if !text.starts_with("[Event ") {
+        return None;
+    }
+    let movetext_start = text.find("\n\n")? + 2;
+    let length = movetext_start + text[movetext_start..].find("\n\n")? + 2;
+    let tags = &text[..movetext_start];
+    let result = tags.lines().find_map(|line| line.strip_prefix("[Result \"")?.strip_suffix("\"]"))?;
+    (text[movetext_start..length].split_whitespace().last() == Some(result)).then_some(length)
 }
 
 #[cfg(test)]
@@ -202,9 +253,8 @@ mod tests {
         assert_eq!(clock_text(-250), "-0:00:00.250");
     }
 
-    #[test]
-    fn pgn_has_san_clock_and_engine_data() {
-        let mv = |uci: &str, left: i64| MoveRecord {
+    fn mv(uci: &str, left: i64) -> MoveRecord {
+        MoveRecord {
             uci: uci.into(),
             time_used_ms: 120,
             wall_ms: Some(121),
@@ -213,8 +263,12 @@ mod tests {
             depth: Some(6),
             seldepth: None,
             score: Some(Score::Centipawns(-35)),
-        };
-        let game = GameRecord {
+        }
+    }
+
+    /// Fool's mate after a two-ply book, black mating.
+    fn fools_mate() -> GameRecord {
+        GameRecord {
             game_id: 0,
             pair_id: 0,
             white: "a".into(),
@@ -236,7 +290,12 @@ mod tests {
             machine: Some("Some CPU, 2 cores".into()),
             started: None,
             ended: None,
-        };
+        }
+    }
+
+    #[test]
+    fn pgn_has_san_clock_and_engine_data() {
+        let game = fools_mate();
         let pgn = game_to_pgn(&game, 1).unwrap().replace('\n', " ");
         assert!(pgn.contains("[Result \"0-1\"]"), "{pgn}");
         assert!(
@@ -274,5 +333,75 @@ mod tests {
         let times = "[GameStartTime \"2026-12-31T23:58:50Z\"]\n[GameEndTime \"2027-01-01T00:01:05Z\"]\n\
                      [GameDuration \"00:02:15\"]\n";
         assert!(timed_pgn.contains(times), "{timed_pgn}");
+    }
+
+    /// Three games as `kairos match` numbers them, the second drawn.
+    fn three_games() -> Vec<GameRecord> {
+        (0..3)
+            .map(|game_id| GameRecord {
+                game_id,
+                result: if game_id == 1 { GameResult::Draw } else { GameResult::BlackWins },
+                ..fools_mate()
+            })
+            .collect()
+    }
+
+    fn scratch_file(name: &str, text: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("kairos-pgn-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_pgn_cut_off_anywhere_in_a_game_keeps_only_the_games_before() {
+        let games = three_games();
+        let texts: Vec<String> = games.iter().map(|game| game_to_pgn(game, game.game_id + 1).unwrap()).collect();
+        let two = texts[..2].concat();
+        assert_eq!(whole_games(""), (0, 0));
+        assert_eq!(whole_games(&two), (2, two.len()));
+        assert_eq!(whole_games(&texts.concat()), (3, texts.concat().len()));
+        let third = &texts[2];
+        let after_tags = third.find("\n\n").unwrap() + 2;
+        let final_blank_line = third.len() - 1;
+        for cut in [1, 20, after_tags - 1, after_tags, after_tags + 5, third.len() - 5, final_blank_line] {
+            let text = format!("{two}{}", &third[..cut]);
+            assert_eq!(whole_games(&text), (2, two.len()), "cut at byte {cut} of the third game:\n{text}");
+        }
+        let without_termination = "[Event \"?\"]\n[Result \"1-0\"]\n\n1. e4 e5\n\n";
+        let unterminated = format!("{two}{without_termination}");
+        assert_eq!(whole_games(&unterminated), (2, two.len()), "movetext ends with the result");
+    }
+
+    #[test]
+    fn opening_the_pgn_writes_the_games_it_lacks_from_the_results() {
+        let games = three_games();
+        let texts: Vec<String> = games.iter().map(|game| game_to_pgn(game, game.game_id + 1).unwrap()).collect();
+        let cut = &texts[1][..texts[1].len() / 2];
+        let path = scratch_file("lacks", &format!("{}{cut}", texts[0]));
+        let (log, written) = PgnLog::open(&path, &games).unwrap();
+        drop(log);
+        assert_eq!(written, 2);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), texts.concat(), "the cut game replaced, the third added");
+        let (_, written) = PgnLog::open(&path, &games).unwrap();
+        assert_eq!((written, std::fs::read_to_string(&path).unwrap()), (0, texts.concat()), "nothing lacking");
+
+        let absent = std::env::temp_dir().join(format!("kairos-pgn-{}-absent", std::process::id()));
+        let (_, written) = PgnLog::open(&absent, &[]).unwrap();
+        assert_eq!((written, std::fs::read_to_string(&absent).unwrap()), (0, String::new()), "a new match");
+        std::fs::remove_file(&path).unwrap();
+        std::fs::remove_file(&absent).unwrap();
+    }
+
+    #[test]
+    fn a_pgn_with_more_games_than_the_results_is_refused_untouched() {
+        let games = three_games();
+        let text: String = games.iter().map(|game| game_to_pgn(game, game.game_id + 1).unwrap()).collect();
+        let path = scratch_file("more", &text);
+        let refused = PgnLog::open(&path, &games[..1]).err().expect("refused");
+        let message = refused.to_string();
+        assert!(message.contains("holds 3 games, more than the 1 of the results file"), "{message}");
+        assert!(PgnLog::open(&path, &[]).is_err(), "a new match does not append to an old PGN");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "left as it was");
+        std::fs::remove_file(&path).unwrap();
     }
 }

@@ -69,10 +69,11 @@ pub enum PgnError {
     /// The opening is invalid.
     #[error(transparent)]
     Opening(#[from] InvalidOpening),
-    /// The PGN file holds more games than the results file: it is another match's.
+    /// The PGN file is not the first games of the results file: another match's, or not written by Kairos.
     #[error(
-        "PGN file {path} holds {held} games, more than the {recorded} of the results file: it is another match's; \
-         choose another PGN file or move this one away"
+        "PGN file {path} is not this match's: it does not begin with the {recorded} games of the results file (it \
+         holds {held} games as kairos match writes them, and then other text or more games); choose another PGN \
+         file or move this one away"
     )]
     NotThisMatch {
         /// The file.
@@ -181,11 +182,11 @@ pub struct PgnLog {
 }
 
 impl PgnLog {
-    /// Opens the PGN of a match whose results file holds `recorded`, in the order it holds them: the PGN holds
-    /// the first of those games, and the games it lacks (the runner stopped between writing a game's result and
-    /// its PGN, or in the middle of the PGN) are written from the results, after any cut-off last game is
-    /// removed. Returns how many games were written so. A PGN with games beyond the results is another match's
-    /// and is refused.
+    /// Opens the PGN of a match whose results file holds `recorded`, in the order it holds them. The PGN must
+    /// hold the first of those games, whole, and may end with the start of the next one (the runner stopped in
+    /// the middle of writing it); that start is replaced, and the games the PGN lacks are written from the
+    /// results. Returns how many games were written so. Any other PGN is another match's (or not Kairos's) and
+    /// is refused untouched.
     pub fn open(path: &Path, recorded: &[GameRecord]) -> Result<(Self, usize), PgnError> {
         let io = |source| PgnError::Io { path: path.to_owned(), source };
         let text = match std::fs::read_to_string(path) {
@@ -194,8 +195,13 @@ impl PgnLog {
             Err(e) => return Err(io(e)),
         };
         let (whole_games, whole_length) = whole_games(&text);
-        if whole_games > recorded.len() {
-            return Err(PgnError::NotThisMatch { path: path.to_owned(), held: whole_games, recorded: recorded.len() });
+        let cut_off = &text[whole_length..];
+        let next_game = recorded.get(whole_games).map(|game| game_to_pgn(game, game.game_id + 1)).transpose()?;
+        let continues = whole_games <= recorded.len()
+            && (cut_off.is_empty() || next_game.is_some_and(|next| next.starts_with(cut_off)));
+        if !continues {
+            let (held, recorded) = (whole_games, recorded.len());
+            return Err(PgnError::NotThisMatch { path: path.to_owned(), held, recorded });
         }
         let file = OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
         file.set_len(whole_length as u64).map_err(io)?;
@@ -393,15 +399,27 @@ mod tests {
     }
 
     #[test]
-    fn a_pgn_with_more_games_than_the_results_is_refused_untouched() {
+    fn a_pgn_not_of_this_match_is_refused_untouched() {
         let games = three_games();
         let text: String = games.iter().map(|game| game_to_pgn(game, game.game_id + 1).unwrap()).collect();
         let path = scratch_file("more", &text);
         let refused = PgnLog::open(&path, &games[..1]).err().expect("refused");
         let message = refused.to_string();
-        assert!(message.contains("holds 3 games, more than the 1 of the results file"), "{message}");
+        let named = "does not begin with the 1 games of the results file (it holds 3 games";
+        assert!(message.contains(named), "{message}");
         assert!(PgnLog::open(&path, &[]).is_err(), "a new match does not append to an old PGN");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "left as it was");
+        // Nor does a resumed one to a PGN that is not Kairos's (here with CRLF line ends), nor to one whose last
+        // game is not the start of the results' next game.
+        let crlf = text.replace('\n', "\r\n");
+        std::fs::write(&path, &crlf).unwrap();
+        assert!(PgnLog::open(&path, &games).is_err(), "not read as Kairos's games, so not cut");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), crlf, "left as it was");
+        let first = game_to_pgn(&games[0], 1).unwrap();
+        let other_start = format!("{first}[Event \"Another match\"]\n");
+        std::fs::write(&path, &other_start).unwrap();
+        assert!(PgnLog::open(&path, &games).is_err(), "a cut-off game that is not the next one");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), other_start, "left as it was");
         std::fs::remove_file(&path).unwrap();
     }
 }

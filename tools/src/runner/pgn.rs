@@ -72,7 +72,7 @@ pub enum PgnError {
     /// The PGN file is not the first games of the results file: another match's, or not written by Kairos.
     #[error(
         "PGN file {path} is not this match's: it does not begin with the {recorded} games of the results file (it \
-         holds {held} games as kairos match writes them, and then other text or more games); choose another PGN \
+         holds {held} games as kairos match writes them, and then other games or other text); choose another PGN \
          file or move this one away"
     )]
     NotThisMatch {
@@ -194,22 +194,24 @@ impl PgnLog {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(e) => return Err(io(e)),
         };
-        let (whole_games, whole_length) = whole_games(&text);
+        let held = whole_games(&text);
+        let whole_length = held.iter().map(|game| game.len()).sum();
         let cut_off = &text[whole_length..];
-        let next_game = recorded.get(whole_games).map(|game| game_to_pgn(game, game.game_id + 1)).transpose()?;
-        let continues = whole_games <= recorded.len()
+        let next_game = recorded.get(held.len()).map(|game| game_to_pgn(game, game.game_id + 1)).transpose()?;
+        let continues = held.len() <= recorded.len()
+            && held.iter().zip(recorded).all(|(text, game)| is_pgn_of(text, game))
             && (cut_off.is_empty() || next_game.is_some_and(|next| next.starts_with(cut_off)));
         if !continues {
-            let (held, recorded) = (whole_games, recorded.len());
+            let (held, recorded) = (held.len(), recorded.len());
             return Err(PgnError::NotThisMatch { path: path.to_owned(), held, recorded });
         }
         let file = OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
         file.set_len(whole_length as u64).map_err(io)?;
         let mut log = PgnLog { path: path.to_owned(), file };
-        for game in &recorded[whole_games..] {
+        for game in &recorded[held.len()..] {
             log.append(game)?;
         }
-        Ok((log, recorded.len() - whole_games))
+        Ok((log, recorded.len() - held.len()))
     }
 
     /// Appends one game and flushes it.
@@ -222,16 +224,32 @@ impl PgnLog {
     }
 }
 
-/// How many whole games `text` begins with, and the length of the text they take. A game is read as
-/// `game_to_pgn` writes it: its tags from `[Event`, a blank line, its movetext (no blank line inside), a blank
-/// line; it is whole when its movetext ends with its `Result` tag's value.
-fn whole_games(text: &str) -> (usize, usize) {
-    let (mut games, mut length) = (0, 0);
+/// The whole games `text` begins with, each game's own text. A game is read as `game_to_pgn` writes it: its
+/// tags from `[Event`, a blank line, its movetext (no blank line inside), a blank line; it is whole when its
+/// movetext ends with its `Result` tag's value.
+fn whole_games(text: &str) -> Vec<&str> {
+    let (mut games, mut length) = (Vec::new(), 0);
     while let Some(game_length) = whole_game_at_start(&text[length..]) {
-        games += 1;
+        games.push(&text[length..length + game_length]);
         length += game_length;
     }
-    (games, length)
+    games
+}
+
+/// Whether a game's PGN text is the record's game: the tags that name it (its round, players and result) are
+/// the ones `game_to_pgn` gives the record, whatever version of Kairos wrote the rest.
+fn is_pgn_of(text: &str, game: &GameRecord) -> bool {
+    let tag_value = |name: &str| {
+        let prefix = format!("[{name} \"");
+        text.lines().find_map(|line| line.strip_prefix(&prefix)?.strip_suffix("\"]"))
+    };
+    let expected = [
+        ("Round", (game.game_id + 1).to_string()),
+        ("White", game.white.clone()),
+        ("Black", game.black.clone()),
+        ("Result", game.result.pgn().to_owned()),
+    ];
+    expected.iter().all(|(name, value)| tag_value(name) == Some(&value.replace('"', "'")))
 }
 
 fn whole_game_at_start(text: &str) -> Option<usize> {
@@ -363,19 +381,19 @@ mod tests {
         let games = three_games();
         let texts: Vec<String> = games.iter().map(|game| game_to_pgn(game, game.game_id + 1).unwrap()).collect();
         let two = texts[..2].concat();
-        assert_eq!(whole_games(""), (0, 0));
-        assert_eq!(whole_games(&two), (2, two.len()));
-        assert_eq!(whole_games(&texts.concat()), (3, texts.concat().len()));
+        assert_eq!(whole_games(""), Vec::<&str>::new());
+        assert_eq!(whole_games(&two), texts[..2]);
+        assert_eq!(whole_games(&texts.concat()), texts);
         let third = &texts[2];
         let after_tags = third.find("\n\n").unwrap() + 2;
         let final_blank_line = third.len() - 1;
         for cut in [1, 20, after_tags - 1, after_tags, after_tags + 5, third.len() - 5, final_blank_line] {
             let text = format!("{two}{}", &third[..cut]);
-            assert_eq!(whole_games(&text), (2, two.len()), "cut at byte {cut} of the third game:\n{text}");
+            assert_eq!(whole_games(&text), texts[..2], "cut at byte {cut} of the third game:\n{text}");
         }
         let without_termination = "[Event \"?\"]\n[Result \"1-0\"]\n\n1. e4 e5\n\n";
         let unterminated = format!("{two}{without_termination}");
-        assert_eq!(whole_games(&unterminated), (2, two.len()), "movetext ends with the result");
+        assert_eq!(whole_games(&unterminated), texts[..2], "movetext ends with the result");
     }
 
     #[test]
@@ -420,6 +438,19 @@ mod tests {
         std::fs::write(&path, &other_start).unwrap();
         assert!(PgnLog::open(&path, &games).is_err(), "a cut-off game that is not the next one");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), other_start, "left as it was");
+        // Nor to one whose whole games are not the results' first: here its first game has another result, then
+        // one with the colours reversed, each of them whole with nothing after.
+        let drawn_first = game_to_pgn(&games[1], 1).unwrap();
+        let reversed = GameRecord { white: "b".into(), black: "a".into(), ..games[0].clone() };
+        for other_game in [drawn_first, game_to_pgn(&reversed, 1).unwrap()] {
+            std::fs::write(&path, &other_game).unwrap();
+            let refused = PgnLog::open(&path, &games).err().expect("another game refused").to_string();
+            assert!(refused.contains("the 3 games of the results file (it holds 1 games"), "{refused}");
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), other_game, "left as it was");
+        }
+        // A game written by another version of Kairos (here without the tags that name the machine) is this one.
+        std::fs::write(&path, first.replace("[Machine \"Some CPU, 2 cores\"]\n", "")).unwrap();
+        assert_eq!(PgnLog::open(&path, &games).unwrap().1, 2, "the first game kept, the other two written");
         std::fs::remove_file(&path).unwrap();
     }
 }

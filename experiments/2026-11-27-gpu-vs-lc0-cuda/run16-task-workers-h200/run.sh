@@ -4,6 +4,8 @@
 # TaskWorkers 0 (the search thread descends alone, as before), search NPS (`benchmark`, lc0's first two positions
 # × 2 s, no smart pruning, fp16) at Threads 1 and 2 on Maia-1900 and the 20×256 SE net (then the transformer while
 # time is left), two rounds in opposite orders. DRY=1: the same on the CPU (TaskWorkers 2 there, 300 ms).
+# .device/kairos is built from the first commit of task-workers.patch (e765381, the `task-workers` branch): main
+# has no TaskWorkers option.
 set -u
 export LD_LIBRARY_PATH=$(python3 -c "
 import importlib.machinery, importlib.util

@@ -27,6 +27,14 @@ pub enum Stage {
     Backup,
     /// The stopper chain (smart pruning, limits, time manager) and the `info` lines after each batch.
     Stoppers,
+    /// On CUDA's network thread, inside a search thread's `Network`: capturing a batch size's CUDA graph.
+    GraphCapture,
+    /// On CUDA's network thread: writing a batch's inputs to page-locked memory and queueing their copies.
+    NetworkInputs,
+    /// On CUDA's network thread: the graph's replay and the outputs' copies to the host, waited for.
+    NetworkReplay,
+    /// On CUDA's network thread: reading the outputs the evaluations need from page-locked memory.
+    NetworkOutputs,
 }
 
 #[cfg(feature = "stage-timing")]
@@ -70,7 +78,7 @@ mod counters {
 
     impl Stage {
         /// Every stage, in the order of a search iteration.
-        pub const ALL: [Stage; 10] = [
+        pub const ALL: [Stage; 14] = [
             Stage::TreeLock,
             Stage::Gather,
             Stage::Collisions,
@@ -81,7 +89,16 @@ mod counters {
             Stage::Fetch,
             Stage::Backup,
             Stage::Stoppers,
+            Stage::GraphCapture,
+            Stage::NetworkInputs,
+            Stage::NetworkReplay,
+            Stage::NetworkOutputs,
         ];
+
+        /// Whether the stage is the network thread's, whose time a search thread waits out in `Network`.
+        pub fn on_network_thread(self) -> bool {
+            matches!(self, Stage::GraphCapture | Stage::NetworkInputs | Stage::NetworkReplay | Stage::NetworkOutputs)
+        }
 
         /// The stage's name in the printed table (lc0's step where it has one).
         pub fn name(self) -> &'static str {
@@ -96,6 +113,10 @@ mod counters {
                 Stage::Fetch => "fetch (softmax)",
                 Stage::Backup => "backup",
                 Stage::Stoppers => "stoppers and info",
+                Stage::GraphCapture => "  network thread: graph capture",
+                Stage::NetworkInputs => "  network thread: inputs",
+                Stage::NetworkReplay => "  network thread: replay, copies",
+                Stage::NetworkOutputs => "  network thread: read outputs",
             }
         }
     }

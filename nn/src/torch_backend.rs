@@ -122,22 +122,22 @@ impl NetworkThread {
             // The weights now live in libtorch's tensors; the parsed copy would stay resident for the thread's life.
             drop(network);
             let network = match uploaded {
-                Ok(network) => {
-                    let _ = ready.send(Ok(()));
-                    network
-                }
+                Ok(network) => network,
                 Err(error) => {
                     let _ = ready.send(Err(error));
                     return;
                 }
             };
+            // Captured before the backend is ready, so that the first searches do not wait for the captures.
             let mut graphs = (cuda.graphs && device != Device::Cpu)
                 .then(|| {
                     GraphedForward::new(&network, MAX_BATCH)
+                        .and_then(|mut graphs| graphs.capture_every_size(&network).map(|()| graphs))
                         .map_err(|why| eprintln!("warning: {why}; the network runs without CUDA graphs"))
                         .ok()
                 })
                 .flatten();
+            let _ = ready.send(Ok(()));
             while let Ok(job) = queue.recv() {
                 // A panic inside libtorch's bindings fails this batch, not the thread.
                 let batch = || run_batch(&network, &mut graphs, &job.positions, &job.gather);

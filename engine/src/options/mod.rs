@@ -328,12 +328,12 @@ declare_options! {
          with AVX512-BF16 but no AMX; in bf16 with AMX up to 7·(64/filters)²; none for an attention body), 0 = \
          libtorch only.";
     cuda_graphs: bool = true, OptionKind::Check, "CudaGraphs", "cuda-graphs",
-        "On CUDA, replay each batch size's forward pass as a CUDA graph, one launch instead of hundreds; false runs \
-         it eagerly.";
+        "On CUDA, replay each batch size's forward pass as a CUDA graph, one launch instead of hundreds, every \
+         size captured as the network loads; false runs it eagerly.";
     cudnn_benchmark: bool = false, OptionKind::Check, "CudnnBenchmark", "cudnn-benchmark",
         "On CUDA, let cuDNN time its convolution algorithms at each new batch size and keep the fastest, instead of \
-         its heuristics' choice (little gain, and a search's first seconds go to the timing: BENCHMARKS.md); results \
-         may then differ between runs in the last bits.";
+         its heuristics' choice (little gain, and the timing lengthens the load with CudaGraphs, else a search's \
+         first seconds: BENCHMARKS.md); results may then differ between runs in the last bits.";
     test_backend_delay_ms: f64 = 0.0, OptionKind::Float { min: 0.0, max: 10_000.0 }, "TestBackendDelayMs",
         "test-backend-delay-ms", "Milliseconds each batch of the uniform and random test backends waits without \
          using a core, as a GPU's batch does (lc0's random backend's delay): the search's threads measured without \

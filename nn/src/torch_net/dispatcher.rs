@@ -13,6 +13,26 @@ extern "C" {
     fn aoti_torch_call_dispatcher(op: *const c_char, overload: *const c_char, stack: *mut StableValue) -> i32;
 }
 
+/// `aten::copy_(dst, src, non_blocking=True)`: between page-locked host memory and a CUDA device the copy is only
+/// queued on the current stream, where tch's `copy_` (non_blocking=False) waits for it to end; the caller
+/// synchronizes before it reads or rewrites either side.
+pub(super) fn copy_without_waiting(dst: &Tensor, src: &Tensor) -> Result<(), TchError> {
+    let (dst_handle, src_handle) = (dst.shallow_clone(), src.shallow_clone());
+    let mut stack = [dst_handle.as_ptr() as StableValue, src_handle.as_ptr() as StableValue, StableValue::from(true)];
+    // The dispatcher takes ownership of the handles it is given.
+    std::mem::forget(dst_handle);
+    std::mem::forget(src_handle);
+    // SAFETY: the stack holds the operator's three arguments as libtorch's C ABI encodes them (a bool as the low
+    // byte), and the first slot receives its one result, an owned handle of `dst`.
+    let status = unsafe { aoti_torch_call_dispatcher(c"aten::copy_".as_ptr(), c"".as_ptr(), stack.as_mut_ptr()) };
+    if status != 0 {
+        return Err(TchError::Torch("aten::copy_ failed".into()));
+    }
+    // SAFETY: a successful call left an owned `at::Tensor*` in the first slot; dropping it releases that handle.
+    drop(unsafe { Tensor::from_ptr(stack[0] as *mut torch_sys::C_tensor) });
+    Ok(())
+}
+
 /// `operator(Tensor self, T? = None)`, whose one result is a tensor: the optional argument left out, as the
 /// stable ABI writes `None` (a null pointer).
 pub(super) fn call_with_none(operator: &CStr, tensor: &Tensor) -> Result<Tensor, TchError> {
@@ -28,4 +48,32 @@ pub(super) fn call_with_none(operator: &CStr, tensor: &Tensor) -> Result<Tensor,
     }
     // SAFETY: a successful call left an owned `at::Tensor*` in the first slot.
     Ok(unsafe { Tensor::from_ptr(stack[0] as *mut torch_sys::C_tensor) })
+}
+
+#[cfg(test)]
+mod tests {
+    use tch::{Device, Kind, Tensor};
+
+    use super::copy_without_waiting;
+
+    #[test]
+    fn a_copy_without_waiting_writes_the_source_into_the_destination_and_leaves_the_source() {
+        let source = Tensor::from_slice(&[1.5f32, -2.0, 3.25, 0.0, 7.0, -0.5]).reshape([2, 3]);
+        let destination = Tensor::zeros([2, 3], (Kind::Float, Device::Cpu));
+        copy_without_waiting(&destination, &source).expect("aten::copy_ runs on the host");
+        assert_eq!(Vec::<f32>::try_from(destination.flatten(0, -1)).unwrap(), [1.5, -2.0, 3.25, 0.0, 7.0, -0.5]);
+        assert_eq!(Vec::<f32>::try_from(source.flatten(0, -1)).unwrap(), [1.5, -2.0, 3.25, 0.0, 7.0, -0.5]);
+        // Into rows of a larger tensor, converting the kind, as the page-locked buffers are written.
+        let rows = Tensor::zeros([3, 3], (Kind::Half, Device::Cpu));
+        copy_without_waiting(&rows.narrow(0, 1, 2), &source).expect("copies into a view");
+        let widened = Vec::<f32>::try_from(rows.to_kind(Kind::Float).flatten(0, -1)).unwrap();
+        assert_eq!(widened, [0.0, 0.0, 0.0, 1.5, -2.0, 3.25, 0.0, 7.0, -0.5]);
+    }
+
+    #[test]
+    fn a_copy_between_shapes_that_do_not_broadcast_is_an_error() {
+        let source = Tensor::zeros([4], (Kind::Float, Device::Cpu));
+        let destination = Tensor::zeros([3], (Kind::Float, Device::Cpu));
+        assert!(copy_without_waiting(&destination, &source).is_err());
+    }
 }

@@ -10,13 +10,15 @@ use std::collections::HashMap;
 use tch::{Device, Kind, Tensor};
 
 use super::cuda_graph::{CudaGraph, CudaStream, GraphApi, MempoolId};
-use super::dispatcher::call_with_none;
+use super::dispatcher::{call_with_none, copy_without_waiting};
 use super::{
-    gather_host_logits, host_slice, padded_batch_size, write_plane_masks_and_values, DeviceOutputs, TorchNetwork,
+    every_padded_size, gather_host_logits, host_slice, padded_batch_size, write_plane_masks_and_values, DeviceOutputs,
+    TorchNetwork,
 };
 use crate::encoder::{InputPlanes, PLANES};
 use crate::policy_map::POLICY_SIZE;
 use crate::raw_outputs::{GatheredOutputs, PolicyGather};
+use crate::stage_timing::{enter, Stage};
 
 /// The graphs of one network on one CUDA device, captured as batch sizes first occur.
 pub(crate) struct GraphedForward {
@@ -80,23 +82,46 @@ impl GraphedForward {
         }
         let torch = |e: tch::TchError| e.to_string();
         tch::no_grad(|| {
-            self.host.write_inputs(positions, padded);
             if !self.graphs.contains_key(&padded) {
                 let captured = self.capture(network, padded)?;
                 self.graphs.insert(padded, captured);
             }
             let captured = self.graphs.get_mut(&padded).expect("captured above");
+            let inputs = enter(Stage::NetworkInputs);
+            self.host.write_inputs(positions, padded);
             let rows = padded as i64;
-            captured.masks.f_copy_(&self.host.masks.f_narrow(0, 0, rows).map_err(torch)?).map_err(torch)?;
-            captured.values.f_copy_(&self.host.values.f_narrow(0, 0, rows).map_err(torch)?).map_err(torch)?;
+            for (device, host) in [(&captured.masks, &self.host.masks), (&captured.values, &self.host.values)] {
+                copy_without_waiting(device, &host.f_narrow(0, 0, rows).map_err(torch)?).map_err(torch)?;
+            }
+            drop(inputs);
+            let replay = enter(Stage::NetworkReplay);
             captured.graph.replay()?;
-            self.host.read_outputs(&captured.outputs, gather, batch).map_err(torch)
+            let outputs = self.host.copy_outputs(&captured.outputs, batch).map_err(torch)?;
+            tch::Cuda::synchronize(i64::from(self.index));
+            drop(replay);
+            let _read = enter(Stage::NetworkOutputs);
+            outputs.read(gather).map_err(torch)
+        })
+    }
+
+    /// Captures a graph for every padded batch size up to the largest batch, so that no search waits for a capture
+    /// (an eager pass and the capture, each a new shape for cuDNN and cuBLAS) in its first batches.
+    pub(crate) fn capture_every_size(&mut self, network: &TorchNetwork) -> Result<(), String> {
+        tch::no_grad(|| {
+            for padded in every_padded_size(self.host.capacity()) {
+                if !self.graphs.contains_key(&padded) {
+                    let captured = self.capture(network, padded)?;
+                    self.graphs.insert(padded, captured);
+                }
+            }
+            Ok(())
         })
     }
 
     /// Captures the forward pass at `padded` positions, after one eager pass on the capture stream (which lets
     /// cuDNN and cuBLAS set up their kernels and workspaces outside the capture, as PyTorch advises).
     fn capture(&mut self, network: &TorchNetwork, padded: usize) -> Result<CapturedBatch, String> {
+        let _timer = enter(Stage::GraphCapture);
         let torch = |e: tch::TchError| e.to_string();
         let shape = [padded as i64, PLANES as i64, 1];
         let masks = Tensor::f_zeros(shape, (Kind::Int64, self.device)).map_err(torch)?;
@@ -165,27 +190,40 @@ impl HostBuffers {
         write_plane_masks_and_values(positions, masks, values);
     }
 
-    /// Copies the first `batch` rows of the graph's outputs to the host (waiting for the replay) and returns them, of
-    /// the policy the logits `gather` reads, read in the page-locked buffer.
-    fn read_outputs(
-        &mut self,
-        outputs: &DeviceOutputs,
-        gather: &PolicyGather,
-        batch: usize,
-    ) -> Result<GatheredOutputs, tch::TchError> {
+    /// Queues the copies of the first `batch` rows of the graph's outputs into the page-locked buffers, behind the
+    /// replay on the current stream; the caller synchronizes before it reads them.
+    fn copy_outputs(&self, outputs: &DeviceOutputs, batch: usize) -> Result<HostOutputs, tch::TchError> {
         let rows = batch as i64;
         let copied = |device: &Tensor, host: &Tensor| -> Result<Tensor, tch::TchError> {
-            let mut host = host.f_narrow(0, 0, rows)?.f_narrow(1, 0, device.size()[1])?;
-            host.f_copy_(&device.f_narrow(0, 0, rows)?)?;
-            host.f_contiguous()
+            let host = host.f_narrow(0, 0, rows)?.f_narrow(1, 0, device.size()[1])?;
+            copy_without_waiting(&host, &device.f_narrow(0, 0, rows)?)?;
+            Ok(host)
         };
-        let first = |device: &Tensor, host: &Tensor| -> Result<Vec<f32>, tch::TchError> {
-            Ok(host_slice::<f32>(&copied(device, host)?).to_vec())
+        Ok(HostOutputs {
+            policy: copied(&outputs.policy, &self.policy)?,
+            value: copied(&outputs.value, &self.value)?,
+            moves_left: outputs.moves_left.as_ref().map(|m| copied(m, &self.moves_left)).transpose()?,
+        })
+    }
+}
+
+/// A batch's outputs in the page-locked buffers, once the device has copied them there.
+struct HostOutputs {
+    policy: Tensor,
+    value: Tensor,
+    moves_left: Option<Tensor>,
+}
+
+impl HostOutputs {
+    /// The outputs, of the policy the logits `gather` reads, read in the page-locked buffers.
+    fn read(&self, gather: &PolicyGather) -> Result<GatheredOutputs, tch::TchError> {
+        let first = |host: &Tensor| -> Result<Vec<f32>, tch::TchError> {
+            Ok(host_slice::<f32>(&host.f_contiguous()?).to_vec())
         };
         Ok(GatheredOutputs {
-            logits: gather_host_logits(&copied(&outputs.policy, &self.policy)?, gather)?,
-            value: first(&outputs.value, &self.value)?,
-            moves_left: outputs.moves_left.as_ref().map(|m| first(m, &self.moves_left)).transpose()?,
+            logits: gather_host_logits(&self.policy.f_contiguous()?, gather)?,
+            value: first(&self.value)?,
+            moves_left: self.moves_left.as_ref().map(first).transpose()?,
         })
     }
 }

@@ -43,6 +43,14 @@ pub fn padded_batch_size(batch: usize) -> usize {
     }
 }
 
+/// Every padded batch size of batches of 1 to `largest` positions, in increasing order: the graphs a network
+/// captures as it loads.
+pub(crate) fn every_padded_size(largest: usize) -> Vec<usize> {
+    let mut sizes: Vec<usize> = (1..=largest).map(padded_batch_size).collect();
+    sizes.dedup();
+    sizes
+}
+
 struct ConvT {
     weights: Tensor,
     biases: Tensor,
@@ -587,7 +595,7 @@ impl TorchNetwork {
 
 #[cfg(test)]
 mod tests {
-    use super::{padded_batch_size, write_plane_masks_and_values, PLANES};
+    use super::{every_padded_size, padded_batch_size, write_plane_masks_and_values, PLANES};
     use crate::encoder::Plane;
 
     #[test]
@@ -613,5 +621,12 @@ mod tests {
         for (batch, padded) in expected {
             assert_eq!(padded_batch_size(batch), padded, "batch {batch}");
         }
+    }
+
+    #[test]
+    fn a_network_loaded_for_batches_of_up_to_1024_captures_twenty_sizes() {
+        let sizes = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024];
+        assert_eq!(every_padded_size(1024), sizes);
+        assert_eq!(every_padded_size(5), [1, 2, 3, 4, 6]);
     }
 }

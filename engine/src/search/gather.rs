@@ -2,7 +2,7 @@
 //! detect terminals, back up out-of-order results, then expand and back up the evaluated batch.
 
 use super::backup::{backup, cancel_visit};
-use super::node::{Edge, EdgeAndNode, Node, Terminal};
+use super::node::{Edge, EdgeAndNode, Node, Terminal, VisitedWalk};
 use super::packed_slice::PackedSlice;
 use super::params::SearchParams;
 use super::prefetch::prefetch;
@@ -162,6 +162,7 @@ pub fn gather(
         let _timer = enter(Stage::History);
         LeafHistory::new(tree.history.clone())
     };
+    let mut pass_buffers = PassBuffers::default();
     while batch_size < context.batch_target
         && out_of_order < max_out_of_order
         && batch_size + out_of_order < playouts_left
@@ -180,7 +181,7 @@ pub fn gather(
             .min((max_out_of_order - out_of_order) as i64)
             .min(i64::try_from(playouts_left - batch_size - out_of_order).unwrap_or(i64::MAX))
             .max(1) as u32;
-        let (picked, reverted_visits) = pick_nodes(tree, limit, context);
+        let (picked, reverted_visits) = pick_nodes(tree, limit, context, &mut pass_buffers);
         // lc0: reverted two-fold visits were reused visits the search no longer has (initial_visits_).
         progress.reused_visits = progress.reused_visits.saturating_sub(reverted_visits);
         if picked.is_empty() {
@@ -378,7 +379,12 @@ impl LeafHistory {
 /// are handed down the tree, each node giving its best child as many as it takes for the second best to catch
 /// up; a new or proven node takes one visit and the rest collide there. Returns the picks and the visits of stale
 /// two-fold draws it reverted on the way.
-fn pick_nodes(tree: &mut Tree, limit: u32, context: &GatherContext<'_>) -> (Vec<Picked>, u64) {
+fn pick_nodes(
+    tree: &mut Tree,
+    limit: u32,
+    context: &GatherContext<'_>,
+    buffers: &mut PassBuffers,
+) -> (Vec<Picked>, u64) {
     let best = best_root_edge(&tree.root, context.filter, context.draw_score);
     let mut pass = Pass {
         context,
@@ -389,13 +395,23 @@ fn pick_nodes(tree: &mut Tree, limit: u32, context: &GatherContext<'_>) -> (Vec<
         new_nodes: 0,
         picked: Vec::new(),
         reverted_visits: 0,
-        scores: ScoreScratch::default(),
-        spare_counts: Vec::new(),
+        scores: std::mem::take(&mut buffers.scores),
+        spare_counts: std::mem::take(&mut buffers.spare_counts),
     };
     let mut path = Vec::new();
     pass.hand_out(&mut tree.root, &mut path, limit, true);
     tree.node_count += pass.new_nodes;
+    buffers.scores = pass.scores;
+    buffers.spare_counts = pass.spare_counts;
     (pass.picked, pass.reverted_visits)
+}
+
+/// The buffers of a gather's passes, kept from one pass to the next: allocated afresh for each pass, they grew
+/// again in every pass, most of which pick one or two leaves.
+#[derive(Default)]
+struct PassBuffers {
+    scores: ScoreScratch,
+    spare_counts: Vec<Vec<u32>>,
 }
 
 /// The state of one pass.
@@ -510,20 +526,37 @@ impl Pass<'_, '_> {
         let puct_mult = puct_multiplier(params, node);
         let mut scratch = std::mem::take(&mut self.scores);
         let ScoreScratch { policy, utility, started, score, allowed } = &mut scratch;
-        policy.clear();
-        policy.extend(node.edges[..reachable].iter().map(Edge::p));
-        utility.clear();
-        utility.resize(reachable, fpu);
-        for index in node.visited_children().filter(|&i| i < reachable) {
-            let edge = node.edge(index);
-            let q = edge.q_with_draw(fpu, draw_score);
-            utility[index] = q + moves_left.of(edge, q);
+        // One read of each reachable edge and its child for the prior, the visits started, the utility (the
+        // child's Q where lc0's VisitedNodes walk counts it visited, else the FPU) and the score.
+        for column in [&mut *policy, &mut *utility, &mut *score] {
+            column.clear();
         }
         started.clear();
-        started.extend((0..reachable).map(|i| node.edge(i).n_started()));
+        let mut walk = Some(VisitedWalk::new(node));
+        for index in 0..reachable {
+            let edge = node.edge(index);
+            let visited = match walk.as_mut().map(|walk| walk.step(edge)) {
+                Some(Some(visited)) => visited,
+                Some(None) => {
+                    walk = None;
+                    false
+                }
+                None => false,
+            };
+            let p = edge.p();
+            let n_started = edge.n_started();
+            let u = if visited {
+                let q = edge.q_with_draw(fpu, draw_score);
+                q + moves_left.of(edge, q)
+            } else {
+                fpu
+            };
+            policy.push(p);
+            started.push(n_started);
+            utility.push(u);
+            score.push(p * puct_mult / (1 + n_started) as f32 + u);
+        }
         let score_of = |i: usize, started: u32| policy[i] * puct_mult / (1 + started) as f32 + utility[i];
-        score.clear();
-        score.extend((0..reachable).map(|i| score_of(i, started[i])));
         allowed.clear();
         if is_root {
             allowed.extend((0..reachable).map(|i| self.root_allows(i, node.edge(i))));

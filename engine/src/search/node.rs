@@ -188,6 +188,33 @@ impl EdgeAndNode<'_> {
     }
 }
 
+/// lc0's VisitedNodes walk over a node's edges, one edge at a time in edge order ([`Node::visited_children`]), for
+/// loops that read each edge once for several purposes.
+pub(super) struct VisitedWalk {
+    solid: bool,
+    /// How many edges the walk has counted: those with a child, or every edge of a solid node.
+    counted: usize,
+}
+
+impl VisitedWalk {
+    pub(super) fn new(node: &Node) -> Self {
+        Self { solid: node.solid(), counted: 0 }
+    }
+
+    /// Whether the next edge is a visited child; `None` once the walk has ended (at the first counted edge after the
+    /// first that was never started), after which no later edge is visited.
+    pub(super) fn step(&mut self, edge: EdgeAndNode<'_>) -> Option<bool> {
+        if !self.solid && edge.node.is_none() {
+            return Some(false);
+        }
+        if self.counted > 0 && edge.n_started() == 0 {
+            return None;
+        }
+        self.counted += 1;
+        Some(edge.n() > 0)
+    }
+}
+
 impl Node {
     /// The edge at `index` with its child.
     pub fn edge(&self, index: usize) -> EdgeAndNode<'_> {
@@ -346,14 +373,11 @@ impl Node {
     /// started (a created child for an ordinary node, any child for a solid one), since policy order makes
     /// later ones unlikely.
     pub fn visited_children(&self) -> impl Iterator<Item = usize> + '_ {
-        let solid = self.solid();
+        let mut walk = VisitedWalk::new(self);
         self.edges_and_nodes()
             .enumerate()
-            .filter(move |(_, edge)| solid || edge.node.is_some())
-            .enumerate()
-            .take_while(|(position, (_, edge))| *position == 0 || edge.n_started() > 0)
-            .filter(|(_, (_, edge))| edge.n() > 0)
-            .map(|(_, (index, _))| index)
+            .map_while(move |(index, edge)| walk.step(edge).map(|visited| (index, visited)))
+            .filter_map(|(index, visited)| visited.then_some(index))
     }
 
     /// lc0's MakeSolid, once a node has enough visits: only when no child holds a leaf visit in flight and
@@ -422,6 +446,38 @@ mod tests {
         assert!(!renewed.solid());
         assert_eq!((renewed.n, renewed.terminal, renewed.network_wl()), (0, Terminal::No, None));
         assert!(!Node::default().renewed_in_place().created());
+    }
+
+    /// lc0's VisitedNodes (node.h): children with N > 0 in edge order, passing over those only in flight, ending at
+    /// the first child after the first that was never started; a solid node counts every edge, an ordinary one only
+    /// the edges with a child. Hand-worked cases.
+    #[test]
+    fn the_visited_children_are_lc0s_visited_nodes() {
+        let moves = shakmaty::Chess::default().legal_moves();
+        // (edge index, N, visits in flight) of each child.
+        let node_with = |children: &[(usize, u32, u32)], solid: bool| {
+            let mut node = Node {
+                edges: moves.iter().map(|mv| Edge::new(mv, 0.05)).collect(),
+                ..Node::default()
+            };
+            for &(index, n, n_in_flight) in children {
+                node.set_child(index, Node { n, n_in_flight, ..Node::default() });
+            }
+            if solid {
+                node.flags.set(NodeFlags::SOLID);
+            }
+            node
+        };
+        let visited = |node: &Node| node.visited_children().collect::<Vec<_>>();
+        // Solid: edge 0 was never started but is the first, so the walk goes on; edge 2 is only in flight; edge 4,
+        // without a child, ends it before edge 5.
+        let solid = node_with(&[(1, 3, 0), (2, 0, 2), (3, 1, 0), (5, 5, 0)], true);
+        assert_eq!(visited(&solid), [1, 3]);
+        // Ordinary: only the edges with a child count, so edges 0, 2 and 5 are passed over; the child at 6 was
+        // never started and ends the walk before 7.
+        assert_eq!(visited(&node_with(&[(1, 2, 0), (3, 0, 1), (4, 4, 0), (6, 0, 0), (7, 1, 0)], false)), [1, 4]);
+        // Ordinary, its first child never started: the first is passed over, not the end.
+        assert_eq!(visited(&node_with(&[(2, 0, 0), (3, 2, 0)], false)), [3]);
     }
 
     #[test]

@@ -20,7 +20,8 @@ use crate::policy_map::POLICY_SIZE;
 use crate::raw_outputs::{GatheredOutputs, PolicyGather};
 use crate::stage_timing::{enter, Stage};
 
-/// The graphs of one network on one CUDA device, captured as batch sizes first occur.
+/// The graphs of one network on one CUDA device, one a padded batch size: all of them as the network loads
+/// ([`GraphedForward::capture_every_size`]), or each as its size first occurs.
 pub(crate) struct GraphedForward {
     api: &'static GraphApi,
     device: Device,

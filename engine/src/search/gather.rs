@@ -426,7 +426,7 @@ struct Pass<'a, 'c> {
     picked: Vec<Picked>,
     /// Visits of the stale two-fold draws reverted in this pass.
     reverted_visits: u64,
-    /// The buffers of a node's scoring, reused by every node of the pass (a node's scoring ends before its
+    /// The buffers of a node's scoring, reused by every node of the gather's passes (a node's scoring ends before its
     /// children's begins): allocating them at each node took a fifth of a search's time with a fast backend.
     scores: ScoreScratch,
     /// Visit-count buffers of the nodes whose children are being visited, one per level, reused.
@@ -554,9 +554,9 @@ impl Pass<'_, '_> {
             policy.push(p);
             started.push(n_started);
             utility.push(u);
-            score.push(p * puct_mult / (1 + n_started) as f32 + u);
+            score.push(puct_score(p, puct_mult, n_started, u));
         }
-        let score_of = |i: usize, started: u32| policy[i] * puct_mult / (1 + started) as f32 + utility[i];
+        let score_of = |i: usize, started: u32| puct_score(policy[i], puct_mult, started, utility[i]);
         allowed.clear();
         if is_root {
             allowed.extend((0..reachable).map(|i| self.root_allows(i, node.edge(i))));
@@ -647,6 +647,13 @@ impl Pass<'_, '_> {
         self.spare_counts.push(to_perform);
         reverted
     }
+}
+
+/// A child's PUCT score from its prior, the node's exploration multiplier, its visits started and its utility, in
+/// lc0's order of operations (PickNodesToExtendTask).
+#[inline(always)]
+fn puct_score(p: f32, puct_mult: f32, started: u32, utility: f32) -> f32 {
+    p * puct_mult / (1 + started) as f32 + utility
 }
 
 /// The scan's outcome over a node's children: the best one and its score, and the second-best score if any other

@@ -17,31 +17,35 @@ extern "C" {
 /// queued on the current stream, where tch's `copy_` (non_blocking=False) waits for it to end; the caller
 /// synchronizes before it reads or rewrites either side.
 pub(super) fn copy_without_waiting(dst: &Tensor, src: &Tensor) -> Result<(), TchError> {
-    let (dst_handle, src_handle) = (dst.shallow_clone(), src.shallow_clone());
-    let mut stack = [dst_handle.as_ptr() as StableValue, src_handle.as_ptr() as StableValue, StableValue::from(true)];
-    // The dispatcher takes ownership of the handles it is given.
-    std::mem::forget(dst_handle);
-    std::mem::forget(src_handle);
-    // SAFETY: the stack holds the operator's three arguments as libtorch's C ABI encodes them (a bool as the low
-    // byte), and the first slot receives its one result, an owned handle of `dst`.
-    let status = unsafe { aoti_torch_call_dispatcher(c"aten::copy_".as_ptr(), c"".as_ptr(), stack.as_mut_ptr()) };
-    if status != 0 {
-        return Err(TchError::Torch("aten::copy_ failed".into()));
-    }
-    // SAFETY: a successful call left an owned `at::Tensor*` in the first slot; dropping it releases that handle.
-    drop(unsafe { Tensor::from_ptr(stack[0] as *mut torch_sys::C_tensor) });
-    Ok(())
+    let mut stack = [handed_over(dst), handed_over(src), StableValue::from(true)];
+    // SAFETY: the stack holds copy_'s three arguments as libtorch's C ABI encodes them (a bool as the low byte); its
+    // one result is `dst` again, whose handle is dropped.
+    unsafe { call(c"aten::copy_", &mut stack) }.map(drop)
 }
 
 /// `operator(Tensor self, T? = None)`, whose one result is a tensor: the optional argument left out, as the
 /// stable ABI writes `None` (a null pointer).
 pub(super) fn call_with_none(operator: &CStr, tensor: &Tensor) -> Result<Tensor, TchError> {
-    let handed_over = tensor.shallow_clone();
-    let mut stack = [handed_over.as_ptr() as StableValue, 0];
-    // The dispatcher takes ownership of the handle it is given.
-    std::mem::forget(handed_over);
-    // SAFETY: the stack holds the operator's two arguments as libtorch's C ABI encodes them, and the first slot
-    // receives its one result, an owned tensor handle.
+    let mut stack = [handed_over(tensor), 0];
+    // SAFETY: the stack holds the operator's two arguments as libtorch's C ABI encodes them.
+    unsafe { call(operator, &mut stack) }
+}
+
+/// A handle of `tensor` for the dispatcher's stack, which takes ownership of the handles it is given.
+fn handed_over(tensor: &Tensor) -> StableValue {
+    let handle = tensor.shallow_clone();
+    let value = handle.as_ptr() as StableValue;
+    std::mem::forget(handle);
+    value
+}
+
+/// Calls `operator` on `stack`, whose one result, a tensor, the dispatcher leaves in the first slot.
+///
+/// # Safety
+/// `stack` holds the operator's arguments as libtorch's C ABI encodes them, tensors as [`handed_over`] makes them,
+/// and the operator returns one tensor.
+unsafe fn call(operator: &CStr, stack: &mut [StableValue]) -> Result<Tensor, TchError> {
+    // SAFETY: as the caller promises; the first slot receives the result.
     let status = unsafe { aoti_torch_call_dispatcher(operator.as_ptr(), c"".as_ptr(), stack.as_mut_ptr()) };
     if status != 0 {
         return Err(TchError::Torch(format!("{} failed", operator.to_string_lossy())));

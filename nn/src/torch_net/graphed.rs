@@ -83,10 +83,7 @@ impl GraphedForward {
         }
         let torch = |e: tch::TchError| e.to_string();
         tch::no_grad(|| {
-            if !self.graphs.contains_key(&padded) {
-                let captured = self.capture(network, padded)?;
-                self.graphs.insert(padded, captured);
-            }
+            self.ensure_captured(network, padded)?;
             let captured = self.graphs.get_mut(&padded).expect("captured above");
             let inputs = enter(Stage::NetworkInputs);
             self.host.write_inputs(positions, padded);
@@ -109,14 +106,18 @@ impl GraphedForward {
     /// (an eager pass and the capture, each a new shape for cuDNN and cuBLAS) in its first batches.
     pub(crate) fn capture_every_size(&mut self, network: &TorchNetwork) -> Result<(), String> {
         tch::no_grad(|| {
-            for padded in every_padded_size(self.host.capacity()) {
-                if !self.graphs.contains_key(&padded) {
-                    let captured = self.capture(network, padded)?;
-                    self.graphs.insert(padded, captured);
-                }
-            }
-            Ok(())
+            let sizes = every_padded_size(self.host.capacity());
+            sizes.into_iter().try_for_each(|padded| self.ensure_captured(network, padded))
         })
+    }
+
+    /// Captures the graph of `padded` positions unless there is one.
+    fn ensure_captured(&mut self, network: &TorchNetwork, padded: usize) -> Result<(), String> {
+        if !self.graphs.contains_key(&padded) {
+            let captured = self.capture(network, padded)?;
+            self.graphs.insert(padded, captured);
+        }
+        Ok(())
     }
 
     /// Captures the forward pass at `padded` positions, after one eager pass on the capture stream (which lets

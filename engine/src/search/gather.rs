@@ -51,9 +51,17 @@ impl PreparedLeaf {
                 moves.len()
             )));
         }
-        let mut edges: Vec<Edge> = moves.iter().zip(&evaluation.policy).map(|(mv, p)| Edge::new(mv, *p)).collect();
-        edges.sort_by_key(|edge| std::cmp::Reverse(edge.prior));
-        let edges = edges.into_boxed_slice().into();
+        // lc0 sorts by the 16-bit prior, highest first (node.cc, SortEdges; its order among equal priors is its
+        // std::sort's over its own move order). Here equal priors keep the legal moves' order, by an unstable sort of
+        // keys that hold the prior's complement above the move's index: fewer instructions than a stable sort of
+        // the edges.
+        let mut keys: Vec<u32> = (evaluation.policy.iter().enumerate())
+            .map(|(index, &p)| (u32::from(!encode_prior(p)) << 16) | index as u32)
+            .collect();
+        keys.sort_unstable();
+        let edges = (keys.iter())
+            .map(|&key| Edge { mv: PackedMove::pack(&moves[(key & 0xFFFF) as usize]), prior: !(key >> 16) as u16 })
+            .collect();
         Ok(Self { edges, wl: evaluation.wl, d: evaluation.d, m: evaluation.m, from_network })
     }
 }
@@ -852,6 +860,7 @@ mod tests {
     use super::*;
     use nn::test_backend::{TestBackend, TestMode};
     use nn::Backend;
+    use shakmaty::Chess;
 
     /// Runs `body` with a gather context for `params` without a root filter, contempt or tablebases, the batch
     /// target, the collision budget, the stoppers' playouts left and whether the backend is idle given.
@@ -903,8 +912,8 @@ mod tests {
     }
 
     /// The first gather of a fresh tree (the root alone), the batch computed, and `results` edited before it is
-    /// prepared and put in the tree; the prepared error if any, else the root's priors in edge order.
-    fn root_after(edit: impl Fn(&mut Vec<Evaluation>)) -> Result<Vec<f32>, BackendError> {
+    /// prepared and put in the tree; the prepared error if any, else the root's moves and priors in edge order.
+    fn root_after(edit: impl Fn(&mut Vec<Evaluation>)) -> Result<Vec<(PackedMove, f32)>, BackendError> {
         let params = SearchParams { max_prefetch: 0, ..crate::options::EngineOptions::default().search_params() };
         let backend = TestBackend::new(TestMode::Random { seed: 5 });
         let (mut tree, mut progress) = (Tree::default(), Progress::default());
@@ -915,16 +924,33 @@ mod tests {
             edit(&mut results);
             prepare(&mut gathered, results)?;
             finish(&mut tree, &mut progress, gathered, context).unwrap();
-            Ok(tree.root.edges.iter().map(Edge::p).collect())
+            Ok(tree.root.edges.iter().map(|edge| (edge.mv, edge.p())).collect())
         })
     }
 
     #[test]
     fn a_prepared_leaf_gets_every_legal_move_sorted_by_prior() {
-        let priors = root_after(|_| {}).unwrap();
+        let priors: Vec<f32> = root_after(|_| {}).unwrap().into_iter().map(|(_, p)| p).collect();
         assert_eq!(priors.len(), 20, "the start position's 20 moves");
         assert!(priors.windows(2).all(|pair| pair[0] >= pair[1]), "{priors:?}");
         assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-2, "{priors:?}");
+    }
+
+    #[test]
+    fn equal_priors_keep_the_order_of_the_legal_moves() {
+        // The start position's 20 legal moves in shakmaty's order, every third given 0.08 and the rest 0.03: moves
+        // 0, 3, …, 18 come first and the others after them, each group in the order of the legal moves.
+        let legal: Vec<PackedMove> = Chess::default().legal_moves().iter().map(PackedMove::pack).collect();
+        let prior_of = |index: usize| if index % 3 == 0 { 0.08 } else { 0.03 };
+        let edges = root_after(|results| {
+            results[0].policy = (0..legal.len()).map(prior_of).collect();
+        })
+        .unwrap();
+        let (high, low): (Vec<usize>, Vec<usize>) = (0..legal.len()).partition(|&index| prior_of(index) > 0.05);
+        let expected: Vec<PackedMove> = high.into_iter().chain(low).map(|index| legal[index]).collect();
+        assert_eq!(edges.iter().map(|&(mv, _)| mv).collect::<Vec<_>>(), expected);
+        assert!(edges[..7].iter().all(|&(_, p)| (p - 0.08).abs() < 1e-3), "{edges:?}");
+        assert!(edges[7..].iter().all(|&(_, p)| (p - 0.03).abs() < 1e-3), "{edges:?}");
     }
 
     #[test]

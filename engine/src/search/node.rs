@@ -2,10 +2,9 @@
 //! into the node, visit counts, proven bounds; edges hold the move and a 16-bit prior, sorted by prior, and a
 //! node's children live beside its edges, created on their first visit, as in lc0.
 
-use nn::prior::{decode_prior, encode_prior};
+use nn::prior::decode_prior;
 use super::packed_slice::PackedSlice;
 use crate::position::PackedMove;
-use shakmaty::Move;
 
 /// Why a node is an end of the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,11 +107,12 @@ pub struct Edge {
 }
 
 impl Edge {
-    /// An edge with the prior `prior`.
-    pub fn new(mv: &Move, prior: f32) -> Self {
+    /// An edge with the prior `prior`, for the tests' trees (a search builds its edges sorted, in `gather`).
+    #[cfg(test)]
+    pub fn new(mv: &shakmaty::Move, prior: f32) -> Self {
         Self {
             mv: PackedMove::pack(mv),
-            prior: encode_prior(prior),
+            prior: nn::prior::encode_prior(prior),
         }
     }
     /// The decoded prior.

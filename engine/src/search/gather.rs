@@ -393,7 +393,10 @@ fn pick_nodes(
     context: &GatherContext<'_>,
     buffers: &mut PassBuffers,
 ) -> (Vec<Picked>, u64) {
-    let best = best_root_edge(&tree.root, context.filter, context.draw_score);
+    // The best root move is wanted only to prune those that cannot catch up with it in the playouts left, and none
+    // is behind it by more than the root's visits.
+    let can_prune = context.remaining_playouts < u64::from(tree.root.n);
+    let best = can_prune.then(|| best_root_edge(&tree.root, context.filter, context.draw_score)).flatten();
     let mut pass = Pass {
         context,
         limit,

@@ -29,8 +29,10 @@ pub enum Stage {
     Stoppers,
     /// On CUDA's network thread, inside a search thread's `Network`: capturing a batch size's CUDA graph.
     GraphCapture,
-    /// On CUDA's network thread: writing a batch's inputs to page-locked memory and queueing their copies.
+    /// On CUDA's network thread: writing a batch's inputs to page-locked memory.
     NetworkInputs,
+    /// On CUDA's network thread: queueing the inputs' copies to the device.
+    NetworkInputCopies,
     /// On CUDA's network thread: the graph's replay and the outputs' copies to the host, waited for.
     NetworkReplay,
     /// On CUDA's network thread: reading the outputs the evaluations need from page-locked memory.
@@ -78,7 +80,7 @@ mod counters {
 
     impl Stage {
         /// Every stage, in the order of a search iteration.
-        pub const ALL: [Stage; 14] = [
+        pub const ALL: [Stage; 15] = [
             Stage::TreeLock,
             Stage::Gather,
             Stage::Collisions,
@@ -91,13 +93,21 @@ mod counters {
             Stage::Stoppers,
             Stage::GraphCapture,
             Stage::NetworkInputs,
+            Stage::NetworkInputCopies,
             Stage::NetworkReplay,
             Stage::NetworkOutputs,
         ];
 
         /// Whether the stage is the network thread's, whose time a search thread waits out in `Network`.
         pub fn on_network_thread(self) -> bool {
-            matches!(self, Stage::GraphCapture | Stage::NetworkInputs | Stage::NetworkReplay | Stage::NetworkOutputs)
+            matches!(
+                self,
+                Stage::GraphCapture
+                    | Stage::NetworkInputs
+                    | Stage::NetworkInputCopies
+                    | Stage::NetworkReplay
+                    | Stage::NetworkOutputs
+            )
         }
 
         /// The stage's name in the printed table (lc0's step where it has one).
@@ -114,7 +124,8 @@ mod counters {
                 Stage::Backup => "backup",
                 Stage::Stoppers => "stoppers and info",
                 Stage::GraphCapture => "  network thread: graph capture",
-                Stage::NetworkInputs => "  network thread: inputs",
+                Stage::NetworkInputs => "  network thread: inputs written",
+                Stage::NetworkInputCopies => "  network thread: input copies",
                 Stage::NetworkReplay => "  network thread: replay, copies",
                 Stage::NetworkOutputs => "  network thread: read outputs",
             }

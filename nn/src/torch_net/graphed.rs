@@ -87,11 +87,13 @@ impl GraphedForward {
             let captured = self.graphs.get_mut(&padded).expect("captured above");
             let inputs = enter(Stage::NetworkInputs);
             self.host.write_inputs(positions, padded);
+            drop(inputs);
+            let copies = enter(Stage::NetworkInputCopies);
             let rows = padded as i64;
             for (device, host) in [(&captured.masks, &self.host.masks), (&captured.values, &self.host.values)] {
                 copy_without_waiting(device, &host.f_narrow(0, 0, rows).map_err(torch)?).map_err(torch)?;
             }
-            drop(inputs);
+            drop(copies);
             let replay = enter(Stage::NetworkReplay);
             captured.graph.replay()?;
             let outputs = self.host.copy_outputs(&captured.outputs, batch).map_err(torch)?;

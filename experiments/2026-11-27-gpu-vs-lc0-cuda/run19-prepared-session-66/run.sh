@@ -13,8 +13,9 @@
 # is over the device's 64 MiB):
 #   git rm -r -q --cached experiments; echo /experiments/ >> .git/info/exclude   … and after: git reset -q
 # The kit: cargo build --release -p nn --example make_test_nets; scripts/gpu-kit .device LC0_CUDA; then
-# .device/kairos from `cargo build --release -p kairos` at this folder's commit, .device/kairos-stage-timing with
-# `--features stage-timing`, .device/kairos-spin with spin-wait.patch applied (`git am`), .device/kairos-before from
+# .device/kairos from `cargo build --release -p kairos` at the commit to measure (8756ff4 or later, whose stage
+# timing splits the network thread's inputs into their writing and their copies' queueing),
+# .device/kairos-stage-timing the same with `--features stage-timing`, .device/kairos-spin with spin-wait.patch applied (`git am`), .device/kairos-before from
 # c779547 (a worktree with CARGO_TARGET_DIR=target; touch engine/build.rs cli/src/main.rs before each build, or a
 # binary keeps an older version line).
 # DRY=1 runs it on a CPU (lc0 blas as .device/lc0-blas, the CPU's own precision, short): dry-run-cpu.txt, 495 s

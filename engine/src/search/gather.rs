@@ -637,6 +637,11 @@ impl Pass<'_, '_> {
                 while first_unstarted < reachable && started[first_unstarted] > 0 {
                     first_unstarted += 1;
                 }
+            } else {
+                // A collision changes nothing the scan reads, so lc0's loop would pick this child again, turn
+                // after turn, until the limit is spent: it gets the rest at once.
+                to_perform[best] += limit;
+                limit = 0;
             }
         }
         self.scores = scratch;

@@ -6,7 +6,7 @@ use super::node::{Edge, EdgeAndNode, Node, Terminal, VisitedWalk};
 use super::packed_slice::PackedSlice;
 use super::params::SearchParams;
 use super::prefetch::prefetch;
-use super::select::{fpu, puct_multiplier, MovesLeftUtility};
+use super::select::{fpu_given_visited_policy, puct_multiplier, MovesLeftUtility};
 use super::stats::{best_root_edge, Progress, RootFilter};
 use super::tree::Tree;
 use super::draw_score::DrawScore;
@@ -444,15 +444,90 @@ struct Pass<'a, 'c> {
     spare_counts: Vec<Vec<u32>>,
 }
 
-/// A node's children, as its scoring loop sees them: prior, utility, visits started, score, and at the root whether
-/// allowed.
+/// A node's reachable children as its scoring loop sees them, and at the root whether each is allowed.
 #[derive(Default)]
 struct ScoreScratch {
-    policy: Vec<f32>,
-    utility: Vec<f32>,
-    started: Vec<u32>,
-    score: Vec<f32>,
+    children: Vec<ScoredChild>,
     allowed: Vec<bool>,
+}
+
+impl ScoreScratch {
+    /// Scores the first `reachable` children of `node` into `children`: one read of each edge and its child for the
+    /// prior, the visits started and, where lc0's VisitedNodes walk counts the child visited, its utility. The same
+    /// walk sums the visited children's priors for the FPU that the others take (as `select::fpu` would in a second
+    /// walk), also of children past `reachable`; none lies past the child slots, since a slot exists up to the
+    /// highest child created and a solid node's walk ends at its first child without visits started.
+    fn score(
+        &mut self,
+        node: &Node,
+        reachable: usize,
+        params: &SearchParams,
+        draw_score: f32,
+        moves_left: MovesLeftUtility<'_>,
+        puct_mult: f32,
+    ) {
+        let children = &mut self.children;
+        children.clear();
+        let mut walk = Some(VisitedWalk::new(node));
+        let mut visited_policy = 0.0;
+        for (index, (edge, slot)) in node.edges.iter().zip(node.children.iter()).enumerate() {
+            let child = slot.created().then_some(slot);
+            let edge = EdgeAndNode { mv: edge.mv, prior: edge.prior, node: child };
+            let visited = match walk.as_mut().map(|walk| walk.step(edge)) {
+                Some(Some(visited)) => visited,
+                Some(None) => {
+                    walk = None;
+                    false
+                }
+                None => false,
+            };
+            let policy = edge.p();
+            if visited {
+                visited_policy += policy;
+            }
+            if index >= reachable {
+                if walk.is_none() {
+                    break;
+                }
+                continue;
+            }
+            let utility = match child {
+                Some(child) if visited => {
+                    let q = child.q(draw_score);
+                    q + moves_left.of(edge, q)
+                }
+                _ => 0.0,
+            };
+            children.push(ScoredChild { policy, utility, started: edge.n_started(), score: 0.0, visited });
+        }
+        let unslotted = &node.edges[children.len()..reachable];
+        children.extend(unslotted.iter().map(|edge| ScoredChild {
+            policy: edge.p(),
+            utility: 0.0,
+            started: 0,
+            score: 0.0,
+            visited: false,
+        }));
+        let fpu = fpu_given_visited_policy(params, node, draw_score, visited_policy);
+        for child in children.iter_mut() {
+            if !child.visited {
+                child.utility = fpu;
+            }
+            child.score = puct_score(child.policy, puct_mult, child.started, child.utility);
+        }
+    }
+}
+
+/// One child as the scan for the best reads it, in one row so that the scoring loop stores it at once.
+#[derive(Clone, Copy)]
+struct ScoredChild {
+    policy: f32,
+    /// The child's Q and moves-left utility where the walk counts it visited, else the FPU.
+    utility: f32,
+    /// Visits completed or in flight.
+    started: u32,
+    score: f32,
+    visited: bool,
 }
 
 /// Visits taken out of a subtree by reverting a stale two-fold draw: how many, and their moves left as seen
@@ -532,42 +607,11 @@ impl Pass<'_, '_> {
             node.edges.len().min((node.n + node.n_in_flight + limit + 2) as usize)
         };
         let draw_score = self.context.draw_score.at(path.len());
-        let fpu = fpu(params, node, draw_score);
         let moves_left = MovesLeftUtility::new(params, node, self.context.has_moves_left);
         let puct_mult = puct_multiplier(params, node);
         let mut scratch = std::mem::take(&mut self.scores);
-        let ScoreScratch { policy, utility, started, score, allowed } = &mut scratch;
-        // One read of each reachable edge and its child for the prior, the visits started, the utility (the
-        // child's Q where lc0's VisitedNodes walk counts it visited, else the FPU) and the score.
-        for column in [&mut *policy, &mut *utility, &mut *score] {
-            column.clear();
-        }
-        started.clear();
-        let mut walk = Some(VisitedWalk::new(node));
-        for index in 0..reachable {
-            let edge = node.edge(index);
-            let visited = match walk.as_mut().map(|walk| walk.step(edge)) {
-                Some(Some(visited)) => visited,
-                Some(None) => {
-                    walk = None;
-                    false
-                }
-                None => false,
-            };
-            let p = edge.p();
-            let n_started = edge.n_started();
-            let u = if visited {
-                let q = edge.q_with_draw(fpu, draw_score);
-                q + moves_left.of(edge, q)
-            } else {
-                fpu
-            };
-            policy.push(p);
-            started.push(n_started);
-            utility.push(u);
-            score.push(puct_score(p, puct_mult, n_started, u));
-        }
-        let score_of = |i: usize, started: u32| puct_score(policy[i], puct_mult, started, utility[i]);
+        scratch.score(node, reachable, params, draw_score, moves_left, puct_mult);
+        let ScoreScratch { children, allowed } = &mut scratch;
         allowed.clear();
         if is_root {
             allowed.extend((0..reachable).map(|i| self.root_allows(i, node.edge(i))));
@@ -578,12 +622,12 @@ impl Pass<'_, '_> {
         let mut reverted = Vec::new();
         // The scan for the best child is most of a pass's time. Below the root every child is allowed, so it ends one
         // child after the first without visits started, which only moves on as visits start.
-        let mut first_unstarted = started.iter().position(|&n| n == 0).unwrap_or(reachable);
+        let mut first_unstarted = children.iter().position(|child| child.started == 0).unwrap_or(reachable);
         while limit > 0 {
             let Ranking { best, second_score, has_second, .. } = if is_root {
-                rank_allowed(score, started, allowed)
+                rank_allowed(children, allowed)
             } else {
-                rank(&score[..reachable.min(first_unstarted + 2)])
+                rank(&children[..reachable.min(first_unstarted + 2)])
             };
             let Some(best) = best else {
                 // No root move is allowed (lc0 always keeps its best one): take the visits back, pick nothing.
@@ -593,9 +637,10 @@ impl Pass<'_, '_> {
             let mut new_visits = limit;
             if has_second {
                 let mut to_change_best = u32::MAX;
-                if utility[best] < second_score {
-                    let n1 = (started[best] + 1) as f32;
-                    let estimate = (policy[best] * puct_mult / (second_score - utility[best]) - n1 + 1.0)
+                let ScoredChild { policy, utility, started, .. } = children[best];
+                if utility < second_score {
+                    let n1 = (started + 1) as f32;
+                    let estimate = (policy * puct_mult / (second_score - utility) - n1 + 1.0)
                         .clamp(1.0, 1e9);
                     to_change_best = estimate as u32;
                 }
@@ -621,20 +666,21 @@ impl Pass<'_, '_> {
             }
             let child = node.child_mut(best).expect("the child was just created");
             if try_start(child) {
-                started[best] += 1;
+                let scored = &mut children[best];
+                scored.started += 1;
                 new_visits -= 1;
                 let expanded = child.n > 0 && child.terminal == Terminal::No;
                 if expanded {
                     child.n_in_flight += new_visits;
-                    started[best] += new_visits;
+                    scored.started += new_visits;
                 } else {
                     to_perform[best] -= 1;
                     path.push(best as u16);
                     self.picked.push(Picked::Visit(path.clone()));
                     path.pop();
                 }
-                score[best] = score_of(best, started[best]);
-                while first_unstarted < reachable && started[first_unstarted] > 0 {
+                scored.score = puct_score(scored.policy, puct_mult, scored.started, scored.utility);
+                while first_unstarted < reachable && children[first_unstarted].started > 0 {
                     first_unstarted += 1;
                 }
             } else {
@@ -684,18 +730,18 @@ struct Ranking {
 /// lc0's scan for the best child (PickNodesToExtendTask) over the children `allowed` lets through: the highest score
 /// wins (the first on a tie), and the scan ends one allowed child after the first without visits started, since
 /// the children are sorted by prior.
-fn rank_allowed(score: &[f32], started: &[u32], allowed: &[bool]) -> Ranking {
+fn rank_allowed(children: &[ScoredChild], allowed: &[bool]) -> Ranking {
     let mut ranking = Ranking::new();
     let mut can_exit = false;
-    for (index, ((&score, &started), &allowed)) in score.iter().zip(started).zip(allowed).enumerate() {
+    for (index, (child, &allowed)) in children.iter().zip(allowed).enumerate() {
         if !allowed {
             continue;
         }
-        ranking.update(index, score);
+        ranking.update(index, child.score);
         if can_exit {
             break;
         }
-        if started == 0 {
+        if child.started == 0 {
             can_exit = true;
         }
     }
@@ -704,10 +750,10 @@ fn rank_allowed(score: &[f32], started: &[u32], allowed: &[bool]) -> Ranking {
 
 /// The same scan over children that are all allowed, `scanned` ending where the scan ends.
 #[inline(always)]
-fn rank(scanned: &[f32]) -> Ranking {
+fn rank(scanned: &[ScoredChild]) -> Ranking {
     let mut ranking = Ranking::new();
-    for (index, &score) in scanned.iter().enumerate() {
-        ranking.update(index, score);
+    for (index, child) in scanned.iter().enumerate() {
+        ranking.update(index, child.score);
     }
     ranking
 }
@@ -959,6 +1005,44 @@ mod tests {
         assert_eq!(edges.iter().map(|&(mv, _)| mv).collect::<Vec<_>>(), expected);
         assert!(edges[..7].iter().all(|&(_, p)| (p - 0.08).abs() < 1e-3), "{edges:?}");
         assert!(edges[7..].iter().all(|&(_, p)| (p - 0.03).abs() < 1e-3), "{edges:?}");
+    }
+
+    #[test]
+    fn the_fpu_counts_every_visited_child_also_past_the_reachable_ones() {
+        // lc0's FPU reduction takes the priors of every child its VisitedNodes walk counts visited (GetVisitedPolicy),
+        // whether a pass can reach it or not (reverted two-fold draws can leave a node fewer visits than its children
+        // reach). The start position's 20 moves with priors 0.3, eleven of 0.05 and eight of 0.15/8; the first and
+        // the twelfth children visited once (WL 0.1 and −0.2), the node three times (WL −0.05); 5 reachable.
+        let moves = Chess::default().legal_moves();
+        let prior_of = |index: usize| match index {
+            0 => 0.3,
+            1..=11 => 0.05,
+            _ => 0.15 / 8.0,
+        };
+        let visited_once = |wl| Node { n: 1, wl, d: 0.2, m: 30.0, ..Node::default() };
+        let edges = (0..moves.len())
+            .map(|index| {
+                let child = match index {
+                    0 => Some(visited_once(0.1)),
+                    11 => Some(visited_once(-0.2)),
+                    _ => None,
+                };
+                (Edge::new(&moves[index], prior_of(index)), child)
+            })
+            .collect();
+        let node = Node::with_edges(edges, Node { n: 3, wl: -0.05, d: 0.3, m: 31.0, ..Node::default() });
+        let params = crate::options::EngineOptions::default().search_params();
+        assert!(!params.fpu_absolute, "the default FPU is relative to the node's Q");
+        let mut scratch = ScoreScratch::default();
+        scratch.score(&node, 5, &params, 0.0, MovesLeftUtility::new(&params, &node, false), 1.0);
+        // FPU = −Q − FpuValue·√(p₀ + p₁₁) at draw score 0, the priors as their 16 bits hold them.
+        let (p0, p11) = (node.edges[0].p(), node.edges[11].p());
+        let fpu = 0.05 - params.fpu_value * (p0 + p11).sqrt();
+        assert!((fpu - (0.05 - params.fpu_value * p0.sqrt())).abs() > 1e-3, "the twelfth child matters");
+        let utilities: Vec<f32> = scratch.children.iter().map(|child| child.utility).collect();
+        assert_eq!(utilities.len(), 5);
+        assert!((utilities[0] - 0.1).abs() < 1e-6, "{utilities:?}");
+        assert!(utilities[1..].iter().all(|&utility| (utility - fpu).abs() < 1e-6), "{utilities:?}, FPU {fpu}");
     }
 
     #[test]

@@ -35,10 +35,15 @@ pub fn collision_budget(params: &SearchParams, n: u64) -> u32 {
 
 /// First-play urgency of a node's unvisited children.
 pub fn fpu(params: &SearchParams, node: &Node, draw_score: f32) -> f32 {
+    fpu_given_visited_policy(params, node, draw_score, node.visited_policy())
+}
+
+/// The same for a caller that has summed [`Node::visited_policy`] in its own walk of the children.
+pub fn fpu_given_visited_policy(params: &SearchParams, node: &Node, draw_score: f32, visited_policy: f32) -> f32 {
     if params.fpu_absolute {
         params.fpu_value
     } else {
-        -node.q(-draw_score) - params.fpu_value * node.visited_policy().sqrt()
+        -node.q(-draw_score) - params.fpu_value * visited_policy.sqrt()
     }
 }
 

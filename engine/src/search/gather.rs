@@ -620,11 +620,13 @@ impl Pass<'_, '_> {
         to_perform.clear();
         to_perform.resize(reachable, 0);
         let mut reverted = Vec::new();
-        // The scan for the best child is most of a pass's time. Below the root every child is allowed, so it ends one
-        // child after the first without visits started, which only moves on as visits start.
+        // The scan for the best child is most of a pass's time. Where every child is allowed (always below the root,
+        // and at the root unless `searchmoves` or pruning leave one out) it ends one child after the first without
+        // visits started, which only moves on as visits start.
+        let some_child_barred = allowed.iter().any(|&allowed| !allowed);
         let mut first_unstarted = children.iter().position(|child| child.started == 0).unwrap_or(reachable);
         while limit > 0 {
-            let Ranking { best, second_score, has_second, .. } = if is_root {
+            let Ranking { best, second_score, has_second, .. } = if some_child_barred {
                 rank_allowed(children, allowed)
             } else {
                 rank(&children[..reachable.min(first_unstarted + 2)])

@@ -171,6 +171,7 @@ pub fn gather(
         LeafHistory::new(tree.history.clone())
     };
     let mut pass_buffers = PassBuffers::default();
+    let (mut visits, mut collisions) = (Vec::new(), Vec::new());
     while batch_size < context.batch_target
         && out_of_order < max_out_of_order
         && batch_size + out_of_order < playouts_left
@@ -189,15 +190,13 @@ pub fn gather(
             .min((max_out_of_order - out_of_order) as i64)
             .min(i64::try_from(playouts_left - batch_size - out_of_order).unwrap_or(i64::MAX))
             .max(1) as u32;
-        let (picked, reverted_visits) = pick_nodes(tree, limit, context, &mut pass_buffers);
+        let reverted_visits = pick_nodes(tree, limit, context, &mut pass_buffers);
         // lc0: reverted two-fold visits were reused visits the search no longer has (initial_visits_).
         progress.reused_visits = progress.reused_visits.saturating_sub(reverted_visits);
-        if picked.is_empty() {
+        if pass_buffers.picked.is_empty() {
             break;
         }
-        let mut visits = Vec::new();
-        let mut collisions = Vec::new();
-        for pick in picked {
+        for pick in pass_buffers.picked.drain(..) {
             match pick {
                 Picked::Visit(path) => {
                     batch_size += 1;
@@ -227,7 +226,7 @@ pub fn gather(
             collisions.clear();
             drop(timer);
             let mut waiting = Vec::new();
-            for leaf in visits.into_iter().rev() {
+            for leaf in visits.drain(..).rev() {
                 if ready(&leaf) {
                     let _timer = enter(Stage::Backup);
                     finish_leaf(tree, progress, leaf, context)?;
@@ -239,12 +238,12 @@ pub fn gather(
                 }
             }
             waiting.reverse();
-            visits = waiting;
+            visits.append(&mut waiting);
         }
-        gathered.leaves.extend(visits);
+        gathered.leaves.append(&mut visits);
         let _timer = enter(Stage::Collisions);
         let mut budget_spent = false;
-        for mut collision in collisions {
+        for mut collision in collisions.drain(..) {
             if collision.max_visits > 0 && collisions_left > i64::from(collision.multivisit) {
                 let extra = (i64::from(collision.max_visits).min(collisions_left)
                     - i64::from(collision.multivisit)) as u32;
@@ -385,14 +384,9 @@ impl LeafHistory {
 
 /// One multi-visit pass from the root, lc0's PickNodesToExtendTask without task workers: `limit` visits
 /// are handed down the tree, each node giving its best child as many as it takes for the second best to catch
-/// up; a new or proven node takes one visit and the rest collide there. Returns the picks and the visits of stale
-/// two-fold draws it reverted on the way.
-fn pick_nodes(
-    tree: &mut Tree,
-    limit: u32,
-    context: &GatherContext<'_>,
-    buffers: &mut PassBuffers,
-) -> (Vec<Picked>, u64) {
+/// up; a new or proven node takes one visit and the rest collide there. Leaves the picks in `buffers.picked` and
+/// returns the visits of stale two-fold draws it reverted on the way.
+fn pick_nodes(tree: &mut Tree, limit: u32, context: &GatherContext<'_>, buffers: &mut PassBuffers) -> u64 {
     // The best root move is wanted only to prune those that cannot catch up with it in the playouts left, and none
     // is behind it by more than the root's visits.
     let can_prune = context.remaining_playouts < u64::from(tree.root.n);
@@ -404,7 +398,7 @@ fn pick_nodes(
         root_best_n: best.map_or(0, |i| tree.root.edge(i).n()),
         max_limit: u32::MAX,
         new_nodes: 0,
-        picked: Vec::new(),
+        picked: std::mem::take(&mut buffers.picked),
         reverted_visits: 0,
         scores: std::mem::take(&mut buffers.scores),
         spare_counts: std::mem::take(&mut buffers.spare_counts),
@@ -414,7 +408,8 @@ fn pick_nodes(
     tree.node_count += pass.new_nodes;
     buffers.scores = pass.scores;
     buffers.spare_counts = pass.spare_counts;
-    (pass.picked, pass.reverted_visits)
+    buffers.picked = pass.picked;
+    pass.reverted_visits
 }
 
 /// The buffers of a gather's passes, kept from one pass to the next: allocated afresh for each pass, they grew
@@ -423,6 +418,8 @@ fn pick_nodes(
 struct PassBuffers {
     scores: ScoreScratch,
     spare_counts: Vec<Vec<u32>>,
+    /// What the last pass picked, drained by the gather.
+    picked: Vec<Picked>,
 }
 
 /// The state of one pass.
@@ -791,7 +788,7 @@ fn examine_leaf(
 ) -> Result<(Vec<Move>, LeafValue), BackendError> {
     let params = context.params;
     let position = history.last();
-    let moves: Vec<Move> = position.legal_moves().into_iter().collect();
+    let moves: Vec<Move> = position.legal_moves().to_vec();
     let node = node_at(&mut tree.root, path);
     if moves.is_empty() {
         node.make_terminal(

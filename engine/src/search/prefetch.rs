@@ -7,7 +7,7 @@ use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier};
 use crate::position::PositionHistory;
 use nn::{BackendError, Computation, EvalRequest};
-use shakmaty::{Move, Position};
+use shakmaty::Position;
 
 /// Fills the batch with up to `params.max_prefetch − queued` likely future leaves below `root`.
 pub fn prefetch(
@@ -49,7 +49,7 @@ fn prefetch_below(
     let Some(node) = node.filter(|n| n.n + n.n_in_flight > 0) else {
         // As lc0: the slot counts as spent whether the position was already cached or is queued now, and
         // a position without legal moves is queued like any other.
-        let moves: Vec<Move> = history.last().legal_moves().into_iter().collect();
+        let moves = history.last().legal_moves();
         context.computation.add(&EvalRequest {
             history: history.entries(),
             moves: &moves,

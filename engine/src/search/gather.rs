@@ -610,7 +610,8 @@ impl Pass<'_, '_> {
         scratch.score(node, reachable, params, draw_score, moves_left, puct_mult);
         let ScoreScratch { children, allowed } = &mut scratch;
         allowed.clear();
-        if is_root {
+        // Without `searchmoves`, and without a best root move to prune the others against, every root move is allowed.
+        if is_root && (self.root_best.is_some() || !self.context.filter.is_empty()) {
             allowed.extend((0..reachable).map(|i| self.root_allows(i, node.edge(i))));
         }
         let mut to_perform = self.spare_counts.pop().unwrap_or_default();

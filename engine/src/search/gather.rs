@@ -42,8 +42,14 @@ struct PreparedLeaf {
 }
 
 impl PreparedLeaf {
-    /// The edges of a leaf with `moves` from its evaluation, sorted by prior as lc0 sorts them.
-    fn new(moves: &[Move], evaluation: Evaluation, from_network: bool) -> Result<Self, BackendError> {
+    /// The edges of a leaf with `moves` from its evaluation, sorted by prior as lc0 sorts them; `keys` is a buffer
+    /// for the sort, kept by the caller from one leaf to the next.
+    fn new(
+        moves: &[Move],
+        evaluation: Evaluation,
+        from_network: bool,
+        keys: &mut Vec<u32>,
+    ) -> Result<Self, BackendError> {
         if evaluation.policy.len() != moves.len() {
             return Err(BackendError::Compute(format!(
                 "the network returned {} priors for {} legal moves",
@@ -55,9 +61,9 @@ impl PreparedLeaf {
         // std::sort's over its own move order). Here equal priors keep the legal moves' order, by an unstable sort of
         // keys that hold the prior's complement above the move's index: fewer instructions than a stable sort of
         // the edges.
-        let mut keys: Vec<u32> = (evaluation.policy.iter().enumerate())
-            .map(|(index, &p)| (u32::from(!encode_prior(p)) << 16) | index as u32)
-            .collect();
+        keys.clear();
+        let key = |(index, &p): (usize, &f32)| (u32::from(!encode_prior(p)) << 16) | index as u32;
+        keys.extend(evaluation.policy.iter().enumerate().map(key));
         keys.sort_unstable();
         let edges = (keys.iter())
             .map(|&key| Edge { mv: PackedMove::pack(&moves[(key & 0xFFFF) as usize]), prior: !(key >> 16) as u16 })
@@ -293,6 +299,7 @@ pub fn finish(
 /// node's priors outside its lock (FetchMinibatchResults), so that another search thread may hold the tree
 /// meanwhile. [`finish`] then only puts them in place and backs up.
 pub fn prepare(gathered: &mut Gathered, mut results: Vec<Evaluation>) -> Result<(), BackendError> {
+    let mut keys = Vec::new();
     for leaf in &mut gathered.leaves {
         let prepared = match &mut leaf.value {
             LeafValue::Queued(index) => {
@@ -300,9 +307,11 @@ pub fn prepare(gathered: &mut Gathered, mut results: Vec<Evaluation>) -> Result<
                 let evaluation = results.get_mut(index).map(std::mem::take).ok_or_else(|| {
                     BackendError::Compute(format!("the batch returned no result for position {index}"))
                 })?;
-                PreparedLeaf::new(&leaf.moves, evaluation, true)?
+                PreparedLeaf::new(&leaf.moves, evaluation, true, &mut keys)?
             }
-            LeafValue::Ready(evaluation) => PreparedLeaf::new(&leaf.moves, std::mem::take(evaluation), false)?,
+            LeafValue::Ready(evaluation) => {
+                PreparedLeaf::new(&leaf.moves, std::mem::take(evaluation), false, &mut keys)?
+            }
             LeafValue::Prepared(_) | LeafValue::Terminal => continue,
         };
         leaf.value = LeafValue::Prepared(prepared);
@@ -868,7 +877,7 @@ fn finish_leaf(
     let prepared = match leaf.value {
         LeafValue::Terminal => None,
         LeafValue::Prepared(prepared) => Some(prepared),
-        LeafValue::Ready(evaluation) => Some(PreparedLeaf::new(&leaf.moves, evaluation, false)?),
+        LeafValue::Ready(evaluation) => Some(PreparedLeaf::new(&leaf.moves, evaluation, false, &mut Vec::new())?),
         LeafValue::Queued(index) => {
             return Err(BackendError::Compute(format!("position {index} of the batch was never prepared")));
         }

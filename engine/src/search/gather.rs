@@ -626,6 +626,8 @@ impl Pass<'_, '_> {
         let mut to_perform = self.spare_counts.pop().unwrap_or_default();
         to_perform.clear();
         to_perform.resize(reachable, 0);
+        // The children below the highest one handed visits: the rest of `to_perform` stays 0.
+        let mut handed = 0;
         let mut reverted = Vec::new();
         // The scan for the best child is most of a pass's time. Where every child is allowed (always below the root,
         // and at the root unless `searchmoves` or pruning leave one out) it ends one child after the first without
@@ -657,6 +659,7 @@ impl Pass<'_, '_> {
                 new_visits = limit.min(to_change_best);
             }
             to_perform[best] += new_visits;
+            handed = handed.max(best + 1);
             limit -= new_visits;
             let (child, created) = node.create_child(best);
             if created {
@@ -700,7 +703,7 @@ impl Pass<'_, '_> {
             }
         }
         self.scores = scratch;
-        for (index, &visits) in to_perform.iter().enumerate() {
+        for (index, &visits) in to_perform[..handed].iter().enumerate() {
             if visits == 0 {
                 continue;
             }

@@ -4,7 +4,7 @@
 #     experiments/2026-12-04-spin-wait/spin-wait.patch: the network thread and its callers poll their channels before
 #     they sleep) against .device/kairos (the build without it) and lc0 cuda-fp16; its gpu-check first;
 #  2. search NPS of .device/kairos against .device/kairos-before (c779547, run17's build: before session 65's pass
-#     buffers, session 66's sort and root scan, and session 67's cuts of the descent's instructions, 41,170 -> 22,810
+#     buffers, session 66's sort and root scan, and session 67's cuts of the descent's instructions, 41,170 -> 22,510
 #     a node on the random backend), `benchmark`, lc0's first 2 positions × 2 s, fp16, no smart pruning, the three
 #     nets at Threads 1 and 2, two rounds in opposite orders;
 #  3. the stage-timing build of .device/kairos (.device/kairos-stage-timing): bench of 30,000 nodes a position, the

@@ -519,7 +519,7 @@ impl ScoreScratch {
             if !child.visited {
                 child.utility = fpu;
             }
-            child.score = puct_score(child.policy, puct_mult, child.started, child.utility);
+            child.rescore(puct_mult);
         }
     }
 }
@@ -534,6 +534,14 @@ struct ScoredChild {
     started: u32,
     score: f32,
     visited: bool,
+}
+
+impl ScoredChild {
+    /// Sets the score from the prior, the visits started and the utility.
+    #[inline(always)]
+    fn rescore(&mut self, puct_mult: f32) {
+        self.score = puct_score(self.policy, puct_mult, self.started, self.utility);
+    }
 }
 
 /// Visits taken out of a subtree by reverting a stale two-fold draw: how many, and their moves left as seen
@@ -691,7 +699,7 @@ impl Pass<'_, '_> {
                     self.picked.push(Picked::Visit(path.clone()));
                     path.pop();
                 }
-                scored.score = puct_score(scored.policy, puct_mult, scored.started, scored.utility);
+                scored.rescore(puct_mult);
                 while first_unstarted < reachable && children[first_unstarted].started > 0 {
                     first_unstarted += 1;
                 }

@@ -2,13 +2,13 @@
 //! detect terminals, back up out-of-order results, then expand and back up the evaluated batch.
 
 use super::backup::{backup, cancel_visit};
-use super::node::{Edge, EdgeAndNode, Node, Terminal, VisitedWalk};
+use super::node::{Bound, Edge, EdgeAndNode, Node, Terminal, VisitedWalk};
 use super::packed_slice::PackedSlice;
 use super::params::SearchParams;
 use super::prefetch::prefetch;
 use super::select::{fpu_given_visited_policy, puct_multiplier, MovesLeftUtility};
 use super::stats::{best_root_edge, Progress, RootFilter};
-use super::tree::Tree;
+use super::tree::{Tree, TreeState};
 use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
 use crate::position::{has_mating_material, PackedMove, PositionHistory};
@@ -18,6 +18,7 @@ use nn::stage_timing::{enter, Stage};
 use nn::{Added, BackendError, Computation, EvalRequest, Evaluation};
 use shakmaty::{Move, Position};
 use shakmaty_syzygy::Wdl;
+use std::ops::DerefMut;
 
 /// Where a picked leaf's value comes from.
 enum LeafValue {
@@ -150,13 +151,15 @@ pub fn max_out_of_order(params: &SearchParams, batch_target: usize) -> usize {
 
 /// Collects up to `batch_target` leaves into `computation` as lc0's GatherMinibatch does: passes that hand
 /// out several visits at once, until the batch is full, the collision budget is spent or (several threads) the
-/// backend is idle; out-of-order results are backed up at once.
-pub fn gather(
-    tree: &mut Tree,
-    progress: &mut Progress,
+/// backend is idle; out-of-order results are backed up at once. As lc0 (ProcessPickedTask), each pass picks under
+/// the tree lock (`state`) and lets go of it while it examines its new leaves (their moves, the rules' and the
+/// tables' verdicts, the cache), taking it again with `relock` to write what it found; the lock comes back held.
+pub fn gather<G: DerefMut<Target = TreeState>>(
+    mut state: G,
+    relock: impl Fn() -> G,
     context: &GatherContext<'_>,
     computation: &mut dyn Computation,
-) -> Result<Gathered, BackendError> {
+) -> Result<(Gathered, G), BackendError> {
     let params = context.params;
     let max_out_of_order = max_out_of_order(params, context.batch_target);
     let mut gathered = Gathered::default();
@@ -171,13 +174,14 @@ pub fn gather(
     } else {
         usize::MAX
     };
-    let root_len = tree.history.len();
+    let root_len = state.tree.history.len();
     let mut history = {
         let _timer = enter(Stage::History);
-        LeafHistory::new(tree.history.clone())
+        LeafHistory::new(state.tree.history.clone())
     };
     let mut pass_buffers = PassBuffers::default();
     let (mut visits, mut collisions) = (Vec::new(), Vec::new());
+    let mut new_leaves = Vec::new();
     while batch_size < context.batch_target
         && out_of_order < max_out_of_order
         && batch_size + out_of_order < playouts_left
@@ -188,7 +192,7 @@ pub fn gather(
         if batch_size > 0 && computation.queued() > params.idling_minimum_work && (context.backend_idle)() {
             break;
         }
-        if tree.root.n > 0 && (context.stopping)() {
+        if state.tree.root.n > 0 && (context.stopping)() {
             break;
         }
         let limit = collisions_left
@@ -196,30 +200,50 @@ pub fn gather(
             .min((max_out_of_order - out_of_order) as i64)
             .min(i64::try_from(playouts_left - batch_size - out_of_order).unwrap_or(i64::MAX))
             .max(1) as u32;
+        let TreeState { tree, progress } = &mut *state;
         let reverted_visits = pick_nodes(tree, limit, context, &mut pass_buffers);
         // lc0: reverted two-fold visits were reused visits the search no longer has (initial_visits_).
         progress.reused_visits = progress.reused_visits.saturating_sub(reverted_visits);
         if pass_buffers.picked.is_empty() {
             break;
         }
+        // Under the lock, only what the examination needs from the tree: each new leaf's moves from the root.
+        let mut path_moves = std::mem::take(&mut pass_buffers.path_moves);
+        path_moves.clear();
         for pick in pass_buffers.picked.drain(..) {
             match pick {
                 Picked::Visit(path) => {
                     batch_size += 1;
-                    {
-                        let _timer = enter(Stage::History);
-                        history.go_to(&tree.root, &path);
+                    if node_at(&mut tree.root, &path).n == 0 {
+                        let start = path_moves.len();
+                        push_moves_along(&tree.root, &path, &mut path_moves);
+                        new_leaves.push((visits.len(), start..path_moves.len()));
                     }
-                    let new = node_at(&mut tree.root, &path).n == 0;
-                    let (moves, value) = if new {
-                        examine_leaf(tree, progress, &path, &history.positions, context, computation)?
-                    } else {
-                        (Vec::new(), LeafValue::Terminal)
-                    };
-                    visits.push(Leaf { path, moves, value });
+                    visits.push(Leaf { path, moves: Vec::new(), value: LeafValue::Terminal });
                 }
                 Picked::Collision(collision) => collisions.push(collision),
             }
+        }
+        drop(state);
+        let mut proofs = Vec::new();
+        for (index, moves) in new_leaves.drain(..) {
+            {
+                let _timer = enter(Stage::History);
+                history.go_to(&path_moves[moves]);
+            }
+            let leaf = &mut visits[index];
+            let (moves, examined) = examine_leaf(leaf.path.len(), &history.positions, context, computation)?;
+            leaf.moves = moves;
+            match examined {
+                Examined::Value(value) => leaf.value = value,
+                Examined::Proven(proof) => proofs.push((index, proof)),
+            }
+        }
+        pass_buffers.path_moves = path_moves;
+        state = relock();
+        let TreeState { tree, progress } = &mut *state;
+        for (index, proof) in proofs {
+            proof.write(tree, progress, &visits[index].path);
         }
         let ready = |leaf: &Leaf| matches!(leaf.value, LeafValue::Ready(_) | LeafValue::Terminal);
         if params.out_of_order_eval && visits.iter().any(ready) {
@@ -270,9 +294,9 @@ pub fn gather(
         let _timer = enter(Stage::Prefetch);
         let mut history = history.positions;
         history.truncate(root_len);
-        prefetch(&tree.root, &mut history, params, context.draw_score, computation)?;
+        prefetch(&state.tree.root, &mut history, params, context.draw_score, computation)?;
     }
-    Ok(gathered)
+    Ok((gathered, state))
 }
 
 /// Backs up the gathered leaves with the batch's `results` and cancels the collisions; returns the playouts.
@@ -364,30 +388,31 @@ struct LeafHistory {
     root_len: usize,
     /// The moves from the root to the last position.
     moves: Vec<PackedMove>,
-    /// Scratch: the moves of the path being gone to.
-    wanted: Vec<PackedMove>,
 }
 
 impl LeafHistory {
     fn new(root: PositionHistory) -> Self {
-        Self { root_len: root.len(), positions: root, moves: Vec::new(), wanted: Vec::new() }
+        Self { root_len: root.len(), positions: root, moves: Vec::new() }
     }
 
-    /// Makes the last position the end of `path` from the root.
-    fn go_to(&mut self, root: &Node, path: &[u16]) {
-        self.wanted.clear();
-        let mut node = root;
-        for &index in path {
-            self.wanted.push(node.edges[usize::from(index)].mv);
-            node = node.child(usize::from(index)).expect("paths follow existing children");
-        }
-        let common = self.moves.iter().zip(&self.wanted).take_while(|(a, b)| a == b).count();
+    /// Makes the last position the one after `wanted`, the moves from the root.
+    fn go_to(&mut self, wanted: &[PackedMove]) {
+        let common = self.moves.iter().zip(wanted).take_while(|(a, b)| a == b).count();
         self.positions.truncate(self.root_len + common);
         self.moves.truncate(common);
-        for &mv in &self.wanted[common..] {
+        for &mv in &wanted[common..] {
             self.positions.push(mv.unpack(self.positions.last().board()));
             self.moves.push(mv);
         }
+    }
+}
+
+/// Appends the moves from the root to the end of `path`.
+fn push_moves_along(root: &Node, path: &[u16], moves: &mut Vec<PackedMove>) {
+    let mut node = root;
+    for &index in path {
+        moves.push(node.edges[usize::from(index)].mv);
+        node = node.child(usize::from(index)).expect("paths follow existing children");
     }
 }
 
@@ -429,6 +454,8 @@ struct PassBuffers {
     spare_counts: Vec<Vec<u32>>,
     /// What the last pass picked, drained by the gather.
     picked: Vec<Picked>,
+    /// The moves from the root to each new leaf of the last pass, one after another.
+    path_moves: Vec<PackedMove>,
 }
 
 /// The state of one pass.
@@ -798,62 +825,80 @@ impl Ranking {
     }
 }
 
-/// Generates a new leaf's moves, detects terminals (docs/lc0/search.md §4.7) and queues the rest for the network.
+/// What the examination of a new leaf found: a value to wait for or take, or a proof to write into its node.
+enum Examined {
+    Value(LeafValue),
+    Proven(Proof),
+}
+
+/// A new leaf proven by the rules or the tables, found outside the tree lock and written into the node under it.
+struct Proof {
+    /// The result for the player who moved into the leaf: 1 a win, 0 a draw, −1 a loss.
+    result: Bound,
+    /// Plies left; None for a table's result, which gives none: the parent's estimate, one ply on.
+    plies_left: Option<f32>,
+    kind: Terminal,
+}
+
+impl Proof {
+    /// Makes the node at `path` terminal with this result.
+    fn write(&self, tree: &mut Tree, progress: &mut Progress, path: &[u16]) {
+        let plies_left = self.plies_left.unwrap_or_else(|| {
+            let parent_path = &path[..path.len().saturating_sub(1)];
+            (node_at(&mut tree.root, parent_path).m - 1.0).max(0.0)
+        });
+        node_at(&mut tree.root, path).make_terminal(self.result, plies_left, self.kind);
+        if self.kind == Terminal::Tablebase {
+            progress.tb_hits += 1;
+            if self.result == -1 {
+                // As lc0's MakeTerminal (node.cc 313–315): a proven loss keeps no exploration bonus.
+                let (&index, parent_path) = path.split_last().expect("below the root");
+                node_at(&mut tree.root, parent_path).edges[usize::from(index)].prior = encode_prior(0.0);
+            }
+        }
+    }
+}
+
+/// Generates the moves of a new leaf `plies_from_root` below the root, the last position of `history`, detects
+/// terminals (docs/lc0/search.md §4.7) and queues the rest for the network; reads nothing of the tree.
 fn examine_leaf(
-    tree: &mut Tree,
-    progress: &mut Progress,
-    path: &[u16],
+    plies_from_root: usize,
     history: &PositionHistory,
     context: &GatherContext<'_>,
     computation: &mut dyn Computation,
-) -> Result<(Vec<Move>, LeafValue), BackendError> {
+) -> Result<(Vec<Move>, Examined), BackendError> {
     let params = context.params;
     let position = history.last();
     let moves: Vec<Move> = position.legal_moves().to_vec();
-    let node = node_at(&mut tree.root, path);
+    let proven = |result, plies_left, kind| Examined::Proven(Proof { result, plies_left, kind });
     if moves.is_empty() {
-        node.make_terminal(
-            if position.is_check() { 1 } else { 0 },
-            0.0,
-            Terminal::EndOfGame,
-        );
-        return Ok((moves, LeafValue::Terminal));
+        let result = if position.is_check() { 1 } else { 0 };
+        return Ok((moves, proven(result, Some(0.0), Terminal::EndOfGame)));
     }
-    if !path.is_empty() {
-        let plies_from_root = path.len() as u32;
+    if plies_from_root > 0 {
+        let plies_from_root = plies_from_root as u32;
         let repetitions = history.last_repetitions();
         let cycle = history.last_cycle_length();
         if !has_mating_material(position) || position.halfmoves() >= 100 || repetitions >= 2 {
-            node.make_terminal(0, 0.0, Terminal::EndOfGame);
-            return Ok((moves, LeafValue::Terminal));
+            return Ok((moves, proven(0, Some(0.0), Terminal::EndOfGame)));
         }
         if repetitions == 1
             && plies_from_root >= 4
             && params.two_fold_draws
             && plies_from_root >= cycle
         {
-            node.make_terminal(0, cycle as f32, Terminal::TwoFold);
-            return Ok((moves, LeafValue::Terminal));
+            return Ok((moves, proven(0, Some(cycle as f32), Terminal::TwoFold)));
         }
         if let Some(tables) = context.tablebases {
             if position.halfmoves() == 0 && tables.covers(position) {
                 if let Some(wdl) = tables.probe_wdl_after_zeroing(position) {
-                    // The tables give no moves left: the parent's estimate, one ply on.
-                    let parent_m = node_at(&mut tree.root, &path[..path.len() - 1]).m;
                     let result = match wdl {
                         Wdl::Win => -1,
                         Wdl::Loss => 1,
                         // Cursed wins and blessed losses are draws under the fifty-move rule.
                         Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => 0,
                     };
-                    node_at(&mut tree.root, path).make_terminal(result, (parent_m - 1.0).max(0.0), Terminal::Tablebase);
-                    if result == -1 {
-                        // As lc0's MakeTerminal (node.cc 313–315): a proven loss keeps no exploration bonus.
-                        let (&index, parent_path) = path.split_last().expect("below the root");
-                        node_at(&mut tree.root, parent_path).edges[usize::from(index)].prior = encode_prior(0.0);
-                    }
-                    progress.tb_hits += 1;
-                    return Ok((moves, LeafValue::Terminal));
+                    return Ok((moves, proven(result, None, Terminal::Tablebase)));
                 }
             }
         }
@@ -866,7 +911,7 @@ fn examine_leaf(
         Added::Queued(index) => LeafValue::Queued(index),
         Added::Ready(evaluation) => LeafValue::Ready(evaluation),
     };
-    Ok((moves, value))
+    Ok((moves, Examined::Value(value)))
 }
 
 fn node_at<'a>(root: &'a mut Node, path: &[u16]) -> &'a mut Node {
@@ -935,6 +980,7 @@ mod tests {
     use nn::test_backend::{TestBackend, TestMode};
     use nn::Backend;
     use shakmaty::Chess;
+    use std::sync::{Mutex, MutexGuard};
 
     /// Runs `body` with a gather context for `params` without a root filter, contempt or tablebases, the batch
     /// target, the collision budget, the stoppers' playouts left and whether the backend is idle given.
@@ -962,6 +1008,24 @@ mod tests {
         })
     }
 
+    /// A fresh tree at the start position with no counters, behind a lock as the search keeps it.
+    fn fresh_state() -> Mutex<TreeState> {
+        Mutex::new(TreeState { tree: Tree::default(), progress: Progress::default() })
+    }
+
+    fn state_of(state: &Mutex<TreeState>) -> MutexGuard<'_, TreeState> {
+        state.lock().unwrap()
+    }
+
+    /// One gather from `state` as a search thread makes it, the lock taken again between passes.
+    fn gather_from<'m>(
+        state: &'m Mutex<TreeState>,
+        context: &GatherContext<'_>,
+        computation: &mut dyn Computation,
+    ) -> (Gathered, MutexGuard<'m, TreeState>) {
+        gather(state_of(state), || state_of(state), context, computation).unwrap()
+    }
+
     /// The playouts of each of three gathers from the start position (each batch backed up before the next),
     /// MinibatchSize 32, with the backend idle or not, the collision budget and the stoppers' playouts left given
     /// (no prefetch: it would add positions to the batch).
@@ -970,15 +1034,17 @@ mod tests {
         let params =
             SearchParams { minibatch_size: 32, max_prefetch: 0, ..defaults };
         let backend = TestBackend::new(TestMode::Random { seed: 3 });
-        let (mut tree, mut progress) = (Tree::default(), Progress::default());
+        let state = fresh_state();
         with_context(&params, (32, collision_budget, remaining_playouts), backend_idle, |context| {
             (0..3)
                 .map(|_| {
                     let mut computation = backend.new_computation();
-                    let mut gathered = gather(&mut tree, &mut progress, context, computation.as_mut()).unwrap();
+                    let (mut gathered, held) = gather_from(&state, context, computation.as_mut());
                     let playouts = computation.queued() + gathered.out_of_order_playouts as usize;
+                    drop(held);
                     prepare(&mut gathered, computation.compute().unwrap()).unwrap();
-                    finish(&mut tree, &mut progress, gathered, context).unwrap();
+                    let TreeState { tree, progress } = &mut *state_of(&state);
+                    finish(tree, progress, gathered, context).unwrap();
                     playouts
                 })
                 .collect()
@@ -990,14 +1056,16 @@ mod tests {
     fn root_after(edit: impl Fn(&mut Vec<Evaluation>)) -> Result<Vec<(PackedMove, f32)>, BackendError> {
         let params = SearchParams { max_prefetch: 0, ..crate::options::EngineOptions::default().search_params() };
         let backend = TestBackend::new(TestMode::Random { seed: 5 });
-        let (mut tree, mut progress) = (Tree::default(), Progress::default());
+        let state = fresh_state();
         with_context(&params, (8, 1, u64::MAX), false, |context| {
             let mut computation = backend.new_computation();
-            let mut gathered = gather(&mut tree, &mut progress, context, computation.as_mut()).unwrap();
+            let (mut gathered, held) = gather_from(&state, context, computation.as_mut());
+            drop(held);
             let mut results = computation.compute().unwrap();
             edit(&mut results);
             prepare(&mut gathered, results)?;
-            finish(&mut tree, &mut progress, gathered, context).unwrap();
+            let TreeState { tree, progress } = &mut *state_of(&state);
+            finish(tree, progress, gathered, context).unwrap();
             Ok(tree.root.edges.iter().map(|edge| (edge.mv, edge.p())).collect())
         })
     }
@@ -1094,6 +1162,51 @@ mod tests {
         let unlimited = playouts_per_gather(false, 1000, u64::MAX);
         assert!(unlimited[1..].iter().all(|&playouts| playouts > 5), "{unlimited:?}");
         assert_eq!(playouts_per_gather(false, 1000, 5), vec![1, 5, 5]);
+    }
+
+    /// A computation that notes, at each position added, whether the tree's lock was free at that moment.
+    struct LockWatcher<'a> {
+        inner: Box<dyn Computation + 'a>,
+        state: &'a Mutex<TreeState>,
+        lock_free: Vec<bool>,
+    }
+
+    impl Computation for LockWatcher<'_> {
+        fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
+            self.lock_free.push(self.state.try_lock().is_ok());
+            self.inner.add(request)
+        }
+
+        fn queued(&self) -> usize {
+            self.inner.queued()
+        }
+
+        fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
+            self.inner.compute()
+        }
+    }
+
+    #[test]
+    fn a_gather_asks_for_its_leaves_evaluations_without_the_tree_lock_as_lc0() {
+        // lc0's ProcessPickedTask (search.cc) generates a new leaf's moves and adds it to the computation after
+        // PickNodesToExtend has let go of nodes_mutex_, so that another search thread may pick meanwhile.
+        let defaults = crate::options::EngineOptions::default().search_params();
+        let params = SearchParams { minibatch_size: 32, max_prefetch: 0, ..defaults };
+        let backend = TestBackend::new(TestMode::Random { seed: 3 });
+        let state = fresh_state();
+        with_context(&params, (32, 1000, u64::MAX), false, |context| {
+            for _ in 0..3 {
+                let mut watcher = LockWatcher { inner: backend.new_computation(), state: &state, lock_free: Vec::new() };
+                let (mut gathered, held) = gather_from(&state, context, &mut watcher);
+                drop(held);
+                let lock_free = std::mem::take(&mut watcher.lock_free);
+                assert!(!lock_free.is_empty() && lock_free.iter().all(|&free| free), "{lock_free:?}");
+                prepare(&mut gathered, Box::new(watcher).compute().unwrap()).unwrap();
+                let TreeState { tree, progress } = &mut *state_of(&state);
+                finish(tree, progress, gathered, context).unwrap();
+            }
+        });
+        assert!(state_of(&state).tree.root.n > 3);
     }
 
     #[test]

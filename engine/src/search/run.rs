@@ -4,12 +4,9 @@
 use super::gather::{abandon, finish, gather, max_out_of_order, prepare, GatherContext};
 use super::params::{GatherBound, SearchParams};
 use super::select::collision_budget;
-use super::stats::{
-    best_root_edge, info_lines, iteration_stats, principal_variation, InfoContext, Progress,
-    RootFilter,
-};
+use super::stats::{best_root_edge, info_lines, iteration_stats, principal_variation, InfoContext, RootFilter};
 use super::node::Node;
-use super::tree::Tree;
+use super::tree::{Tree, TreeState};
 use super::verbose::verbose_move_stats;
 use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
@@ -44,14 +41,6 @@ enum Work {
     CollisionsOnly(u64),
     /// Nothing to do (stopping, or a terminal root).
     Nothing,
-}
-
-/// The tree and the counters of the running search, behind one lock.
-pub struct TreeState {
-    /// The tree.
-    pub tree: Tree,
-    /// The running search's counters.
-    pub progress: Progress,
 }
 
 /// Everything about the conversation with the caller, behind its own lock (always taken after the tree's).
@@ -494,11 +483,11 @@ impl Run {
                 && self.thread_count.saturating_sub(self.backend_waiting.load(Ordering::Relaxed))
                     > self.params.thread_idling_threshold * self.concurrent_batches
         };
-        let mut state = lock_tree(&self.state);
+        let state = lock_tree(&self.state);
         if self.fault.is_some() {
             Fault::strike(self.fault, FaultPlace::Search, self.iterations.fetch_add(1, Ordering::SeqCst) + 1);
         }
-        let TreeState { tree, progress } = &mut *state;
+        let tree = &state.tree;
         if tree.root.n > 0 && tree.root.terminal != super::node::Terminal::No {
             self.stop.store(true, Ordering::SeqCst);
             return Ok(Work::Nothing);
@@ -520,15 +509,15 @@ impl Run {
             stopping: &stopping,
             backend_idle: &backend_idle,
         };
-        let mut gathered = {
+        let (mut gathered, mut state) = {
             let _timer = enter(Stage::Gather);
-            gather(tree, progress, &context, computation.as_mut())?
+            gather(state, || lock_tree(&self.state), &context, computation.as_mut())?
         };
         if gathered.is_empty() {
             return Ok(Work::Nothing);
         }
         let pending = gathered.out_of_order_playouts;
-        progress.pending_playouts += pending;
+        state.progress.pending_playouts += pending;
         drop(state);
         self.backend_waiting.fetch_add(1, Ordering::Relaxed);
         let results = if computation.queued() > 0 {

@@ -2,6 +2,7 @@
 //! search's path (docs/lc0/search.md §4.2, §4.7 two-fold reversal).
 
 use super::node::{Edge, Node, Terminal};
+use super::stats::Progress;
 use crate::position::{GameState, PackedMove, PositionHistory, PositionKey};
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
@@ -31,6 +32,14 @@ impl Default for Tree {
             edge_count: 0,
         }
     }
+}
+
+/// The tree and the counters of the running search, behind one lock.
+pub struct TreeState {
+    /// The tree.
+    pub tree: Tree,
+    /// The running search's counters.
+    pub progress: Progress,
 }
 
 fn start_identity(position: &Chess) -> (PositionKey, u32, u32) {

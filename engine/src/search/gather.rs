@@ -1196,7 +1196,8 @@ mod tests {
         let state = fresh_state();
         with_context(&params, (32, 1000, u64::MAX), false, |context| {
             for _ in 0..3 {
-                let mut watcher = LockWatcher { inner: backend.new_computation(), state: &state, lock_free: Vec::new() };
+                let inner = backend.new_computation();
+                let mut watcher = LockWatcher { inner, state: &state, lock_free: Vec::new() };
                 let (mut gathered, held) = gather_from(&state, context, &mut watcher);
                 drop(held);
                 let lock_free = std::mem::take(&mut watcher.lock_free);

@@ -1,5 +1,6 @@
-//! One running search: worker threads (gather under the tree lock, compute outside it, back up under it),
-//! a watchdog, stopper polling and the single `bestmove` (docs/lc0/stoppers.md §3.6, docs/lc0/search.md §4.5).
+//! One running search: worker threads (pick leaves under the tree lock, examine and compute them outside it, back
+//! them up under it), a watchdog, stopper polling and the single `bestmove` (docs/lc0/stoppers.md §3.6,
+//! docs/lc0/search.md §4.5).
 
 use super::gather::{abandon, finish, gather, max_out_of_order, prepare, GatherContext};
 use super::params::{GatherBound, SearchParams};

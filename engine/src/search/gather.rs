@@ -181,7 +181,7 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
     };
     let mut pass_buffers = PassBuffers::default();
     let (mut visits, mut collisions) = (Vec::new(), Vec::new());
-    let mut new_leaves = Vec::new();
+    let (mut new_leaves, mut path_moves) = (Vec::new(), Vec::new());
     while batch_size < context.batch_target
         && out_of_order < max_out_of_order
         && batch_size + out_of_order < playouts_left
@@ -208,16 +208,16 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
             break;
         }
         // Under the lock, only what the examination needs from the tree: each new leaf's moves from the root.
-        let mut path_moves = std::mem::take(&mut pass_buffers.path_moves);
         path_moves.clear();
         for pick in pass_buffers.picked.drain(..) {
             match pick {
                 Picked::Visit(path) => {
                     batch_size += 1;
-                    if node_at(&mut tree.root, &path).n == 0 {
-                        let start = path_moves.len();
-                        push_moves_along(&tree.root, &path, &mut path_moves);
+                    let start = path_moves.len();
+                    if push_moves_along(&tree.root, &path, &mut path_moves).n == 0 {
                         new_leaves.push((visits.len(), start..path_moves.len()));
+                    } else {
+                        path_moves.truncate(start);
                     }
                     visits.push(Leaf { path, moves: Vec::new(), value: LeafValue::Terminal });
                 }
@@ -239,7 +239,6 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
                 Examined::Proven(proof) => proofs.push((index, proof)),
             }
         }
-        pass_buffers.path_moves = path_moves;
         state = relock();
         let TreeState { tree, progress } = &mut *state;
         for (index, proof) in proofs {
@@ -407,13 +406,14 @@ impl LeafHistory {
     }
 }
 
-/// Appends the moves from the root to the end of `path`.
-fn push_moves_along(root: &Node, path: &[u16], moves: &mut Vec<PackedMove>) {
+/// Appends the moves from the root to the end of `path`; the node there.
+fn push_moves_along<'a>(root: &'a Node, path: &[u16], moves: &mut Vec<PackedMove>) -> &'a Node {
     let mut node = root;
     for &index in path {
         moves.push(node.edges[usize::from(index)].mv);
         node = node.child(usize::from(index)).expect("paths follow existing children");
     }
+    node
 }
 
 /// One multi-visit pass from the root, lc0's PickNodesToExtendTask without task workers: `limit` visits
@@ -454,8 +454,6 @@ struct PassBuffers {
     spare_counts: Vec<Vec<u32>>,
     /// What the last pass picked, drained by the gather.
     picked: Vec<Picked>,
-    /// The moves from the root to each new leaf of the last pass, one after another.
-    path_moves: Vec<PackedMove>,
 }
 
 /// The state of one pass.

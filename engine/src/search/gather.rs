@@ -75,8 +75,10 @@ impl PreparedLeaf {
 
 /// A leaf waiting to be backed up.
 struct Leaf {
-    path: Vec<u16>,
-    moves: Vec<Move>,
+    /// Its path from the root in [`Store::paths`].
+    path: Span,
+    /// Its legal moves in [`Store::moves`] (none until it is examined, or if it was not new).
+    moves: Span,
     value: LeafValue,
 }
 
@@ -85,8 +87,46 @@ struct Leaf {
 pub struct Gathered {
     leaves: Vec<Leaf>,
     collisions: Vec<Collision>,
+    store: Store,
     /// Playouts already backed up during the gather (out of order).
     pub out_of_order_playouts: u64,
+}
+
+/// The paths and legal moves of a gather's leaves and collisions, end to end in two buffers: a vector for each
+/// path and each leaf's moves made nearly a third of a search's allocations with a fast backend.
+#[derive(Default)]
+struct Store {
+    paths: Vec<u16>,
+    moves: Vec<Move>,
+}
+
+/// Where one path or one leaf's moves lie in a buffer of the [`Store`].
+#[derive(Clone, Copy, Default)]
+struct Span {
+    start: usize,
+    end: usize,
+}
+
+impl Span {
+    /// Appends `items` to `buffer`; where they lie.
+    fn append<T: Copy>(buffer: &mut Vec<T>, items: &[T]) -> Self {
+        let start = buffer.len();
+        buffer.extend_from_slice(items);
+        Self { start, end: buffer.len() }
+    }
+
+    /// The items of `buffer` it spans.
+    fn of<T>(self, buffer: &[T]) -> &[T] {
+        &buffer[self.start..self.end]
+    }
+
+    fn len(self) -> usize {
+        self.end - self.start
+    }
+
+    fn is_empty(self) -> bool {
+        self.start == self.end
+    }
 }
 
 impl Gathered {
@@ -99,7 +139,8 @@ impl Gathered {
 /// Visits that reached a node already being evaluated (or a proven one): in flight on the node's ancestors
 /// until the batch ends, never backed up.
 struct Collision {
-    path: Vec<u16>,
+    /// Its path from the root in [`Store::paths`].
+    path: Span,
     multivisit: u32,
     /// How far the gather may enlarge this collision to end sooner (0: not at all).
     max_visits: u32,
@@ -107,8 +148,8 @@ struct Collision {
 
 /// What one multi-visit pass picked, in lc0's order.
 enum Picked {
-    /// One visit to evaluate (a new node) or to back up at once (a proven node).
-    Visit(Vec<u16>),
+    /// One visit to evaluate (a new node) or to back up at once (a proven node), its path in [`Store::paths`].
+    Visit(Span),
     /// See [`Collision`].
     Collision(Collision),
 }
@@ -201,7 +242,8 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
             .min(i64::try_from(playouts_left - batch_size - out_of_order).unwrap_or(i64::MAX))
             .max(1) as u32;
         let TreeState { tree, progress } = &mut *state;
-        let reverted_visits = pick_nodes(tree, limit, context, &mut pass_buffers);
+        let paths = &mut gathered.store.paths;
+        let reverted_visits = pick_nodes(tree, limit, context, &mut pass_buffers, paths);
         // lc0: reverted two-fold visits were reused visits the search no longer has (initial_visits_).
         progress.reused_visits = progress.reused_visits.saturating_sub(reverted_visits);
         if pass_buffers.picked.is_empty() {
@@ -214,12 +256,12 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
                 Picked::Visit(path) => {
                     batch_size += 1;
                     let start = path_moves.len();
-                    if push_moves_along(&tree.root, &path, &mut path_moves).n == 0 {
+                    if push_moves_along(&tree.root, path.of(paths), &mut path_moves).n == 0 {
                         new_leaves.push((visits.len(), start..path_moves.len()));
                     } else {
                         path_moves.truncate(start);
                     }
-                    visits.push(Leaf { path, moves: Vec::new(), value: LeafValue::Terminal });
+                    visits.push(Leaf { path, moves: Span::default(), value: LeafValue::Terminal });
                 }
                 Picked::Collision(collision) => collisions.push(collision),
             }
@@ -232,17 +274,19 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
                 history.go_to(&path_moves[moves]);
             }
             let leaf = &mut visits[index];
-            let (moves, examined) = examine_leaf(leaf.path.len(), &history.positions, context, computation)?;
-            leaf.moves = moves;
-            match examined {
-                Examined::Value(value) => leaf.value = value,
-                Examined::Proven(proof) => proofs.push((index, proof)),
+            let moves = &mut gathered.store.moves;
+            let examined = examine_leaf(leaf.path.len(), &history.positions, context, computation, moves)?;
+            leaf.moves = examined.moves;
+            match examined.verdict {
+                Verdict::Value(value) => leaf.value = value,
+                Verdict::Proven(proof) => proofs.push((index, proof)),
             }
         }
         state = relock();
         let TreeState { tree, progress } = &mut *state;
+        let store = &gathered.store;
         for (index, proof) in proofs {
-            proof.write(tree, progress, &visits[index].path);
+            proof.write(tree, progress, visits[index].path.of(&store.paths));
         }
         let ready = |leaf: &Leaf| matches!(leaf.value, LeafValue::Ready(_) | LeafValue::Terminal);
         if params.out_of_order_eval && visits.iter().any(ready) {
@@ -250,7 +294,7 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
             // back the ready leaves up at once, the last picked first.
             let timer = enter(Stage::Collisions);
             for collision in &collisions {
-                cancel_collision(&mut tree.root, collision);
+                cancel_collision(&mut tree.root, collision, &store.paths);
             }
             collisions.clear();
             drop(timer);
@@ -258,7 +302,7 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
             for leaf in visits.drain(..).rev() {
                 if ready(&leaf) {
                     let _timer = enter(Stage::Backup);
-                    finish_leaf(tree, progress, leaf, context)?;
+                    finish_leaf(tree, progress, leaf, store, context)?;
                     gathered.out_of_order_playouts += 1;
                     batch_size -= 1;
                     out_of_order += 1;
@@ -277,7 +321,7 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
                 let extra = (i64::from(collision.max_visits).min(collisions_left)
                     - i64::from(collision.multivisit)) as u32;
                 collision.multivisit += extra;
-                add_in_flight_above(&mut tree.root, &collision.path, extra);
+                add_in_flight_above(&mut tree.root, collision.path.of(&gathered.store.paths), extra);
             }
             collisions_left -= i64::from(collision.multivisit);
             gathered.collisions.push(collision);
@@ -308,11 +352,11 @@ pub fn finish(
     let mut playouts = gathered.out_of_order_playouts;
     let timer = enter(Stage::Collisions);
     for collision in &gathered.collisions {
-        cancel_collision(&mut tree.root, collision);
+        cancel_collision(&mut tree.root, collision, &gathered.store.paths);
     }
     drop(timer);
     for leaf in gathered.leaves {
-        finish_leaf(tree, progress, leaf, context)?;
+        finish_leaf(tree, progress, leaf, &gathered.store, context)?;
         playouts += 1;
     }
     Ok(playouts)
@@ -323,17 +367,19 @@ pub fn finish(
 /// meanwhile. [`finish`] then only puts them in place and backs up.
 pub fn prepare(gathered: &mut Gathered, mut results: Vec<Evaluation>) -> Result<(), BackendError> {
     let mut keys = Vec::new();
-    for leaf in &mut gathered.leaves {
+    let Gathered { leaves, store, .. } = gathered;
+    for leaf in leaves {
+        let moves = leaf.moves.of(&store.moves);
         let prepared = match &mut leaf.value {
             LeafValue::Queued(index) => {
                 let index = *index;
                 let evaluation = results.get_mut(index).map(std::mem::take).ok_or_else(|| {
                     BackendError::Compute(format!("the batch returned no result for position {index}"))
                 })?;
-                PreparedLeaf::new(&leaf.moves, evaluation, true, &mut keys)?
+                PreparedLeaf::new(moves, evaluation, true, &mut keys)?
             }
             LeafValue::Ready(evaluation) => {
-                PreparedLeaf::new(&leaf.moves, std::mem::take(evaluation), false, &mut keys)?
+                PreparedLeaf::new(moves, std::mem::take(evaluation), false, &mut keys)?
             }
             LeafValue::Prepared(_) | LeafValue::Terminal => continue,
         };
@@ -344,17 +390,18 @@ pub fn prepare(gathered: &mut Gathered, mut results: Vec<Evaluation>) -> Result<
 
 /// Takes every gathered visit out of flight without backing anything up (the batch failed).
 pub fn abandon(tree: &mut Tree, gathered: Gathered) {
+    let paths = &gathered.store.paths;
     for collision in &gathered.collisions {
-        cancel_collision(&mut tree.root, collision);
+        cancel_collision(&mut tree.root, collision, paths);
     }
     for leaf in &gathered.leaves {
-        cancel_visit(&mut tree.root, &leaf.path);
+        cancel_visit(&mut tree.root, leaf.path.of(paths));
     }
 }
 
-/// Takes a collision's visits out of flight on the nodes above it.
-fn cancel_collision(root: &mut Node, collision: &Collision) {
-    for_each_above(root, &collision.path, |node| node.n_in_flight -= collision.multivisit);
+/// Takes a collision's visits out of flight on the nodes above it, its path in `paths`.
+fn cancel_collision(root: &mut Node, collision: &Collision, paths: &[u16]) {
+    for_each_above(root, collision.path.of(paths), |node| node.n_in_flight -= collision.multivisit);
 }
 
 /// Puts `count` more visits in flight on the nodes above the end of `path` (the root included).
@@ -418,9 +465,15 @@ fn push_moves_along<'a>(root: &'a Node, path: &[u16], moves: &mut Vec<PackedMove
 
 /// One multi-visit pass from the root, lc0's PickNodesToExtendTask without task workers: `limit` visits
 /// are handed down the tree, each node giving its best child as many as it takes for the second best to catch
-/// up; a new or proven node takes one visit and the rest collide there. Leaves the picks in `buffers.picked` and
-/// returns the visits of stale two-fold draws it reverted on the way.
-fn pick_nodes(tree: &mut Tree, limit: u32, context: &GatherContext<'_>, buffers: &mut PassBuffers) -> u64 {
+/// up; a new or proven node takes one visit and the rest collide there. Leaves the picks in `buffers.picked`, their
+/// paths appended to `paths`, and returns the visits of stale two-fold draws it reverted on the way.
+fn pick_nodes(
+    tree: &mut Tree,
+    limit: u32,
+    context: &GatherContext<'_>,
+    buffers: &mut PassBuffers,
+    paths: &mut Vec<u16>,
+) -> u64 {
     // The best root move is wanted only to prune those that cannot catch up with it in the playouts left, and none
     // is behind it by more than the root's visits.
     let can_prune = context.remaining_playouts < u64::from(tree.root.n);
@@ -436,9 +489,12 @@ fn pick_nodes(tree: &mut Tree, limit: u32, context: &GatherContext<'_>, buffers:
         reverted_visits: 0,
         scores: std::mem::take(&mut buffers.scores),
         spare_counts: std::mem::take(&mut buffers.spare_counts),
+        paths,
     };
-    let mut path = Vec::new();
+    let mut path = std::mem::take(&mut buffers.path);
+    path.clear();
     pass.hand_out(&mut tree.root, &mut path, limit, true);
+    buffers.path = path;
     tree.node_count += pass.new_nodes;
     buffers.scores = pass.scores;
     buffers.spare_counts = pass.spare_counts;
@@ -454,10 +510,12 @@ struct PassBuffers {
     spare_counts: Vec<Vec<u32>>,
     /// What the last pass picked, drained by the gather.
     picked: Vec<Picked>,
+    /// The path from the root to the node being visited.
+    path: Vec<u16>,
 }
 
 /// The state of one pass.
-struct Pass<'a, 'c> {
+struct Pass<'a, 'c, 'p> {
     context: &'a GatherContext<'c>,
     limit: u32,
     root_best: Option<usize>,
@@ -473,6 +531,8 @@ struct Pass<'a, 'c> {
     scores: ScoreScratch,
     /// Visit-count buffers of the nodes whose children are being visited, one per level, reused.
     spare_counts: Vec<Vec<u32>>,
+    /// Where the picks' paths go.
+    paths: &'p mut Vec<u16>,
 }
 
 /// A node's reachable children as its scoring loop sees them, and at the root whether each is allowed.
@@ -602,7 +662,7 @@ fn try_start(node: &mut Node) -> bool {
     true
 }
 
-impl Pass<'_, '_> {
+impl Pass<'_, '_, '_> {
     /// Whether the root move at `index` may still be searched: allowed by `searchmoves`, and (smart pruning)
     /// the current best or still able to catch up with it in the remaining playouts.
     fn root_allows(&self, index: usize, edge: EdgeAndNode<'_>) -> bool {
@@ -621,13 +681,13 @@ impl Pass<'_, '_> {
         if node.n == 0 || node.terminal != Terminal::No {
             if is_root && try_start(node) {
                 limit -= 1;
-                self.picked.push(Picked::Visit(path.clone()));
+                self.picked.push(Picked::Visit(Span::append(self.paths, path)));
             }
             if limit > 0 {
                 let max_visits =
                     if limit == self.limit && self.max_limit > limit { self.max_limit } else { 0 };
                 self.picked.push(Picked::Collision(Collision {
-                    path: path.clone(),
+                    path: Span::append(self.paths, path),
                     multivisit: limit,
                     max_visits,
                 }));
@@ -721,7 +781,7 @@ impl Pass<'_, '_> {
                 } else {
                     to_perform[best] -= 1;
                     path.push(best as u16);
-                    self.picked.push(Picked::Visit(path.clone()));
+                    self.picked.push(Picked::Visit(Span::append(self.paths, path)));
                     path.pop();
                 }
                 scored.rescore(puct_mult);
@@ -823,8 +883,14 @@ impl Ranking {
     }
 }
 
-/// What the examination of a new leaf found: a value to wait for or take, or a proof to write into its node.
-enum Examined {
+/// What the examination of a new leaf found: its legal moves, in the store's buffer, and its verdict.
+struct Examined {
+    moves: Span,
+    verdict: Verdict,
+}
+
+/// A new leaf's value to wait for or take, or a proof to write into its node.
+enum Verdict {
     Value(LeafValue),
     Proven(Proof),
 }
@@ -857,35 +923,38 @@ impl Proof {
     }
 }
 
-/// Generates the moves of a new leaf `plies_from_root` below the root, the last position of `history`, detects
-/// terminals (docs/lc0/search.md §4.7) and queues the rest for the network; reads nothing of the tree.
+/// Appends the moves of a new leaf `plies_from_root` below the root, the last position of `history`, to `moves`,
+/// detects terminals (docs/lc0/search.md §4.7) and queues the rest for the network; reads nothing of the tree.
 fn examine_leaf(
     plies_from_root: usize,
     history: &PositionHistory,
     context: &GatherContext<'_>,
     computation: &mut dyn Computation,
-) -> Result<(Vec<Move>, Examined), BackendError> {
+    moves: &mut Vec<Move>,
+) -> Result<Examined, BackendError> {
     let params = context.params;
     let position = history.last();
-    let moves: Vec<Move> = position.legal_moves().to_vec();
-    let proven = |result, plies_left, kind| Examined::Proven(Proof { result, plies_left, kind });
-    if moves.is_empty() {
+    let legal = Span::append(moves, &position.legal_moves());
+    let proven = |result, plies_left, kind| {
+        Ok(Examined { moves: legal, verdict: Verdict::Proven(Proof { result, plies_left, kind }) })
+    };
+    if legal.is_empty() {
         let result = if position.is_check() { 1 } else { 0 };
-        return Ok((moves, proven(result, Some(0.0), Terminal::EndOfGame)));
+        return proven(result, Some(0.0), Terminal::EndOfGame);
     }
     if plies_from_root > 0 {
         let plies_from_root = plies_from_root as u32;
         let repetitions = history.last_repetitions();
         let cycle = history.last_cycle_length();
         if !has_mating_material(position) || position.halfmoves() >= 100 || repetitions >= 2 {
-            return Ok((moves, proven(0, Some(0.0), Terminal::EndOfGame)));
+            return proven(0, Some(0.0), Terminal::EndOfGame);
         }
         if repetitions == 1
             && plies_from_root >= 4
             && params.two_fold_draws
             && plies_from_root >= cycle
         {
-            return Ok((moves, proven(0, Some(cycle as f32), Terminal::TwoFold)));
+            return proven(0, Some(cycle as f32), Terminal::TwoFold);
         }
         if let Some(tables) = context.tablebases {
             if position.halfmoves() == 0 && tables.covers(position) {
@@ -896,20 +965,20 @@ fn examine_leaf(
                         // Cursed wins and blessed losses are draws under the fifty-move rule.
                         Wdl::CursedWin | Wdl::Draw | Wdl::BlessedLoss => 0,
                     };
-                    return Ok((moves, proven(result, None, Terminal::Tablebase)));
+                    return proven(result, None, Terminal::Tablebase);
                 }
             }
         }
     }
     let request = EvalRequest {
         history: history.entries(),
-        moves: &moves,
+        moves: legal.of(moves),
     };
     let value = match computation.add(&request)? {
         Added::Queued(index) => LeafValue::Queued(index),
         Added::Ready(evaluation) => LeafValue::Ready(evaluation),
     };
-    Ok((moves, Examined::Value(value)))
+    Ok(Examined { moves: legal, verdict: Verdict::Value(value) })
 }
 
 fn node_at<'a>(root: &'a mut Node, path: &[u16]) -> &'a mut Node {
@@ -926,17 +995,20 @@ fn finish_leaf(
     tree: &mut Tree,
     progress: &mut Progress,
     leaf: Leaf,
+    store: &Store,
     context: &GatherContext<'_>,
 ) -> Result<(), BackendError> {
+    let moves = leaf.moves.of(&store.moves);
     let prepared = match leaf.value {
         LeafValue::Terminal => None,
         LeafValue::Prepared(prepared) => Some(prepared),
-        LeafValue::Ready(evaluation) => Some(PreparedLeaf::new(&leaf.moves, evaluation, false, &mut Vec::new())?),
+        LeafValue::Ready(evaluation) => Some(PreparedLeaf::new(moves, evaluation, false, &mut Vec::new())?),
         LeafValue::Queued(index) => {
             return Err(BackendError::Compute(format!("position {index} of the batch was never prepared")));
         }
     };
-    let node = node_at(&mut tree.root, &leaf.path);
+    let path = leaf.path.of(&store.paths);
+    let node = node_at(&mut tree.root, path);
     let (v, d, m) = match prepared {
         None => (node.wl as f32, node.d, node.m),
         Some(prepared) => {
@@ -946,11 +1018,11 @@ fn finish_leaf(
             tree.edge_count += prepared.edges.len() as u64;
             node.edges = prepared.edges;
             node.set_network_wl(-prepared.wl);
-            if leaf.path.is_empty() {
+            if path.is_empty() {
                 progress.root_moves_left = Some(prepared.m);
             }
             let (v, d) = if context.contempt.reshapes_evaluations() {
-                context.contempt.leaf(-prepared.wl, prepared.d, leaf.path.len())
+                context.contempt.leaf(-prepared.wl, prepared.d, path.len())
             } else {
                 (-prepared.wl, prepared.d)
             };
@@ -959,13 +1031,13 @@ fn finish_leaf(
     };
     backup(
         &mut tree.root,
-        &leaf.path,
+        path,
         v,
         d,
         m,
         context.params.sticky_endgames,
     );
-    let depth = leaf.path.len() as u32 + 1;
+    let depth = path.len() as u32 + 1;
     progress.playouts += 1;
     progress.cumulative_depth += u64::from(depth);
     progress.max_depth = progress.max_depth.max(depth);

@@ -9,6 +9,7 @@ mod info;
 mod node;
 mod packed_slice;
 mod params;
+mod pick;
 mod prefetch;
 mod run;
 mod select;

@@ -37,10 +37,7 @@ pub(super) fn pick_nodes(
         spare_counts: std::mem::take(&mut buffers.spare_counts),
         paths,
     };
-    let mut path = std::mem::take(&mut buffers.path);
-    path.clear();
-    pass.hand_out(&mut tree.root, &mut path, limit, true);
-    buffers.path = path;
+    pass.hand_out(&mut tree.root, &mut buffers.path, limit, true);
     tree.node_count += pass.new_nodes;
     buffers.scores = pass.scores;
     buffers.spare_counts = pass.spare_counts;
@@ -103,7 +100,7 @@ pub(super) struct PassBuffers {
     spare_counts: Vec<Vec<u32>>,
     /// What the last pass picked, drained by the gather.
     pub(super) picked: Vec<Picked>,
-    /// The path from the root to the node being visited.
+    /// The path from the root to the node being visited (empty between passes: each step down is taken back).
     path: Vec<u16>,
 }
 

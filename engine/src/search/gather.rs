@@ -3,17 +3,15 @@
 //! evaluated batch.
 
 use super::backup::{backup, cancel_visit};
+use super::gather_context::GatherContext;
 use super::node::{Bound, Edge, Node, Terminal};
 use super::packed_slice::PackedSlice;
 use super::params::SearchParams;
 use super::pick::{pick_nodes, Collision, PassBuffers, Picked, Span};
 use super::prefetch::prefetch;
-use super::stats::{Progress, RootFilter};
+use super::stats::Progress;
 use super::tree::{Tree, TreeState};
-use super::draw_score::DrawScore;
-use super::wdl_rescale::SearchContempt;
 use crate::position::{has_mating_material, PackedMove, PositionHistory};
-use crate::tablebase::Tablebases;
 use nn::prior::encode_prior;
 use nn::stage_timing::{enter, Stage};
 use nn::{Added, BackendError, Computation, EvalRequest, Evaluation};
@@ -106,36 +104,6 @@ impl Gathered {
     pub fn is_empty(&self) -> bool {
         self.leaves.is_empty() && self.collisions.is_empty() && self.out_of_order_playouts == 0
     }
-}
-
-/// The read-only context of one gather.
-pub struct GatherContext<'a> {
-    /// Search parameters.
-    pub params: &'a SearchParams,
-    /// The root move filter.
-    pub filter: &'a RootFilter,
-    /// The tables to end the search with below the root; None without tables, or when the DTZ tables
-    /// already ranked the root's moves (as lc0: the filter then decides the result).
-    pub tablebases: Option<&'a Tablebases>,
-    /// The WDL rescaling applied to every new evaluation.
-    pub contempt: &'a SearchContempt,
-    /// What a draw is worth at each depth.
-    pub draw_score: DrawScore,
-    /// Whether the network has a moves-left head (moves-left utility).
-    pub has_moves_left: bool,
-    /// Leaves wanted in the batch.
-    pub batch_target: usize,
-    /// Collision visits allowed in this gather.
-    pub collision_budget: u32,
-    /// The hints' remaining playouts, for root pruning.
-    pub remaining_playouts: u64,
-    /// Whether this gather makes no more playouts than `remaining_playouts` (`GatherWithinPlayoutsLeft`).
-    pub within_playouts_left: bool,
-    /// Whether the search was asked to stop (the gather still runs while the root has no visits).
-    pub stopping: &'a dyn Fn() -> bool,
-    /// Whether no other search thread keeps the backend busy (lc0's idle backend; always false with one thread):
-    /// the gather then sends what it has at once.
-    pub backend_idle: &'a dyn Fn() -> bool,
 }
 
 /// The most playouts one gather of `batch_target` leaves may back up out of order (lc0's
@@ -581,6 +549,9 @@ fn finish_leaf(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::draw_score::DrawScore;
+    use crate::search::stats::RootFilter;
+    use crate::search::wdl_rescale::SearchContempt;
     use nn::test_backend::{TestBackend, TestMode};
     use nn::Backend;
     use shakmaty::Chess;

@@ -5,6 +5,7 @@ mod backup;
 mod draw_score;
 mod fastmath;
 mod gather;
+mod gather_context;
 mod info;
 mod node;
 mod packed_slice;

@@ -2,7 +2,7 @@
 //! hands a pass's visits down the tree to the children that PUCT ranks best and notes the new leaves and the
 //! collisions it reached.
 
-use super::gather::GatherContext;
+use super::gather_context::GatherContext;
 use super::node::{EdgeAndNode, Node, Terminal, VisitedWalk};
 use super::params::SearchParams;
 use super::select::{fpu_given_visited_policy, puct_multiplier, MovesLeftUtility};

@@ -2,7 +2,8 @@
 //! them up under it), a watchdog, stopper polling and the single `bestmove` (docs/lc0/stoppers.md §3.6,
 //! docs/lc0/search.md §4.5).
 
-use super::gather::{abandon, finish, gather, max_out_of_order, prepare, GatherContext};
+use super::gather::{abandon, finish, gather, max_out_of_order, prepare};
+use super::gather_context::GatherContext;
 use super::params::{GatherBound, SearchParams};
 use super::select::collision_budget;
 use super::stats::{best_root_edge, info_lines, iteration_stats, principal_variation, InfoContext, RootFilter};

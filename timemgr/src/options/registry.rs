@@ -305,6 +305,10 @@ pub const ADJUSTMENT_PARAMS: &[ParamSpec] = Adjustments::KEYS;
 declare_keys! {
     /// The keys of `legacy(...)`.
     pub struct LegacyParams {
+        preset: &'static str = choice("preset", "lc0", &["lc0", "kairos"];
+            "default set: lc0 (lc0's legacy), kairos (its saved time spread over the moves after the fifth and a \
+             slowmover of 1.5 lent from it: trees as even as smooth(preset=kairos)'s; the default's manager of \
+             large trees, see regime)"),
         slowmover: f32 = float("slowmover", 1.0, 0.0, 100.0, 0.05;
             "multiplier of each move's slice after the first spread-after own moves (UCI Slowmover)"),
         midpoint_move: f32 = float("midpoint-move", 51.5, 1.0, 1000.0, 1.0;
@@ -336,7 +340,19 @@ const LEGACY: ComponentSpec = ComponentSpec {
     help: "lc0's default: an equal slice of the remaining game time (moves left from mle-legacy), a bonus on \
            the first move, and the time saved by early stops spent on the next move.",
     params: LegacyParams::KEYS,
-    presets: &[],
+    presets: &[
+        Preset { name: "lc0", help: "lc0's legacy", values: &[], choices: &[], estimator_values: &[] },
+        Preset {
+            name: "kairos",
+            help: "the time saved by early stops spent 15 % a move after the fifth own move, and a slowmover of 1.5 \
+                   lent from that reserve: tree-size CV within 10 % of smooth(preset=kairos)'s where the default \
+                   plays legacy on #34's grid, and not 10 Elo weaker than legacy at 60+0.6 (non-regression SPRT \
+                   passed after 4,380 games, -1.8 Elo; EXPERIMENTS.md)",
+            values: &[("immediate-use", 0.15), ("spread-after", 5.0), ("slowmover", 1.5)],
+            choices: &[],
+            estimator_values: &[],
+        },
+    ],
     default_estimator: Some("mle-legacy"),
 };
 
@@ -654,7 +670,7 @@ declare_keys! {
              small-trees"),
         small_trees: String = text("small-trees", "smooth(preset=kairos)";
             "time manager of the games below switch-nodes (quote one with keys); not regime"),
-        large_trees: String = text("large-trees", "legacy";
+        large_trees: String = text("large-trees", "legacy(preset=kairos)";
             "time manager of the games at or above switch-nodes (quote one with keys); not regime"),
     }
 }
@@ -665,8 +681,9 @@ const REGIME: ComponentSpec = ComponentSpec {
     help: "Kairos's default: for each game, the manager measured strongest for the size of its moves. \
            smooth(preset=kairos) passed its SPRT against legacy with about 450 nodes a move (10+0.1 at 1,400 \
            nps) and beat it on the wall clock with 600-900, but legacy was the stronger with about 2,700 (60+0.6 \
-           at 1,400 nps: H0 accepted, -31 Elo), as lc0 found when it went back to legacy; EXPERIMENTS.md. The \
-           choice is made at the game's first move with a clock and kept for the game.",
+           at 1,400 nps: H0 accepted, -31 Elo), as lc0 found when it went back to legacy; so large trees go to \
+           legacy(preset=kairos), as even as the node limit and not weaker than legacy there; EXPERIMENTS.md. \
+           The choice is made at the game's first move with a clock and kept for the game.",
     params: RegimeKeys::KEYS,
     presets: &[],
     default_estimator: None,

@@ -76,7 +76,7 @@ impl PreparedLeaf {
 struct Leaf {
     /// Its path from the root in [`Store::paths`].
     path: Span,
-    /// Its legal moves in [`Store::moves`] (none until it is examined, or if it was not new).
+    /// Its legal moves in [`Store::moves`] (none until it is examined, or if it was not new or was proven).
     moves: Span,
     value: LeafValue,
 }
@@ -385,7 +385,7 @@ fn push_moves_along<'a>(root: &'a Node, path: &[u16], moves: &mut Vec<PackedMove
     node
 }
 
-/// What the examination of a new leaf found: its legal moves, in the store's buffer, and its verdict.
+/// What the examination of a new leaf found: its legal moves in the store's buffer (none if proven), and its verdict.
 struct Examined {
     moves: Span,
     verdict: Verdict,
@@ -436,9 +436,10 @@ fn examine_leaf(
 ) -> Result<Examined, BackendError> {
     let params = context.params;
     let position = history.last();
-    let legal = Span::append(moves, &position.legal_moves());
+    let legal = position.legal_moves();
+    // A proven leaf gets no edges, so only a leaf to evaluate keeps its moves in the store.
     let proven = |result, plies_left, kind| {
-        Ok(Examined { moves: legal, verdict: Verdict::Proven(Proof { result, plies_left, kind }) })
+        Ok(Examined { moves: Span::default(), verdict: Verdict::Proven(Proof { result, plies_left, kind }) })
     };
     if legal.is_empty() {
         let result = if position.is_check() { 1 } else { 0 };
@@ -472,6 +473,7 @@ fn examine_leaf(
             }
         }
     }
+    let legal = Span::append(moves, &legal);
     let request = EvalRequest {
         history: history.entries(),
         moves: legal.of(moves),

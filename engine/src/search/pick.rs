@@ -68,10 +68,6 @@ impl Span {
     pub(super) fn len(self) -> usize {
         self.end - self.start
     }
-
-    pub(super) fn is_empty(self) -> bool {
-        self.start == self.end
-    }
 }
 
 /// Visits that reached a node already being evaluated (or a proven one): in flight on the node's ancestors

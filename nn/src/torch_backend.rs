@@ -10,6 +10,7 @@
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, sync_channel, Sender, SyncSender};
+use std::sync::Mutex;
 use std::thread::JoinHandle;
 
 use shakmaty::{Move, Position};
@@ -20,7 +21,7 @@ use crate::backend::{
 };
 use crate::cpu_features::{native_bf16, AVX512_BF16};
 use crate::cuda::{disable_tf32_convolutions, set_cudnn_benchmark};
-use crate::encoder::{copy_read_history, encode_position_into, InputPlanes, Plane, PLANES};
+use crate::encoder::{copy_read_history, encode_position_into, BoardTransform, InputPlanes, Plane, PLANES};
 use crate::freed_blocks::keep_freed_blocks;
 use crate::network::{Body, InputFormat, Network, ValueKind};
 use crate::policy_map::{PolicyFrame, TransposedMoves};
@@ -28,10 +29,17 @@ use crate::rust_net::RustNetwork;
 use crate::softmax::move_priors;
 use crate::stage_timing::{enter, Stage};
 use crate::raw_outputs::{GatheredOutputs, PolicyGather};
-use crate::torch_net::{GraphedForward, TorchNetwork};
+use crate::torch_net::{
+    clear_rows_from, padded_batch_size, write_row, BatchInputs, GraphedForward, InputRows, TorchNetwork,
+};
 
 /// The largest batch the backend runs (as lc0's network adapter).
 pub const MAX_BATCH: usize = 1024;
+
+/// Page-locked input rows for batches on CUDA, one for each batch that can be written or in flight at once: two
+/// search threads (CUDA's suggestion) each writing one while the other's runs, and room for two more. A batch that
+/// finds none free comes as planes, which the network thread writes into rows of its own.
+const SPARE_INPUT_ROWS: usize = 4;
 
 /// A network on a device, run by its own thread; callers from any thread queue batches to it.
 pub struct TorchBackend {
@@ -75,11 +83,11 @@ pub struct CudaSettings {
     pub cudnn_benchmark: bool,
 }
 
-/// One batch for the network thread and where its outputs go.
+/// One batch for the network thread and where its outputs go, with the batch's input rows to use again.
 struct Job {
-    positions: Vec<InputPlanes>,
+    inputs: BatchInputs,
     gather: PolicyGather,
-    reply: SyncSender<Result<GatheredOutputs, BackendError>>,
+    reply: SyncSender<(Result<GatheredOutputs, BackendError>, Option<InputRows>)>,
 }
 
 /// The thread that owns the [`TorchNetwork`] and runs every batch, one at a time, in arrival order.
@@ -87,6 +95,8 @@ struct NetworkThread {
     /// Taken on drop, which ends the thread's loop.
     jobs: Option<Sender<Job>>,
     handle: Option<JoinHandle<()>>,
+    /// Input rows for callers to write their batches into ([`SPARE_INPUT_ROWS`] on CUDA, none on the CPU).
+    spare_rows: Mutex<Vec<InputRows>>,
 }
 
 impl NetworkThread {
@@ -101,7 +111,7 @@ impl NetworkThread {
         cuda: CudaSettings,
     ) -> Result<Self, tch::TchError> {
         let (jobs, queue) = channel::<Job>();
-        let (ready, started) = sync_channel(1);
+        let (ready, started) = sync_channel::<Result<Vec<InputRows>, tch::TchError>>(1);
         let body = move || {
             // libtorch's thread count is the calling thread's OpenMP setting, so it is set here, where every
             // forward pass runs. One thread keeps OpenMP's spinning workers out of the cores of another engine
@@ -137,15 +147,33 @@ impl NetworkThread {
                         .ok()
                 })
                 .flatten();
-            let _ = ready.send(Ok(()));
+            let spare_rows = match device {
+                Device::Cpu => Vec::new(),
+                _ => (0..SPARE_INPUT_ROWS)
+                    .map(|_| InputRows::new(MAX_BATCH, true))
+                    .collect::<Result<_, _>>()
+                    .unwrap_or_else(|why| {
+                        eprintln!("warning: no page-locked input rows ({why}); the network thread writes every batch");
+                        Vec::new()
+                    }),
+            };
+            let _ = ready.send(Ok(spare_rows));
             while let Ok(job) = queue.recv() {
                 // A panic inside libtorch's bindings fails this batch, not the thread.
-                let batch = || run_batch(&network, &mut graphs, &job.positions, &job.gather);
+                let batch = || run_batch(&network, &mut graphs, &job.inputs, &job.gather);
                 let outputs = catch_unwind(AssertUnwindSafe(batch))
                     .unwrap_or_else(|_| Err(tch::TchError::Torch("the forward pass panicked".into())))
                     .map_err(|error| BackendError::Compute(error.to_string()));
+                if let (Err(_), Device::Cuda(ordinal)) = (&outputs, device) {
+                    // A failed batch may have left copies from its rows queued; they end before the rows go back.
+                    tch::Cuda::synchronize(ordinal as i64);
+                }
+                let rows = match job.inputs {
+                    BatchInputs::Rows { rows, .. } => Some(rows),
+                    BatchInputs::Planes(_) => None,
+                };
                 // The caller may have given up waiting; nothing to do then.
-                let _ = job.reply.send(outputs);
+                let _ = job.reply.send((outputs, rows));
             }
         };
         let handle = std::thread::Builder::new()
@@ -155,20 +183,38 @@ impl NetworkThread {
         let upload = started.recv().unwrap_or_else(|_| {
             Err(tch::TchError::Torch("the network thread ended while uploading the weights".into()))
         });
-        let thread = Self { jobs: Some(jobs), handle: Some(handle) };
-        upload.map(|()| thread)
+        let mut thread = Self { jobs: Some(jobs), handle: Some(handle), spare_rows: Mutex::default() };
+        upload.map(|spare_rows| {
+            thread.spare_rows = Mutex::new(spare_rows);
+            thread
+        })
     }
 
-    /// Runs one batch on the network thread and waits for its outputs, of the policy the logits `gather` reads.
-    fn run(&self, positions: Vec<InputPlanes>, gather: PolicyGather) -> Result<GatheredOutputs, BackendError> {
+    /// Input rows to write a batch into, if one is free.
+    fn take_rows(&self) -> Option<InputRows> {
+        self.spare_rows.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).pop()
+    }
+
+    /// Runs one batch on the network thread and waits for its outputs, of the policy the logits `gather` reads;
+    /// the batch's rows, if it came in some, are free again after.
+    fn run(&self, inputs: BatchInputs, gather: PolicyGather) -> Result<GatheredOutputs, BackendError> {
         let stopped = || BackendError::Compute("the network thread has stopped".into());
         let (reply, outputs) = sync_channel(1);
         self.jobs
             .as_ref()
             .ok_or_else(stopped)?
-            .send(Job { positions, gather, reply })
+            .send(Job { inputs, gather, reply })
             .map_err(|_| stopped())?;
-        outputs.recv().map_err(|_| stopped())?
+        let (outputs, rows) = outputs.recv().map_err(|_| stopped())?;
+        if let Some(rows) = rows {
+            self.give_back(rows);
+        }
+        outputs
+    }
+
+    /// Makes `rows` free for the next batch.
+    fn give_back(&self, rows: InputRows) {
+        self.spare_rows.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(rows);
     }
 }
 
@@ -177,11 +223,11 @@ impl NetworkThread {
 fn run_batch(
     network: &TorchNetwork,
     graphs: &mut Option<GraphedForward>,
-    positions: &[InputPlanes],
+    inputs: &BatchInputs,
     gather: &PolicyGather,
 ) -> Result<GatheredOutputs, tch::TchError> {
-    if let Some(graphed) = graphs.as_mut().filter(|_| !positions.is_empty()) {
-        match graphed.forward(network, positions, gather) {
+    if let Some(graphed) = graphs.as_mut().filter(|_| inputs.len() > 0) {
+        match graphed.forward(network, inputs, gather) {
             Ok(outputs) => return Ok(outputs),
             Err(why) => {
                 eprintln!("warning: CUDA graphs are off from now on, as one failed: {why}");
@@ -189,7 +235,10 @@ fn run_batch(
             }
         }
     }
-    network.forward_gathered(positions, gather)
+    match inputs {
+        BatchInputs::Planes(positions) => network.forward_gathered(positions, gather),
+        BatchInputs::Rows { rows, batch } => network.forward_rows_gathered(rows, *batch, gather),
+    }
 }
 
 impl Drop for NetworkThread {
@@ -328,16 +377,25 @@ impl Computation for TorchComputation<'_> {
         if batch == 0 {
             return Ok(Vec::new());
         }
-        let (positions, gather) = {
-            let _timer = enter(Stage::Encode);
-            self.encode()?
-        };
-        let raw = {
-            let _timer = enter(Stage::Network);
-            match &backend.networks {
-                Networks::Rust(rust) => rust.forward(&positions).gathered(&gather),
-                Networks::Split { rust, limit, .. } if batch <= *limit => rust.forward(&positions).gathered(&gather),
-                Networks::Split { torch, .. } | Networks::Torch(torch) => torch.run(positions, gather)?,
+        let raw = match &backend.networks {
+            Networks::Rust(rust) => self.forward_in_rust(rust)?,
+            Networks::Split { rust, limit, .. } if batch <= *limit => self.forward_in_rust(rust)?,
+            Networks::Split { torch, .. } | Networks::Torch(torch) => {
+                let (inputs, gather) = {
+                    let _timer = enter(Stage::Encode);
+                    match torch.take_rows() {
+                        Some(mut rows) => match self.encode_into(&mut rows) {
+                            Ok(gather) => (BatchInputs::Rows { rows, batch }, gather),
+                            Err(error) => {
+                                torch.give_back(rows);
+                                return Err(error);
+                            }
+                        },
+                        None => self.encode().map(|(positions, gather)| (BatchInputs::Planes(positions), gather))?,
+                    }
+                };
+                let _timer = enter(Stage::Network);
+                torch.run(inputs, gather)?
             }
         };
         let value_width = raw.value.len() / batch;
@@ -367,17 +425,53 @@ impl Computation for TorchComputation<'_> {
 }
 
 impl TorchComputation<'_> {
+    /// The queued positions' outputs from the network in plain Rust, on this thread.
+    fn forward_in_rust(&self, rust: &RustNetwork) -> Result<GatheredOutputs, BackendError> {
+        let (positions, gather) = {
+            let _timer = enter(Stage::Encode);
+            self.encode()?
+        };
+        let _timer = enter(Stage::Network);
+        Ok(rust.forward(&positions).gathered(&gather))
+    }
+
     /// Every queued position's input planes, and the policy index of every queued move in the order of `moves`:
     /// one vector for the batch, where one for each position was a large share of the batch's allocations.
     fn encode(&self) -> Result<(Vec<InputPlanes>, PolicyGather), BackendError> {
         let mut positions = vec![[Plane::default(); PLANES]; self.queued.len()];
+        let gather =
+            self.encode_each(|index, history, format| encode_position_into(history, format, &mut positions[index]))?;
+        Ok((positions, gather))
+    }
+
+    /// Writes the queued positions into `rows` as the network reads them on CUDA, padded with empty positions to
+    /// the padded batch size; the policy gather of [`TorchComputation::encode`].
+    fn encode_into(&self, rows: &mut InputRows) -> Result<PolicyGather, BackendError> {
+        let batch = self.queued.len();
+        let (masks, values) = rows.first_mut(padded_batch_size(batch));
+        let mut planes = [Plane::default(); PLANES];
+        let gather = self.encode_each(|index, history, format| {
+            let transform = encode_position_into(history, format, &mut planes)?;
+            write_row(&planes, index, masks, values);
+            Some(transform)
+        })?;
+        clear_rows_from(batch, masks, values);
+        Ok(gather)
+    }
+
+    /// Encodes each queued position with `encode` (its index, its history and the input format), and gathers the
+    /// policy index of every queued move in the order of `moves` in the frame of the transform `encode` returns.
+    fn encode_each(
+        &self,
+        mut encode: impl FnMut(usize, &[HistoryEntry], InputFormat) -> Option<BoardTransform>,
+    ) -> Result<PolicyGather, BackendError> {
         let mut gather = PolicyGather {
             indices: Vec::with_capacity(self.moves.len()),
             moves: Vec::with_capacity(self.queued.len()),
         };
-        for ((history, moves), planes) in self.queued.iter().zip(&mut positions) {
+        for (index, (history, moves)) in self.queued.iter().enumerate() {
             let history = &self.histories[history.clone()];
-            let transform = encode_position_into(history, self.backend.input_format, planes)
+            let transform = encode(index, history, self.backend.input_format)
                 .ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
             let turn = history[history.len() - 1].position.turn();
             let frame = PolicyFrame::new(turn, transform, self.backend.policy.transposed_moves);
@@ -389,7 +483,7 @@ impl TorchComputation<'_> {
             }
             gather.moves.push(moves.len());
         }
-        Ok((positions, gather))
+        Ok(gather)
     }
 }
 
@@ -433,11 +527,49 @@ pub(crate) mod tests {
         let Networks::Torch(torch) = &backend.networks else {
             panic!("a Rust batch limit of 0 leaves every batch to libtorch");
         };
-        match torch.run(Vec::new(), PolicyGather::default()) {
+        match torch.run(BatchInputs::Planes(Vec::new()), PolicyGather::default()) {
             Err(BackendError::Compute(message)) => assert!(!message.is_empty()),
             other => panic!("expected a compute error, got {other:?}"),
         }
         assert_eq!(start_position(&backend).expect("the thread still runs batches"), before);
+    }
+
+    #[test]
+    fn batches_written_into_input_rows_evaluate_as_batches_of_planes() {
+        // On the CPU libtorch reads planes written square by square on the host; rows of masks and values (what a
+        // search thread writes on CUDA) are expanded by tensor operators instead: two ways to the same input.
+        let planes = backend();
+        let rows = backend();
+        let Networks::Torch(torch) = &rows.networks else {
+            panic!("a Rust batch limit of 0 leaves every batch to libtorch");
+        };
+        assert!(torch.take_rows().is_none(), "no input rows on the CPU");
+        *torch.spare_rows.lock().expect("unpoisoned") = vec![InputRows::new(MAX_BATCH, false).expect("host rows")];
+        let mut history = vec![HistoryEntry { position: Chess::default(), repetitions: 0 }];
+        for uci in ["e2e4", "c7c5", "g1f3"] {
+            let position = &history[history.len() - 1].position;
+            let mv = uci.parse::<shakmaty::uci::UciMove>().expect("UCI").to_move(position).expect("legal");
+            history.push(HistoryEntry { position: position.clone().play(mv).expect("legal"), repetitions: 0 });
+        }
+        let evaluate = |backend: &TorchBackend| -> Vec<Evaluation> {
+            let mut computation = backend.new_computation();
+            for length in 1..=history.len() {
+                let moves: Vec<Move> = history[length - 1].position.legal_moves().into_iter().collect();
+                computation.add(&EvalRequest { history: &history[..length], moves: &moves }).expect("queued");
+            }
+            computation.compute().expect("evaluates")
+        };
+        let (expected, written) = (evaluate(&planes), evaluate(&rows));
+        assert_eq!(torch.spare_rows.lock().expect("unpoisoned").len(), 1, "the rows are free again");
+        assert_eq!(expected.len(), 4);
+        for (expected, written) in expected.iter().zip(&written) {
+            let close = |a: f32, b: f32| (a - b).abs() < 1e-5;
+            assert!(close(expected.wl, written.wl) && close(expected.d, written.d), "{expected:?} {written:?}");
+            assert_eq!(expected.policy.len(), written.policy.len());
+            let policies_close = expected.policy.iter().zip(&written.policy).all(|(&a, &b)| close(a, b));
+            assert!(policies_close, "{expected:?} {written:?}");
+        }
+        assert_ne!(expected[0].policy, expected[1].policy, "the positions differ");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::ffi::{c_char, CStr};
 
-use tch::{TchError, Tensor};
+use tch::{Device, Kind, TchError, Tensor};
 
 /// libtorch's `StableIValue`: an argument or result on the dispatcher's stack, 64 bits.
 type StableValue = u64;
@@ -29,6 +29,13 @@ pub(super) fn call_with_none(operator: &CStr, tensor: &Tensor) -> Result<Tensor,
     let mut stack = [handed_over(tensor), 0];
     // SAFETY: the stack holds the operator's two arguments as libtorch's C ABI encodes them.
     unsafe { call(operator, &mut stack) }
+}
+
+/// Zeros of `shape` and `kind` in page-locked host memory, whose copies to and from a CUDA device need not be waited
+/// for: `pin_memory(Tensor self, Device? device=None)` without the device, which libtorch 2.11 deprecates (and tch
+/// always passes, with a warning at every call). Needs CUDA.
+pub(super) fn page_locked_zeros(shape: &[i64], kind: Kind) -> Result<Tensor, TchError> {
+    call_with_none(c"aten::pin_memory", &Tensor::f_zeros(shape, (kind, Device::Cpu))?)
 }
 
 /// A handle of `tensor` for the dispatcher's stack, which takes ownership of the handles it is given.

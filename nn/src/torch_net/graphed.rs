@@ -10,12 +10,10 @@ use std::collections::HashMap;
 use tch::{Device, Kind, Tensor};
 
 use super::cuda_graph::{CudaGraph, CudaStream, GraphApi, MempoolId};
-use super::dispatcher::{call_with_none, copy_without_waiting};
-use super::{
-    every_padded_size, gather_host_logits, host_slice, padded_batch_size, write_plane_masks_and_values, DeviceOutputs,
-    TorchNetwork,
-};
-use crate::encoder::{InputPlanes, PLANES};
+use super::dispatcher::{copy_without_waiting, page_locked_zeros};
+use super::input_rows::{BatchInputs, InputRows};
+use super::{every_padded_size, gather_host_logits, host_slice, padded_batch_size, DeviceOutputs, TorchNetwork};
+use crate::encoder::PLANES;
 use crate::policy_map::POLICY_SIZE;
 use crate::raw_outputs::{GatheredOutputs, PolicyGather};
 use crate::stage_timing::{enter, Stage};
@@ -31,7 +29,8 @@ pub(crate) struct GraphedForward {
     /// The pool every graph allocates from: the first graph's, once there is one.
     pool: MempoolId,
     graphs: HashMap<usize, CapturedBatch>,
-    /// Page-locked host memory the inputs are copied from and the outputs to, for the largest batch.
+    /// Page-locked host memory the outputs are copied to, and the inputs from where the batch comes as planes, for
+    /// the largest batch.
     host: HostBuffers,
 }
 
@@ -46,8 +45,8 @@ struct CapturedBatch {
 /// Page-locked host tensors of the largest batch's positions: the copies from and to them run at the bus's speed,
 /// without a staging copy.
 struct HostBuffers {
-    masks: Tensor,
-    values: Tensor,
+    /// The rows a batch that comes as planes is written into.
+    inputs: InputRows,
     policy: Tensor,
     value: Tensor,
     moves_left: Tensor,
@@ -68,30 +67,39 @@ impl GraphedForward {
         Ok(Self { api, device: network.device, index, stream, pool, graphs: HashMap::new(), host })
     }
 
-    /// The outputs of `positions` from the graph of their padded batch size, captured first if it is new; of the
-    /// policy, the logits `gather` reads.
+    /// The outputs of a batch's `inputs` from the graph of their padded batch size, captured first if it is new; of
+    /// the policy, the logits `gather` reads.
     pub(crate) fn forward(
         &mut self,
         network: &TorchNetwork,
-        positions: &[InputPlanes],
+        inputs: &BatchInputs,
         gather: &PolicyGather,
     ) -> Result<GatheredOutputs, String> {
-        let batch = positions.len();
+        let batch = inputs.len();
         let padded = padded_batch_size(batch);
-        if batch == 0 || padded > self.host.capacity() {
-            return Err(format!("a batch of {batch} positions has no graph (1 to {})", self.host.capacity()));
+        let capacity = match inputs {
+            BatchInputs::Planes(_) => self.host.capacity(),
+            BatchInputs::Rows { rows, .. } => rows.capacity().min(self.host.capacity()),
+        };
+        if batch == 0 || padded > capacity {
+            return Err(format!("a batch of {batch} positions has no graph (1 to {capacity})"));
         }
         let torch = |e: tch::TchError| e.to_string();
         tch::no_grad(|| {
             self.ensure_captured(network, padded)?;
             let captured = self.graphs.get_mut(&padded).expect("captured above");
-            let inputs = enter(Stage::NetworkInputs);
-            self.host.write_inputs(positions, padded);
-            drop(inputs);
+            let rows = match inputs {
+                BatchInputs::Planes(positions) => {
+                    let _inputs = enter(Stage::NetworkInputs);
+                    self.host.inputs.write(positions, padded);
+                    &self.host.inputs
+                }
+                BatchInputs::Rows { rows, .. } => rows,
+            };
             let copies = enter(Stage::NetworkInputCopies);
-            let rows = padded as i64;
-            for (device, host) in [(&captured.masks, &self.host.masks), (&captured.values, &self.host.values)] {
-                copy_without_waiting(device, &host.f_narrow(0, 0, rows).map_err(torch)?).map_err(torch)?;
+            let (masks, values) = rows.first(padded).map_err(torch)?;
+            for (device, host) in [(&captured.masks, &masks), (&captured.values, &values)] {
+                copy_without_waiting(device, host).map_err(torch)?;
             }
             drop(copies);
             let replay = enter(Stage::NetworkReplay);
@@ -162,36 +170,16 @@ impl DeviceOutputs {
 impl HostBuffers {
     fn new(capacity: usize, policy_kind: Kind) -> Result<Self, tch::TchError> {
         let rows = capacity as i64;
-        // `pin_memory(Tensor self, Device? device=None)` without the device, which libtorch 2.11 deprecates (and
-        // tch always passes, with a warning at every call).
-        let pinned = |shape: &[i64], kind: Kind| {
-            call_with_none(c"aten::pin_memory", &Tensor::f_zeros(shape, (kind, Device::Cpu))?)
-        };
         Ok(Self {
-            masks: pinned(&[rows, PLANES as i64, 1], Kind::Int64)?,
-            values: pinned(&[rows, PLANES as i64, 1], Kind::Float)?,
-            policy: pinned(&[rows, POLICY_SIZE as i64], policy_kind)?,
-            value: pinned(&[rows, 3], Kind::Float)?,
-            moves_left: pinned(&[rows, 1], Kind::Float)?,
+            inputs: InputRows::new(capacity, true)?,
+            policy: page_locked_zeros(&[rows, POLICY_SIZE as i64], policy_kind)?,
+            value: page_locked_zeros(&[rows, 3], Kind::Float)?,
+            moves_left: page_locked_zeros(&[rows, 1], Kind::Float)?,
         })
     }
 
     fn capacity(&self) -> usize {
-        self.masks.size()[0] as usize
-    }
-
-    /// Writes a batch's masks and values, padded to `padded` positions, to the first rows.
-    fn write_inputs(&mut self, positions: &[InputPlanes], padded: usize) {
-        let length = padded * PLANES;
-        // SAFETY: the tensors are contiguous host memory of `capacity` rows of PLANES elements of these types, which
-        // the caller checked `padded` does not exceed; nothing else refers to them while the slices live.
-        let (masks, values) = unsafe {
-            (
-                std::slice::from_raw_parts_mut(self.masks.data_ptr().cast::<i64>(), length),
-                std::slice::from_raw_parts_mut(self.values.data_ptr().cast::<f32>(), length),
-            )
-        };
-        write_plane_masks_and_values(positions, masks, values);
+        self.inputs.capacity()
     }
 
     /// Queues the copies of the first `batch` rows of the graph's outputs into the page-locked buffers, behind the

@@ -9,11 +9,13 @@ mod cuda_graph;
 mod dense;
 mod dispatcher;
 mod graphed;
+mod input_rows;
 mod packed_linear;
 
 use attention::{AttentionBodyT, EncoderStackT};
 use dense::DenseT;
 pub(crate) use graphed::GraphedForward;
+pub(crate) use input_rows::{clear_rows_from, write_row, BatchInputs, InputRows};
 
 use crate::encoder::{square_major_input, InputPlanes, PLANES};
 use crate::network::{
@@ -263,19 +265,6 @@ fn host_slice<T: HostElement>(t: &Tensor) -> &[T] {
     unsafe { std::slice::from_raw_parts(t.data_ptr().cast::<T>(), length) }
 }
 
-/// Writes the input planes as 112 bit masks and values a position into `masks` and `values`, the rows after
-/// `positions` as empty positions (1.3 KB a position instead of 28 KB of dense floats, which took 0.55 ms a batch of
-/// 256 to reach an H100); [`TorchNetwork::expand_on_device`] expands them.
-fn write_plane_masks_and_values(positions: &[InputPlanes], masks: &mut [i64], values: &mut [f32]) {
-    for (index, plane) in positions.iter().flatten().enumerate() {
-        masks[index] = plane.mask as i64;
-        values[index] = plane.value;
-    }
-    let written = positions.len() * PLANES;
-    masks[written..].fill(0);
-    values[written..].fill(0.0);
-}
-
 impl TorchNetwork {
     /// Uploads the network's weights to `device` in precision `kind` (Float, Half or BFloat16).
     pub fn new(network: &Network, device: Device, kind: Kind) -> Result<Self, tch::TchError> {
@@ -402,19 +391,36 @@ impl TorchNetwork {
         tch::no_grad(|| self.padded_pass(positions, padded)?.to_host_gathered(gather, positions.len()))
     }
 
+    /// [`TorchNetwork::forward_gathered`] of `batch` positions written into `rows`.
+    pub(crate) fn forward_rows_gathered(
+        &self,
+        rows: &InputRows,
+        batch: usize,
+        gather: &PolicyGather,
+    ) -> Result<GatheredOutputs, tch::TchError> {
+        let padded = padded_batch_size(batch);
+        tch::no_grad(|| {
+            let input = self.expand_rows(rows, padded)?;
+            self.device_outputs(&input, padded as i64)?.to_host_gathered(gather, batch)
+        })
+    }
+
     /// The outputs of `positions` padded with empty ones to `padded`, still on the device.
     fn padded_pass(&self, positions: &[InputPlanes], padded: usize) -> Result<DeviceOutputs, tch::TchError> {
         let input = if self.device == Device::Cpu {
             self.channels_last_input(positions, padded)?
         } else {
-            let (mut masks, mut values) = (vec![0; padded * PLANES], vec![0.0; padded * PLANES]);
-            write_plane_masks_and_values(positions, &mut masks, &mut values);
-            let shape = [padded as i64, PLANES as i64, 1];
-            let masks = Tensor::f_from_slice(&masks)?.f_reshape(shape)?.f_to_device(self.device)?;
-            let values = Tensor::f_from_slice(&values)?.f_reshape(shape)?.f_to_device(self.device)?;
-            self.expand_on_device(&masks, &values)?
+            let mut rows = InputRows::new(padded, false)?;
+            rows.write(positions, padded);
+            self.expand_rows(&rows, padded)?
         };
         self.device_outputs(&input, padded as i64)
+    }
+
+    /// The network's input from the first `padded` of `rows`, copied to the device and expanded there.
+    fn expand_rows(&self, rows: &InputRows, padded: usize) -> Result<Tensor, tch::TchError> {
+        let (masks, values) = rows.first(padded)?;
+        self.expand_on_device(&masks.f_to_device(self.device)?, &values.f_to_device(self.device)?)
     }
 
     /// The input planes written square by square on the host, which is the channels-last layout itself: one
@@ -426,8 +432,8 @@ impl TorchNetwork {
             .f_to_kind(self.kind)
     }
 
-    /// The input planes from their bit masks and values on the device (`[batch][112][1]` each, as
-    /// [`write_plane_masks_and_values`] writes them), in channels-last layout and the network's precision.
+    /// The input planes from their bit masks and values on the device (`[batch][112][1]` each, as [`InputRows`]
+    /// hold them), in channels-last layout and the network's precision.
     fn expand_on_device(&self, masks: &Tensor, values: &Tensor) -> Result<Tensor, tch::TchError> {
         let batch = masks.size()[0];
         let planes = masks
@@ -595,22 +601,7 @@ impl TorchNetwork {
 
 #[cfg(test)]
 mod tests {
-    use super::{every_padded_size, padded_batch_size, write_plane_masks_and_values, PLANES};
-    use crate::encoder::Plane;
-
-    #[test]
-    fn plane_masks_and_values_fill_the_rows_after_the_positions_with_empty_ones() {
-        // The graphs reuse their host buffers, so the padding rows must be cleared of the batch before.
-        let mut position = [Plane::default(); PLANES];
-        position[3] = Plane { mask: 0xff00, value: 1.0 };
-        position[PLANES - 1] = Plane { mask: u64::MAX, value: 0.5 };
-        let (mut masks, mut values) = (vec![7i64; 2 * PLANES], vec![7.0f32; 2 * PLANES]);
-        write_plane_masks_and_values(&[position], &mut masks, &mut values);
-        assert_eq!((masks[3], values[3]), (0xff00, 1.0));
-        assert_eq!((masks[PLANES - 1], values[PLANES - 1]), (-1, 0.5), "the mask's 64 bits as they are");
-        assert_eq!((masks[0], values[0]), (0, 0.0));
-        assert!(masks[PLANES..].iter().all(|&m| m == 0) && values[PLANES..].iter().all(|&v| v == 0.0));
-    }
+    use super::{every_padded_size, padded_batch_size};
 
     #[test]
     fn batches_are_padded_to_a_power_of_two_or_three_quarters_of_one() {

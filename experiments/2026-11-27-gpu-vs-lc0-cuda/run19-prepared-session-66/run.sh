@@ -9,6 +9,9 @@
 #     nets at Threads 1 and 2, two rounds in opposite orders;
 #  3. the stage-timing build of .device/kairos (.device/kairos-stage-timing): bench of 30,000 nodes a position, the
 #     three nets at Threads 1 and 2 (run17's step 2).
+# Session 72 (51a8d33): on CUDA a search thread now writes its batch's input rows into page-locked memory itself, so
+# built at 51a8d33 or later, step 2 measures that too, and step 3's "inputs" (the network thread's own writing of
+# the rows, 0.7-1.0 us a node in run17) should read about 0: a batch that found no free rows is all it counts.
 # Carried: .device/ (kairos, kairos-spin, kairos-before, kairos-stage-timing, lc0, make_test_nets,
 # maia1900-reference.json, lib/) and weights/; experiments/ is taken out of the index for the call (the tracked tree
 # is over the device's 64 MiB):

@@ -183,11 +183,10 @@ impl NetworkThread {
         let upload = started.recv().unwrap_or_else(|_| {
             Err(tch::TchError::Torch("the network thread ended while uploading the weights".into()))
         });
+        // Built first, so that a failed upload drops it, which joins the thread.
         let mut thread = Self { jobs: Some(jobs), handle: Some(handle), spare_rows: Mutex::default() };
-        upload.map(|spare_rows| {
-            thread.spare_rows = Mutex::new(spare_rows);
-            thread
-        })
+        thread.spare_rows = Mutex::new(upload?);
+        Ok(thread)
     }
 
     /// Input rows to write a batch into, if one is free.

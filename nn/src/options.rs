@@ -161,6 +161,8 @@ pub struct BackendOptions {
     pub cuda_graphs: bool,
     /// On CUDA, cuDNN times its convolution algorithms at each new shape and keeps the fastest.
     pub cudnn_benchmark: bool,
+    /// On CUDA, convolutions run with their bias, ReLU and skip in one cuDNN call where it agrees at load.
+    pub cudnn_fusion: bool,
     /// How many CPU backends, taking batches in turn, a lone `cpu` or `auto` opens on the CPU: one per core
     /// keeps every core busy (each backend's forward pass runs on a thread of its own).
     pub cpu_backends: usize,
@@ -196,7 +198,11 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
             exact_softmax: options.exact_softmax,
             transposed_moves: options.transposed_moves,
         };
-        let cuda = CudaSettings { graphs: options.cuda_graphs, cudnn_benchmark: options.cudnn_benchmark };
+        let cuda = CudaSettings {
+            graphs: options.cuda_graphs,
+            cudnn_benchmark: options.cudnn_benchmark,
+            fusion: options.cudnn_fusion,
+        };
         for Placement { device, kind, .. } in placements(options)? {
             let rust_batch_limit = (options.rust_batch_limit)
                 .unwrap_or_else(|| default_rust_batch_limit(kind, &network.body));

@@ -81,6 +81,8 @@ pub struct CudaSettings {
     pub graphs: bool,
     /// cuDNN times its algorithms at each new shape and keeps the fastest ([`set_cudnn_benchmark`]).
     pub cudnn_benchmark: bool,
+    /// Convolutions run with their bias, ReLU and skip in one cuDNN call ([`TorchNetwork::fuse_convolutions`]).
+    pub fusion: bool,
 }
 
 /// One batch for the network thread and where its outputs go, with the batch's input rows to use again.
@@ -131,13 +133,18 @@ impl NetworkThread {
             let uploaded = TorchNetwork::new(&network, device, kind);
             // The weights now live in libtorch's tensors; the parsed copy would stay resident for the thread's life.
             drop(network);
-            let network = match uploaded {
+            let mut network = match uploaded {
                 Ok(network) => network,
                 Err(error) => {
                     let _ = ready.send(Err(error));
                     return;
                 }
             };
+            if cuda.fusion && device != Device::Cpu {
+                if let Err(why) = network.fuse_convolutions() {
+                    eprintln!("warning: {why}; the convolutions' bias, skip and ReLU run as separate operations");
+                }
+            }
             // Captured before the backend is ready, so that the first searches do not wait for the captures.
             let mut graphs = (cuda.graphs && device != Device::Cpu)
                 .then(|| {
@@ -503,7 +510,7 @@ pub(crate) mod tests {
     use shakmaty::{Chess, Move};
 
     const WEIGHTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
-    const CPU_ONLY: CudaSettings = CudaSettings { graphs: false, cudnn_benchmark: false };
+    const CPU_ONLY: CudaSettings = CudaSettings { graphs: false, cudnn_benchmark: false, fusion: false };
 
     fn backend() -> TorchBackend {
         let network = load_network(std::path::Path::new(WEIGHTS)).expect("scripts/setup installs Maia-1900");

@@ -211,6 +211,7 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
         rust_batch_limit,
         cuda_graphs: true,
         cudnn_benchmark: false,
+        cudnn_fusion: true,
         cpu_backends: 1,
         policy_temperature: 1.359,
         exact_softmax: false,

@@ -21,7 +21,7 @@ fn the_backend_starts_a_network_thread_and_joins_it_when_dropped() {
     let network = nn::load_network(Path::new(weights)).expect("scripts/setup installs Maia-1900");
     assert_eq!(network_threads(), 0);
     let policy = PolicyOutput { temperature: 1.0, exact_softmax: false, transposed_moves: TransposedMoves::AsPlanes };
-    let cuda = CudaSettings { graphs: false, cudnn_benchmark: false };
+    let cuda = CudaSettings { graphs: false, cudnn_benchmark: false, fusion: false };
     let backend = TorchBackend::new(&network, tch::Device::Cpu, tch::Kind::Float, 0, 0, cuda, policy).expect("uploads");
     // libtorch's OpenMP workers, started from the network thread, inherit its name.
     assert!(network_threads() >= 1);

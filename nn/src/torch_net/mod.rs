@@ -19,7 +19,7 @@ pub(crate) use input_rows::{clear_rows_from, write_row, BatchInputs, InputRows};
 
 use crate::encoder::{square_major_input, InputPlanes, PLANES};
 use crate::network::{
-    Activation, Body, Conv, Dense, HeadInput, Network, PolicyHead, ValueKind,
+    Activation, Body, Conv, Dense, HeadInput, Network, PolicyHead, SqueezeExcitation, ValueKind,
 };
 use crate::policy_map::{attention_policy_map, conv_policy_map, POLICY_SIZE};
 pub use crate::raw_outputs::RawOutputs;
@@ -62,7 +62,31 @@ struct ConvT {
 struct BlockT {
     conv1: ConvT,
     conv2: ConvT,
-    se: Option<(DenseT, DenseT)>,
+    se: Option<SqueezeExciteT>,
+}
+
+/// A block's squeeze-excitation, reading the pooled second convolution without its bias: `W·(mean + b) + c` is
+/// `W·mean + (c + W·b)`, so `fc1` holds the convolution's bias folded into its own, once at load.
+struct SqueezeExciteT {
+    fc1: DenseT,
+    fc2: DenseT,
+}
+
+impl SqueezeExciteT {
+    fn new(make: &TensorMaker, se: &SqueezeExcitation, conv_biases: &[f32]) -> Result<Self, tch::TchError> {
+        let fc1 = &se.fc1;
+        let folded = fc1
+            .biases
+            .iter()
+            .zip(fc1.weights.chunks(fc1.inputs))
+            .map(|(&c, row)| c as f64 + row.iter().zip(conv_biases).map(|(&w, &b)| w as f64 * b as f64).sum::<f64>())
+            .map(|bias| bias as f32)
+            .collect();
+        Ok(Self {
+            fc1: DenseT::dense(make, &Dense { biases: folded, ..fc1.clone() })?,
+            fc2: DenseT::dense(make, &se.fc2)?,
+        })
+    }
 }
 
 enum BodyT {
@@ -163,6 +187,9 @@ pub struct TorchNetwork {
     smolgen_global: Option<DenseT>,
     /// `1 << square` for the 64 squares, to expand the planes' bit masks on the device.
     square_bits: Tensor,
+    /// Each convolution followed by a ReLU runs as one cuDNN call, its bias and activation (and a plain residual
+    /// block's skip) in the convolution's epilogue ([`TorchNetwork::fuse_convolutions`]).
+    fused_convolutions: bool,
 }
 
 /// The same NCHW tensor with its channels innermost in memory (PyTorch's channels-last format), in which every
@@ -173,6 +200,16 @@ pub struct TorchNetwork {
 /// cuda backend"); one layout keeps one code path.
 fn channels_last(t: &Tensor) -> Result<Tensor, tch::TchError> {
     t.f_permute([0, 2, 3, 1])?.f_contiguous()?.f_permute([0, 3, 1, 2])
+}
+
+/// A convolution, its bias and a ReLU in one cuDNN call (CUDA only).
+fn fused_conv_relu(x: &Tensor, c: &ConvT) -> Result<Tensor, tch::TchError> {
+    x.f_cudnn_convolution_relu(&c.weights, Some(&c.biases), [1, 1], [c.padding, c.padding], [1, 1], 1)
+}
+
+/// A convolution, a skip connection, its bias and a ReLU in one cuDNN call (CUDA only).
+fn fused_conv_skip_relu(x: &Tensor, c: &ConvT, skip: &Tensor) -> Result<Tensor, tch::TchError> {
+    x.f_cudnn_convolution_add_relu(&c.weights, skip, 1.0, Some(&c.biases), [1, 1], [c.padding, c.padding], [1, 1], 1)
 }
 
 /// For each policy index, the slot of `map` that holds it.
@@ -301,7 +338,7 @@ impl TorchNetwork {
                     .iter()
                     .map(|b| {
                         let se = match &b.se {
-                            Some(se) => Some((DenseT::dense(&make, &se.fc1)?, DenseT::dense(&make, &se.fc2)?)),
+                            Some(se) => Some(SqueezeExciteT::new(&make, se, &b.conv2.biases)?),
                             None => None,
                         };
                         Ok(BlockT {
@@ -363,12 +400,47 @@ impl TorchNetwork {
             smolgen_global: network.smolgen_global.as_ref().map(|g| DenseT::projection(&make, g)).transpose()?,
             square_bits: Tensor::f_from_slice(&std::array::from_fn::<i64, 64, _>(|square| 1i64 << square))?
                 .f_to_device(device)?,
+            fused_convolutions: false,
         })
     }
 
     /// The device the network runs on.
     pub fn device(&self) -> Device {
         self.device
+    }
+
+    /// From now on runs each convolution that a ReLU follows, and a plain residual block's second convolution with
+    /// its skip, as one cuDNN call (libtorch's `cudnn_convolution_relu` and `cudnn_convolution_add_relu`: the bias,
+    /// the skip and the ReLU in the convolution's epilogue), where `conv2d` makes a pass of its own over the output
+    /// for each. Returns `Ok(false)` where nothing would fuse (another activation, an attention body), and an error
+    /// where libtorch or cuDNN refuses the fused calls (as on the CPU) or they disagree with the separate operations
+    /// on a random batch; either way the separate operations stay.
+    pub fn fuse_convolutions(&mut self) -> Result<bool, tch::TchError> {
+        let BodyT::Residual { input, tower, .. } = &self.body else {
+            return Ok(false);
+        };
+        let Some(block) = tower.first().filter(|_| self.activation == Activation::Relu) else {
+            return Ok(false);
+        };
+        let tolerance = if self.kind == Kind::Float { 1e-4 } else { 2e-2 };
+        let agree = |separate: &Tensor, fused: &Tensor, what: &str| -> Result<(), tch::TchError> {
+            if separate.f_allclose(fused, tolerance, tolerance, false)? {
+                return Ok(());
+            }
+            let difference = separate.f_sub(fused)?.f_abs()?.f_max()?.f_double_value(&[])?;
+            Err(tch::TchError::Torch(format!("the fused {what} is up to {difference} from the separate operations")))
+        };
+        tch::no_grad(|| {
+            let planes = Tensor::f_rand([2, PLANES as i64, 8, 8], (self.kind, self.device))?;
+            let planes = channels_last(&planes)?;
+            let x = self.conv_activated(&planes, input)?;
+            agree(&x, &fused_conv_relu(&planes, input)?, "convolution and ReLU")?;
+            let y = self.conv_activated(&x, &block.conv1)?;
+            let z = self.conv_skip_activated(&y, &block.conv2, &x)?;
+            agree(&z, &fused_conv_skip_relu(&y, &block.conv2, &x)?, "convolution, skip and ReLU")
+        })?;
+        self.fused_convolutions = true;
+        Ok(true)
     }
 
     /// Runs a batch of encoded positions, padded with empty ones to `padded_batch_size` (their outputs are
@@ -461,6 +533,27 @@ impl TorchNetwork {
         }
     }
 
+    /// A convolution and the network's activation after it.
+    fn conv_activated(&self, x: &Tensor, c: &ConvT) -> Result<Tensor, tch::TchError> {
+        if self.fused_convolutions {
+            return fused_conv_relu(x, c);
+        }
+        let mut y = Self::conv(x, c)?;
+        self.act_in_place(&mut y)?;
+        Ok(y)
+    }
+
+    /// A plain residual block's second convolution, its skip added, and the network's activation after them.
+    fn conv_skip_activated(&self, y: &Tensor, c: &ConvT, skip: &Tensor) -> Result<Tensor, tch::TchError> {
+        if self.fused_convolutions {
+            return fused_conv_skip_relu(y, c, skip);
+        }
+        let mut z = Self::conv(y, c)?;
+        z.f_add_(skip).map(drop)?;
+        self.act_in_place(&mut z)?;
+        Ok(z)
+    }
+
     fn conv(x: &Tensor, c: &ConvT) -> Result<Tensor, tch::TchError> {
         x.f_conv2d(
             &c.weights,
@@ -476,10 +569,10 @@ impl TorchNetwork {
     /// `[batch][filters][8][8]` for a tower, `[batch][64][embedding]` for an attention body.
     fn head(&self, features: &Tensor, h: &HeadT, batch: i64) -> Result<Tensor, tch::TchError> {
         let reduced = match &h.input {
-            HeadInputT::Convolution(conv) => Self::conv(features, conv)?,
-            HeadInputT::Embedding(dense) => dense.apply(features)?,
+            HeadInputT::Convolution(conv) => self.conv_activated(features, conv)?,
+            HeadInputT::Embedding(dense) => self.act(&dense.apply(features)?)?,
         };
-        let v = self.act(&reduced)?.f_reshape([batch, -1])?;
+        let v = reduced.f_reshape([batch, -1])?;
         let v = h.fc1.apply_activated(&v, self.activation)?;
         h.fc2.apply(&v)
     }
@@ -520,37 +613,53 @@ impl TorchNetwork {
     ) -> Result<Tensor, tch::TchError> {
         // The tower's activations, scalings and residual sums are computed in place: each is a fresh tensor
         // no one else holds, and every allocation saved is one less malloc and pass over memory a layer.
-        let mut x = Self::conv(input, input_conv)?;
-        self.act_in_place(&mut x)?;
+        let mut x = self.conv_activated(input, input_conv)?;
         for block in tower {
-            let mut y = Self::conv(&x, &block.conv1)?;
-            self.act_in_place(&mut y)?;
-            let mut z = Self::conv(&y, &block.conv2)?;
-            if let Some((fc1, fc2)) = &block.se {
-                let s = z.f_mean_dim([2i64, 3].as_slice(), false, None::<Kind>)?;
-                let s = self.act(&fc1.apply(&s)?)?;
-                let s = fc2.apply(&s)?;
-                let gamma = s.f_narrow(1, 0, filters)?.f_sigmoid()?.f_reshape([batch, filters, 1, 1])?;
-                let beta = s.f_narrow(1, filters, filters)?.f_reshape([batch, filters, 1, 1])?;
-                z.f_mul_(&gamma).map(drop)?;
-                z.f_add_(&beta).map(drop)?;
-            }
-            z.f_add_(&x).map(drop)?;
-            self.act_in_place(&mut z)?;
-            x = z;
+            let y = self.conv_activated(&x, &block.conv1)?;
+            x = match &block.se {
+                Some(se) => {
+                    let mut z = Self::squeeze_excite(&y, &x, &block.conv2, se, self.activation, [batch, filters])?;
+                    self.act_in_place(&mut z)?;
+                    z
+                }
+                None => self.conv_skip_activated(&y, &block.conv2, &x)?,
+            };
         }
         Ok(x)
+    }
+
+    /// A block's second convolution scaled and shifted by its squeeze-excitation, plus the residual `x`, before
+    /// the block's activation: `(conv(y) + b) * gamma + beta + x`, computed as `conv(y) * gamma + (x + b * gamma +
+    /// beta)`, so that the full-size tensor is passed over by one add and one fused multiply-add (no bias add of
+    /// its own, no separate scaling), the bias entering the small `[batch][filters]` tensors instead.
+    fn squeeze_excite(
+        y: &Tensor,
+        x: &Tensor,
+        conv2: &ConvT,
+        se: &SqueezeExciteT,
+        activation: Activation,
+        [batch, filters]: [i64; 2],
+    ) -> Result<Tensor, tch::TchError> {
+        let padding = [conv2.padding, conv2.padding];
+        let unbiased = y.f_conv2d(&conv2.weights, None::<Tensor>, [1, 1], padding, [1, 1], 1)?;
+        let pooled = unbiased.f_mean_dim([2i64, 3].as_slice(), false, None::<Kind>)?;
+        let s = se.fc2.apply(&activate(&se.fc1.apply(&pooled)?, activation)?)?;
+        let gamma = s.f_narrow(1, 0, filters)?.f_sigmoid()?;
+        let shift = s.f_narrow(1, filters, filters)?.f_addcmul(&conv2.biases, &gamma)?;
+        let mut z = x.f_add(&shift.f_reshape([batch, filters, 1, 1])?)?;
+        z.f_addcmul_(&unbiased, &gamma.f_reshape([batch, filters, 1, 1])?).map(drop)?;
+        Ok(z)
     }
 
     /// The 1858 policy logits from the body's features.
     fn policy(&self, features: &Tensor, batch: i64) -> Result<Tensor, tch::TchError> {
         let flat = match &self.policy {
             PolicyT::Classical { conv, fc } => {
-                let p = self.act(&Self::conv(features, conv)?)?.f_reshape([batch, -1])?;
+                let p = self.conv_activated(features, conv)?.f_reshape([batch, -1])?;
                 return fc.apply(&p);
             }
             PolicyT::Convolution { conv1, conv2 } => {
-                let p = self.act(&Self::conv(features, conv1)?)?;
+                let p = self.conv_activated(features, conv1)?;
                 Self::conv(&p, conv2)?.f_reshape([batch, -1])?
             }
             PolicyT::Attention {

@@ -185,8 +185,8 @@ pub struct TorchNetwork {
     moves_left: Option<HeadT>,
     /// Smolgen's global weights, shared by every encoder layer.
     smolgen_global: Option<DenseT>,
-    /// `1 << square` for the 64 squares, to expand the planes' bit masks on the device.
-    square_bits: Tensor,
+    /// `1 << file` for the 8 files, `[1][1][8][1]` bytes, to expand the planes' bit masks on the device.
+    file_bits: Tensor,
     /// Each convolution followed by a ReLU runs as one cuDNN call, its bias and activation (and a plain residual
     /// block's skip) in the convolution's epilogue ([`TorchNetwork::fuse_convolutions`]).
     fused_convolutions: bool,
@@ -398,7 +398,8 @@ impl TorchNetwork {
             value_kind: network.value.kind,
             moves_left,
             smolgen_global: network.smolgen_global.as_ref().map(|g| DenseT::projection(&make, g)).transpose()?,
-            square_bits: Tensor::f_from_slice(&std::array::from_fn::<i64, 64, _>(|square| 1i64 << square))?
+            file_bits: Tensor::f_from_slice(&std::array::from_fn::<u8, 8, _>(|file| 1u8 << file))?
+                .f_reshape([1, 1, 8, 1])?
                 .f_to_device(device)?,
             fused_convolutions: false,
         })
@@ -496,7 +497,7 @@ impl TorchNetwork {
     }
 
     /// The input planes written square by square on the host, which is the channels-last layout itself: one
-    /// copy into libtorch instead of the expansion's six operators and a reorder.
+    /// copy into libtorch instead of the expansion's operators.
     fn channels_last_input(&self, positions: &[InputPlanes], padded: usize) -> Result<Tensor, tch::TchError> {
         Tensor::f_from_slice(&square_major_input(positions, padded))?
             .f_reshape([padded as i64, 8, 8, PLANES as i64])?
@@ -505,17 +506,17 @@ impl TorchNetwork {
     }
 
     /// The input planes from their bit masks and values on the device (`[batch][112][1]` each, as [`InputRows`]
-    /// hold them), in channels-last layout and the network's precision.
+    /// hold them), in channels-last layout and the network's precision. A mask's eight bytes are its eight ranks
+    /// (bit `8·rank + file`, little-endian), so the planes are expanded byte by byte straight into channels-last
+    /// order, `[batch][rank][file][plane]`: a byte and a flag a square and plane where 64-bit masks and f32 planes
+    /// took eight and four, and no reorder after.
     fn expand_on_device(&self, masks: &Tensor, values: &Tensor) -> Result<Tensor, tch::TchError> {
         let batch = masks.size()[0];
-        let planes = masks
-            .f_bitwise_and_tensor(&self.square_bits)?
-            .f_ne(0)?
-            .f_to_kind(Kind::Float)?
-            .f_mul(values)?
-            .f_reshape([batch, PLANES as i64, 8, 8])?
-            .f_to_kind(self.kind)?;
-        channels_last(&planes)
+        let planes = PLANES as i64;
+        let ranks = masks.f_view_dtype(Kind::Uint8)?.f_reshape([batch, planes, 8])?.f_permute([0, 2, 1])?;
+        let set = ranks.f_contiguous()?.f_unsqueeze(2)?.f_bitwise_and_tensor(&self.file_bits)?.f_ne(0)?;
+        let values = values.f_to_kind(self.kind)?.f_reshape([batch, 1, 1, planes])?;
+        set.f_mul(&values)?.f_permute([0, 3, 1, 2])
     }
 
     fn act(&self, x: &Tensor) -> Result<Tensor, tch::TchError> {
@@ -710,7 +711,30 @@ impl TorchNetwork {
 
 #[cfg(test)]
 mod tests {
-    use super::{every_padded_size, padded_batch_size};
+    use super::{every_padded_size, padded_batch_size, TorchNetwork, PLANES};
+    use crate::loader::load_network;
+    use tch::{Device, Kind, Tensor};
+
+    #[test]
+    fn masks_expand_into_their_squares_in_channels_last_order() {
+        let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
+        let network = load_network(std::path::Path::new(weights)).expect("scripts/setup installs Maia-1900");
+        let torch = TorchNetwork::new(&network, Device::Cpu, Kind::Float).expect("libtorch network");
+        // Position 1, plane 3: f3 (rank 2, file 5, bit 21) at 0.5; plane 111: h8 (bit 63) at 1. All else empty.
+        let mut masks = vec![0i64; 2 * PLANES];
+        let mut values = vec![0f32; 2 * PLANES];
+        (masks[PLANES + 3], values[PLANES + 3]) = (1 << 21, 0.5);
+        (masks[PLANES + 111], values[PLANES + 111]) = (1 << 63, 1.0);
+        let rows = |t: Tensor| t.reshape([2, PLANES as i64, 1]);
+        let planes = torch
+            .expand_on_device(&rows(Tensor::from_slice(&masks)), &rows(Tensor::from_slice(&values)))
+            .expect("expands");
+        assert_eq!(planes.size(), [2, 112, 8, 8]);
+        assert_eq!(planes.stride(), [7168, 1, 896, 112], "channels-last, so the first convolution needs no reorder");
+        assert_eq!(planes.double_value(&[1, 3, 2, 5]), 0.5);
+        assert_eq!(planes.double_value(&[1, 111, 7, 7]), 1.0);
+        assert_eq!(planes.abs().sum(Kind::Double).double_value(&[]), 1.5, "nothing else set");
+    }
 
     #[test]
     fn batches_are_padded_to_a_power_of_two_or_three_quarters_of_one() {

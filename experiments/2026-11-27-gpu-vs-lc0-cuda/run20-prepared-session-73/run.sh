@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Prepared in session 73 for the next GPU loan (#33 items 4-5), one command within the device's minutes; run19's
+# script with its first step's A/B changed:
+#  1. scripts/gpu-compare --threads 1,2 --movetime 2000: .device/kairos (HEAD: the convolutions with their bias, ReLU
+#     and a plain block's skip in one cuDNN call, `CudnnFusion` on by default) against .device/kairos-unfused (a
+#     wrapper that runs the same binary with --cudnn-fusion=false) and lc0 cuda-fp16; its gpu-check first (the fused
+#     path against lc0's outputs and eager against graphed); a refusal at load shows as a warning in
+#     compare/*.txt ("the convolutions' bias, skip and ReLU run as separate operations");
+#  2. search NPS of .device/kairos against .device/kairos-before (c779547, run17's build: before session 65's pass
+#     buffers, sessions 66-69's cuts of the descent, session 72's input rows written by the search threads and
+#     session 73's squeeze-excitation in one fused multiply-add and the convolutions' fusion), `benchmark`, lc0's
+#     first 2 positions x 2 s, fp16, no smart pruning, the three nets at Threads 1 and 2, two rounds in opposite
+#     orders;
+#  3. the stage-timing build of .device/kairos (.device/kairos-stage-timing): bench of 30,000 nodes a position, the
+#     three nets at Threads 1 and 2 (run17's step 2); its "inputs" (the network thread's own writing of the rows,
+#     0.7-1.0 us a node in run17) should read about 0 since session 72.
+# Left for a later loan: run19's spin-wait A/B (experiments/2026-12-04-spin-wait/).
+# Carried: .device/ (kairos, kairos-unfused, kairos-before, kairos-stage-timing, lc0, make_test_nets,
+# maia1900-reference.json, lib/) and weights/; experiments/ is taken out of the index for the call (the tracked tree
+# is over the device's 64 MiB):
+#   git rm -r -q --cached experiments; echo /experiments/ >> .git/info/exclude   ... and after: git reset -q
+# The kit: cargo build --release -p nn --example make_test_nets; scripts/gpu-kit .device LC0_CUDA; then
+# .device/kairos from `cargo build --release -p kairos` at the commit to measure, .device/kairos-stage-timing the
+# same with `--features stage-timing`, .device/kairos-unfused this folder's kairos-unfused, .device/kairos-before from
+# c779547 (a worktree with CARGO_TARGET_DIR=target; touch engine/build.rs cli/src/main.rs before each build, or a
+# binary keeps an older version line).
+# DRY=1 runs it on a CPU (lc0 blas as .device/lc0-blas, the CPU's own precision, short): dry-run-cpu.txt, 414 s
+# on session 73's 2-core AMD EPYC (ac5755f), every step, gpu-check passed.
+set -u
+export PYTHONUNBUFFERED=1
+torch_libs=$(python3 -c "
+import importlib.machinery, importlib.util
+l = importlib.machinery.SourceFileLoader('g', 'scripts/gpu-check')
+m = importlib.util.module_from_spec(importlib.util.spec_from_loader('g', l)); l.exec_module(m)
+print(m.environment_with_torch().get('LD_LIBRARY_PATH', ''))")
+export LD_LIBRARY_PATH=$torch_libs:$PWD/.device/lib
+N=/tmp/nets; K=.device
+if [ -n "${DRY:-}" ]; then D=cpu P=auto NODES=300 MS=300 dry=(--dry-run --lc0 $K/lc0-blas)
+else D=cuda P=fp16 NODES=30000 MS=2000 dry=(--lc0 $K/lc0 --movetime 2000); fi
+NETS="maia-1900 bench-se-20x256 bench-transformer-256x10"
+start=$SECONDS
+mkdir -p $N $OUT/compare
+$K/make_test_nets --bench $N > /dev/null && cp weights/maia-1900.pb.gz $N/
+echo "== 1. gpu-compare, kairos against kairos-unfused"
+python3 scripts/gpu-compare --kairos $K/kairos --baseline $K/kairos-unfused "${dry[@]}" --out $OUT/compare \
+  --reference $K/maia1900-reference.json --nets $N --threads 1,2 | grep -v '^$'
+echo "== 2. search NPS, kairos against kairos-before: $((SECONDS-start)) s"
+for round in 1 2; do
+  builds="kairos-before kairos"; [ $round = 2 ] && builds="kairos kairos-before"
+  for net in $NETS; do
+    for t in 1 2; do
+      for k in $builds; do
+        [ $((SECONDS-start)) -gt 480 ] && { echo "skipped: out of time"; break 4; }
+        nps=$($K/$k benchmark --weights $N/$net.pb.gz --backend-device $D --precision $P --threads $t \
+          --movetime $MS --num-positions 2 --smart-pruning-factor 0 2>&1 | tee -a $OUT/search-ab.txt |
+          grep -E "^Nodes/second" | tail -1)
+        echo "round $round $net threads $t $k: $nps" | tee -a $OUT/search-ab.txt
+      done
+    done
+  done
+done
+echo "== 3. stage timing: $((SECONDS-start)) s"
+for net in $NETS; do
+  for t in 1 2; do
+    [ $((SECONDS-start)) -gt 560 ] && { echo "skipped: out of time"; break 2; }
+    echo "== stage timing $net threads $t" >> $OUT/stage-timing.txt
+    $K/kairos-stage-timing bench --weights $N/$net.pb.gz --backend-device $D --precision $P --nodes $NODES \
+      --smart-pruning-factor 0 --threads $t >> $OUT/stage-timing.txt 2>&1
+    echo "$net threads $t: $(grep -E "nodes .* nps$" $OUT/stage-timing.txt | tail -1)"
+  done
+done
+echo "all: $((SECONDS-start)) s"

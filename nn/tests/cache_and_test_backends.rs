@@ -4,14 +4,15 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use nn::cache::CachingBackend;
+use nn::cache::{cache_key, CachingBackend};
 use nn::prior::encode_prior;
 use nn::test_backend::{TestBackend, TestMode};
 use nn::{
     Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
     HistoryEntry,
 };
-use shakmaty::{Chess, Move, Position};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Move, Position};
 
 /// Counts the positions that reach the network.
 struct Counting {
@@ -359,4 +360,29 @@ fn a_transposition_evaluated_twice_in_one_batch_keeps_the_first_evaluation_as_lc
     let (hit, cached) = evaluate(&cache, &long, &legal);
     assert!(hit);
     assert_eq!(cached.wl, 0.1, "lc0's cache keeps the entry inserted first");
+}
+
+/// The key of a FEN's position with its repetition count.
+fn key(fen: &str, repetitions: u32) -> u64 {
+    let fen: Fen = fen.parse().expect("a FEN");
+    let position: Chess = fen.into_position(CastlingMode::Standard).expect("a legal position");
+    cache_key(&EvalRequest { history: &entry(&position, repetitions), moves: &[] }).expect("a history")
+}
+
+#[test]
+fn the_key_tells_positions_apart_as_the_rules_do() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(key(start, 0), key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 7 12", 0), "move counters");
+    assert_ne!(key(start, 0), key(start, 1), "repetitions");
+    assert_ne!(key(start, 0), key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 1", 0), "side to move");
+    assert_ne!(key(start, 0), key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Qkq - 0 1", 0), "castling");
+    assert_ne!(key(start, 0), key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RQBNKBNR w KQkq - 0 1", 0), "knight and queen");
+    assert_ne!(key(start, 0), key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w kq - 0 1", 0), "king and queen");
+    let colours = "4k3/8/8/8/3pP3/8/8/4K3 w - - 0 1";
+    assert_ne!(key(colours, 0), key("4k3/8/8/8/3Pp3/8/8/4K3 w - - 0 1", 0), "pawns' colours swapped");
+    // An en passant square counts only where a pawn can legally capture there.
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+    assert_eq!(key(after_e4, 0), key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", 0));
+    let capturable = "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3";
+    assert_ne!(key(capturable, 0), key("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3", 0));
 }

@@ -618,37 +618,34 @@ impl TorchNetwork {
         for block in tower {
             let y = self.conv_activated(&x, &block.conv1)?;
             x = match &block.se {
-                Some(se) => {
-                    let mut z = Self::squeeze_excite(&y, &x, &block.conv2, se, self.activation, [batch, filters])?;
-                    self.act_in_place(&mut z)?;
-                    z
-                }
+                Some(se) => self.squeeze_excite_activated(&y, &x, &block.conv2, se, [batch, filters])?,
                 None => self.conv_skip_activated(&y, &block.conv2, &x)?,
             };
         }
         Ok(x)
     }
 
-    /// A block's second convolution scaled and shifted by its squeeze-excitation, plus the residual `x`, before
-    /// the block's activation: `(conv(y) + b) * gamma + beta + x`, computed as `conv(y) * gamma + (x + b * gamma +
+    /// A block's second convolution scaled and shifted by its squeeze-excitation, plus the residual `x`, and the
+    /// block's activation: `(conv(y) + b) * gamma + beta + x`, computed as `conv(y) * gamma + (x + b * gamma +
     /// beta)`, so that the full-size tensor is passed over by one add and one fused multiply-add (no bias add of
     /// its own, no separate scaling), the bias entering the small `[batch][filters]` tensors instead.
-    fn squeeze_excite(
+    fn squeeze_excite_activated(
+        &self,
         y: &Tensor,
         x: &Tensor,
         conv2: &ConvT,
         se: &SqueezeExciteT,
-        activation: Activation,
         [batch, filters]: [i64; 2],
     ) -> Result<Tensor, tch::TchError> {
         let padding = [conv2.padding, conv2.padding];
         let unbiased = y.f_conv2d(&conv2.weights, None::<Tensor>, [1, 1], padding, [1, 1], 1)?;
         let pooled = unbiased.f_mean_dim([2i64, 3].as_slice(), false, None::<Kind>)?;
-        let s = se.fc2.apply(&activate(&se.fc1.apply(&pooled)?, activation)?)?;
+        let s = se.fc2.apply(&self.act(&se.fc1.apply(&pooled)?)?)?;
         let gamma = s.f_narrow(1, 0, filters)?.f_sigmoid()?;
         let shift = s.f_narrow(1, filters, filters)?.f_addcmul(&conv2.biases, &gamma)?;
         let mut z = x.f_add(&shift.f_reshape([batch, filters, 1, 1])?)?;
         z.f_addcmul_(&unbiased, &gamma.f_reshape([batch, filters, 1, 1])?).map(drop)?;
+        self.act_in_place(&mut z)?;
         Ok(z)
     }
 

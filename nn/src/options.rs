@@ -161,8 +161,8 @@ pub struct BackendOptions {
     pub cuda_graphs: bool,
     /// On CUDA, cuDNN times its convolution algorithms at each new shape and keeps the fastest.
     pub cudnn_benchmark: bool,
-    /// On CUDA, convolutions run with their bias, ReLU and skip in one cuDNN call where it agrees at load.
-    pub cudnn_fusion: bool,
+    /// Convolutions run with their bias, ReLU and skip in one call (cuDNN's, oneDNN's) where it agrees at load.
+    pub fused_convolutions: bool,
     /// How many CPU backends, taking batches in turn, a lone `cpu` or `auto` opens on the CPU: one per core
     /// keeps every core busy (each backend's forward pass runs on a thread of its own).
     pub cpu_backends: usize,
@@ -201,7 +201,7 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
         let cuda = CudaSettings {
             graphs: options.cuda_graphs,
             cudnn_benchmark: options.cudnn_benchmark,
-            fusion: options.cudnn_fusion,
+            fusion: options.fused_convolutions,
         };
         for Placement { device, kind, .. } in placements(options)? {
             let rust_batch_limit = (options.rust_batch_limit)

@@ -53,7 +53,7 @@ struct Buffers {
 
 /// The vector instructions the forward pass is compiled for, found at run time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Isa {
+pub(crate) enum Isa {
     Avx512,
     Avx2,
     Portable,
@@ -64,7 +64,8 @@ enum Isa {
 pub const MAX_ISA_VARIABLE: &str = "KAIROS_MAX_CPU_ISA";
 
 impl Isa {
-    fn detect() -> Self {
+    /// The widest this CPU has, capped by [`MAX_ISA_VARIABLE`].
+    pub(crate) fn detect() -> Self {
         let cap = std::env::var(MAX_ISA_VARIABLE).unwrap_or_default().to_ascii_uppercase();
         Self::detect_up_to(match cap.as_str() {
             "AVX2" => Self::Avx2,

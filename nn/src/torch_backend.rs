@@ -81,7 +81,8 @@ pub struct CudaSettings {
     pub graphs: bool,
     /// cuDNN times its algorithms at each new shape and keeps the fastest ([`set_cudnn_benchmark`]).
     pub cudnn_benchmark: bool,
-    /// Convolutions run with their bias, ReLU and skip in one cuDNN call ([`TorchNetwork::fuse_convolutions`]).
+    /// Convolutions run with their bias, ReLU and skip in one call, cuDNN's or (on the CPU) oneDNN's
+    /// ([`TorchNetwork::fuse_convolutions`]).
     pub fusion: bool,
 }
 
@@ -140,7 +141,7 @@ impl NetworkThread {
                     return;
                 }
             };
-            if cuda.fusion && device != Device::Cpu {
+            if cuda.fusion {
                 if let Err(why) = network.fuse_convolutions() {
                     eprintln!("warning: {why}; the convolutions' bias, skip and ReLU run as separate operations");
                 }

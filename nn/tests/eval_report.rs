@@ -19,7 +19,7 @@ fn options(kind: BackendKind) -> BackendOptions {
         rust_batch_limit: None,
         cuda_graphs: true,
         cudnn_benchmark: false,
-        cudnn_fusion: true,
+        fused_convolutions: true,
         cpu_backends: 1,
         policy_temperature: 1.359,
         exact_softmax: false,

@@ -73,6 +73,16 @@ fn run(network: &Network, cases: &[Case], kind: tch::Kind) -> RawOutputs {
     torch.forward(&positions(network, cases)).unwrap()
 }
 
+/// As the engine's network thread runs libtorch on the CPU (`BackendThreads=1`, `FusedConvolutions=true`): oneDNN's
+/// convolutions with their ReLU and the squeeze-excitation's full-size passes in plain Rust. Returns whether the
+/// convolutions were fused.
+fn run_as_the_engine(network: &Network, cases: &[Case], kind: tch::Kind) -> (RawOutputs, bool) {
+    tch::set_num_threads(1);
+    let mut torch = TorchNetwork::new(network, tch::Device::Cpu, kind).unwrap();
+    let fused = torch.fuse_convolutions().unwrap_or(false);
+    (torch.forward(&positions(network, cases)).unwrap(), fused)
+}
+
 fn legal_moves(case: &Case) -> Vec<Move> {
     case.history
         .last()
@@ -136,6 +146,15 @@ fn fp32_outputs_match_lc0() {
     let network = maia();
     let cases = cases();
     assert_matches_lc0(&run(&network, &cases, tch::Kind::Float), &cases);
+}
+
+#[test]
+fn fp32_outputs_match_lc0_on_the_engines_cpu_path() {
+    let network = maia();
+    let cases = cases();
+    let (outputs, fused) = run_as_the_engine(&network, &cases, tch::Kind::Float);
+    assert!(fused, "oneDNN fuses Maia's convolutions and ReLUs in fp32");
+    assert_matches_lc0(&outputs, &cases);
 }
 
 #[test]
@@ -211,7 +230,7 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
         rust_batch_limit,
         cuda_graphs: true,
         cudnn_benchmark: false,
-        cudnn_fusion: true,
+        fused_convolutions: true,
         cpu_backends: 1,
         policy_temperature: 1.359,
         exact_softmax: false,
@@ -280,6 +299,18 @@ fn fast_exp_matches_lc0_values() {
 #[test]
 fn bf16_stays_within_its_stated_tolerance_of_fp32() {
     assert_reduced_precision_within(tch::Kind::BFloat16, BF16_TOLERANCE);
+}
+
+/// On a CPU with native bf16 oneDNN fuses the bf16 convolutions too; elsewhere libtorch may refuse them in bf16
+/// and the separate operations run, within the same tolerance either way.
+#[test]
+fn bf16_on_the_engines_cpu_path_stays_within_its_stated_tolerance_of_fp32() {
+    let network = maia();
+    let cases = cases();
+    let full = run(&network, &cases, tch::Kind::Float);
+    let (reduced, fused) = run_as_the_engine(&network, &cases, tch::Kind::BFloat16);
+    assert!(fused || nn::cpu_features::native_bf16().is_none(), "oneDNN fuses bf16 where the CPU has it");
+    assert_within(&full, &reduced, &cases, BF16_TOLERANCE, "bf16 on the engine's CPU path");
 }
 
 /// CUDA runs fp16 by default; libtorch's CPU kernels run the same half-precision forward pass (every

@@ -30,9 +30,14 @@ struct BackendBenchArgs {
     /// On CUDA, let cuDNN time its algorithms and keep the fastest (the engine's CudnnBenchmark).
     #[arg(long = "cudnn-benchmark", default_value_t = EngineOptions::default().cudnn_benchmark, action = clap::ArgAction::Set)]
     cudnn_benchmark: bool,
-    /// On CUDA, convolutions with their bias, ReLU and skip in one cuDNN call (the engine's CudnnFusion).
-    #[arg(long = "cudnn-fusion", default_value_t = EngineOptions::default().cudnn_fusion, action = clap::ArgAction::Set)]
-    cudnn_fusion: bool,
+    /// Convolutions with their bias, ReLU and skip in one call, cuDNN's on CUDA and oneDNN's on the CPU (the engine's
+    /// FusedConvolutions).
+    #[arg(
+        long = "fused-convolutions",
+        default_value_t = EngineOptions::default().fused_convolutions,
+        action = clap::ArgAction::Set
+    )]
+    fused_convolutions: bool,
     /// Timed batches per size (the first batch of each size is not timed).
     #[arg(long, default_value_t = 20)]
     batches: usize,
@@ -62,7 +67,7 @@ pub fn run(args: &[String]) -> Result<()> {
         },
         cuda_graphs: args.cuda_graphs,
         cudnn_benchmark: args.cudnn_benchmark,
-        cudnn_fusion: args.cudnn_fusion,
+        fused_convolutions: args.fused_convolutions,
         ..backend_options(args.weights.as_deref(), "torch", &args.device, &args.precision)?
     };
     let sizes = batch_sizes(args.start_batch_size, args.max_batch_size, args.batch_step);

@@ -334,10 +334,10 @@ declare_options! {
         "On CUDA, let cuDNN time its convolution algorithms at each new batch size and keep the fastest, instead of \
          its heuristics' choice (little gain, and the timing lengthens the load with CudaGraphs, else a search's \
          first seconds: BENCHMARKS.md); results may then differ between runs in the last bits.";
-    cudnn_fusion: bool = true, OptionKind::Check, "CudnnFusion", "cudnn-fusion",
-        "On CUDA with a ReLU network, run each convolution with its bias, ReLU and a plain block's skip as one \
-         cuDNN call, checked at load against the separate operations (which stay where cuDNN refuses or \
-         disagrees); false: the separate operations.";
+    fused_convolutions: bool = true, OptionKind::Check, "FusedConvolutions", "fused-convolutions",
+        "With a ReLU network, run each convolution with its bias, ReLU and a plain block's skip as one call \
+         (cuDNN's on CUDA, oneDNN's on the CPU), checked at load against the separate operations (which stay \
+         where the library refuses or disagrees); false: the separate operations.";
     test_backend_delay_ms: f64 = 0.0, OptionKind::Float { min: 0.0, max: 10_000.0 }, "TestBackendDelayMs",
         "test-backend-delay-ms", "Milliseconds each batch of the uniform and random test backends waits without \
          using a core, as a GPU's batch does (lc0's random backend's delay): the search's threads measured without \
@@ -645,7 +645,7 @@ impl EngineOptions {
             rust_batch_limit: usize::try_from(self.rust_batch_limit).ok(),
             cuda_graphs: self.cuda_graphs,
             cudnn_benchmark: self.cudnn_benchmark,
-            cudnn_fusion: self.cudnn_fusion,
+            fused_convolutions: self.fused_convolutions,
             cpu_backends: self.cpu_backends(),
             policy_temperature: self.policy_temperature as f32,
             exact_softmax: false,

@@ -2,10 +2,10 @@
 # Prepared in session 73 for the next GPU loan (#33 items 4-5), one command within the device's minutes; run19's
 # script with its first step's A/B changed:
 #  1. scripts/gpu-compare --threads 1,2 --movetime 2000: .device/kairos (HEAD: the convolutions with their bias, ReLU
-#     and a plain block's skip in one cuDNN call, `CudnnFusion` on by default) against .device/kairos-unfused (a
-#     wrapper that runs the same binary with --cudnn-fusion=false) and lc0 cuda-fp16; its gpu-check first (the fused
-#     path against lc0's outputs and eager against graphed); a refusal at load shows as a warning in
-#     compare/*.txt ("the convolutions' bias, skip and ReLU run as separate operations");
+#     and a plain block's skip in one cuDNN call, `FusedConvolutions` (session 73's `CudnnFusion`) on by default)
+#     against .device/kairos-unfused (a wrapper that runs the same binary with --fused-convolutions=false) and lc0
+#     cuda-fp16; its gpu-check first (the fused path against lc0's outputs and eager against graphed); a refusal at
+#     load shows as a warning in compare/*.txt ("the convolutions' bias, skip and ReLU run as separate operations");
 #  2. search NPS of .device/kairos against .device/kairos-before (c779547, run17's build: before session 65's pass
 #     buffers, sessions 66-69's cuts of the descent, session 72's input rows written by the search threads and
 #     session 73's squeeze-excitation in one fused multiply-add and the convolutions' fusion), `benchmark`, lc0's

@@ -115,6 +115,28 @@ fn every_test_network_matches_lc0_on_every_position_in_one_batch_and_alone() {
     assert_eq!(attention_bodies, 7, "seven of the networks are transformers");
 }
 
+/// As the engine's network thread runs them on the CPU (`BackendThreads=1`, `FusedConvolutions=true`): oneDNN's
+/// fused convolutions where a ReLU tower has them, and a squeeze-excitation's full-size passes in plain Rust.
+#[test]
+fn every_test_network_matches_lc0_on_the_engines_cpu_path() {
+    tch::set_num_threads(1);
+    let mut squeeze_excitation_towers = 0;
+    for (name, positions) in &reference() {
+        let network = load(name);
+        squeeze_excitation_towers +=
+            usize::from(matches!(&network.body, Body::Residual(tower) if tower.blocks[0].se.is_some()));
+        let recorded: Vec<&Value> = positions.iter().filter(|p| p.get("lc0_failed").is_none()).collect();
+        let inputs: Vec<InputPlanes> = recorded.iter().map(|p| planes(&network, p)).collect();
+        let mut torch = TorchNetwork::new(&network, tch::Device::Cpu, tch::Kind::Float).expect("libtorch network");
+        torch.fuse_convolutions().expect("nothing to fuse, or oneDNN fuses in fp32");
+        let batch = torch.forward(&inputs).expect("a batch");
+        for (i, expected) in recorded.iter().enumerate() {
+            compare(name, "libtorch as the engine runs it", &network, &batch, i, expected);
+        }
+    }
+    assert_eq!(squeeze_excitation_towers, 3, "three of the networks have squeeze-excitation");
+}
+
 /// The bf16 CPU path of every transformer within [`nn::options::BF16_TOLERANCE`] of lc0's fp32 Q and D, and of
 /// its moves left relative to their size, as Maia-1900's bf16 path is held (the policy logits, unbounded, are
 /// left to fp32 above).

@@ -220,6 +220,35 @@ fn fused_conv_skip_relu(x: &Tensor, c: &ConvT, skip: &Tensor) -> Result<Tensor, 
     x.f_cudnn_convolution_add_relu(&c.weights, skip, 1.0, Some(&c.biases), [1, 1], [c.padding, c.padding], [1, 1], 1)
 }
 
+/// A convolution's output `[batch][channels][8][8]` as one row a position, square-major (`[64][channels]`): in the
+/// channels-last memory every convolution writes this is a view, where lc0's channel-major flattening copied the
+/// whole tensor (4 % of a bf16 pass on the CPU, BENCHMARKS.md, session 74). The dense layer or policy map after
+/// it takes its inputs in this order ([`square_major_columns`], [`square_major_slots`]).
+fn square_major_rows(x: &Tensor, batch: i64) -> Result<Tensor, tch::TchError> {
+    x.f_permute([0, 2, 3, 1])?.f_reshape([batch, -1])
+}
+
+/// `dense` with its inputs reordered from lc0's channel-major flattening (`[channels][64]`) to square-major
+/// (`[64][channels]`), as [`square_major_rows`] hands them over.
+fn square_major_columns(dense: &Dense) -> Dense {
+    let channels = dense.inputs / 64;
+    let weights = dense
+        .weights
+        .chunks(dense.inputs)
+        .flat_map(|row| (0..64).flat_map(move |square| (0..channels).map(move |channel| row[channel * 64 + square])))
+        .collect();
+    Dense { weights, ..dense.clone() }
+}
+
+/// A convolutional policy's map from lc0's channel-major slots (`[planes][64]`) to square-major ones over the
+/// convolution's `channels` outputs (lc0's nets have 80, of which the map's 73 planes are read), as
+/// [`square_major_rows`] hands the logits over.
+fn square_major_slots(map: &[i16], channels: usize) -> Vec<i16> {
+    let planes = map.len() / 64;
+    let slot = move |square: usize, channel: usize| if channel < planes { map[channel * 64 + square] } else { -1 };
+    (0..64).flat_map(|square| (0..channels).map(move |channel| slot(square, channel))).collect()
+}
+
 /// For each policy index, the slot of `map` that holds it.
 fn gather_index(map: &[i16], device: Device) -> Result<Tensor, tch::TchError> {
     let mut slots = vec![0i64; POLICY_SIZE];
@@ -329,12 +358,13 @@ impl TorchNetwork {
             })
         };
         let head = |input: &HeadInput, fc1: &Dense, fc2: &Dense| -> Result<HeadT, tch::TchError> {
+            let (input, fc1) = match input {
+                HeadInput::Convolution(c) => (HeadInputT::Convolution(conv(c)?), square_major_columns(fc1)),
+                HeadInput::Embedding(d) => (HeadInputT::Embedding(DenseT::dense(&make, d)?), fc1.clone()),
+            };
             Ok(HeadT {
-                input: match input {
-                    HeadInput::Convolution(c) => HeadInputT::Convolution(conv(c)?),
-                    HeadInput::Embedding(d) => HeadInputT::Embedding(DenseT::dense(&make, d)?),
-                },
-                fc1: DenseT::dense(&make, fc1)?,
+                input,
+                fc1: DenseT::dense(&make, &fc1)?,
                 fc2: DenseT::dense(&make, fc2)?,
             })
         };
@@ -366,7 +396,7 @@ impl TorchNetwork {
             PolicyHead::Classical { conv: c, fc } => (
                 PolicyT::Classical {
                     conv: conv(c)?,
-                    fc: DenseT::dense(&make, fc)?,
+                    fc: DenseT::dense(&make, &square_major_columns(fc))?,
                 },
                 None,
             ),
@@ -375,7 +405,7 @@ impl TorchNetwork {
                     conv1: conv(conv1)?,
                     conv2: conv(conv2)?,
                 },
-                Some(gather_index(conv_policy_map(), device)?),
+                Some(gather_index(&square_major_slots(conv_policy_map(), conv2.out_channels), device)?),
             ),
             PolicyHead::Attention(head) => (
                 PolicyT::Attention {
@@ -583,12 +613,11 @@ impl TorchNetwork {
     /// A value or moves-left head's output before its final activation. `features` are the body's:
     /// `[batch][filters][8][8]` for a tower, `[batch][64][embedding]` for an attention body.
     fn head(&self, features: &Tensor, h: &HeadT, batch: i64) -> Result<Tensor, tch::TchError> {
-        let reduced = match &h.input {
-            HeadInputT::Convolution(conv) => self.conv_activated(features, conv)?,
-            HeadInputT::Embedding(dense) => self.act(&dense.apply(features)?)?,
+        let rows = match &h.input {
+            HeadInputT::Convolution(conv) => square_major_rows(&self.conv_activated(features, conv)?, batch)?,
+            HeadInputT::Embedding(dense) => self.act(&dense.apply(features)?)?.f_reshape([batch, -1])?,
         };
-        let v = reduced.f_reshape([batch, -1])?;
-        let v = h.fc1.apply_activated(&v, self.activation)?;
+        let v = h.fc1.apply_activated(&rows, self.activation)?;
         h.fc2.apply(&v)
     }
 
@@ -677,12 +706,12 @@ impl TorchNetwork {
     fn policy(&self, features: &Tensor, batch: i64) -> Result<Tensor, tch::TchError> {
         let flat = match &self.policy {
             PolicyT::Classical { conv, fc } => {
-                let p = self.conv_activated(features, conv)?.f_reshape([batch, -1])?;
+                let p = square_major_rows(&self.conv_activated(features, conv)?, batch)?;
                 return fc.apply(&p);
             }
             PolicyT::Convolution { conv1, conv2 } => {
                 let p = self.conv_activated(features, conv1)?;
-                Self::conv(&p, conv2)?.f_reshape([batch, -1])?
+                square_major_rows(&Self::conv(&p, conv2)?, batch)?
             }
             PolicyT::Attention {
                 embedding,

@@ -502,17 +502,45 @@ pub fn write_dense(planes: &InputPlanes, out: &mut [f32]) {
     }
 }
 
-/// The positions' input planes as `[slots][64 squares][112 planes]`, straight from their bit masks; slots past
-/// the positions (a padded batch's) stay zero.
-pub fn square_major_input(positions: &[InputPlanes], slots: usize) -> Vec<f32> {
-    let mut x = vec![0.0; slots.max(positions.len()) * 64 * PLANES];
-    for (planes, x) in positions.iter().zip(x.chunks_exact_mut(64 * PLANES)) {
+/// The positions' input planes written as `[slots][64 squares][112 planes]` into `x` (whose length gives the
+/// slots), straight from their bit masks, each plane's value converted once by `convert`; slots past the positions
+/// (a padded batch's) are zeros.
+pub fn write_square_major_input<T: Copy>(positions: &[InputPlanes], x: &mut [T], convert: impl Fn(f32) -> T) {
+    let zero = convert(0.0);
+    let mut slots = x.chunks_exact_mut(64 * PLANES);
+    for (planes, x) in positions.iter().zip(&mut slots) {
+        let values: Vec<T> = planes.iter().map(|plane| convert(plane.value)).collect();
         for (square, row) in x.chunks_exact_mut(PLANES).enumerate() {
-            for (value, plane) in row.iter_mut().zip(planes) {
-                *value = if plane.mask >> square & 1 == 1 { plane.value } else { 0.0 };
+            for ((slot, plane), &value) in row.iter_mut().zip(planes).zip(&values) {
+                *slot = if plane.mask >> square & 1 == 1 { value } else { zero };
             }
         }
     }
-    x
+    for x in slots {
+        x.fill(zero);
+    }
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::{write_square_major_input, InputPlanes, Plane, PLANES};
+
+    #[test]
+    fn the_square_major_input_holds_each_squares_planes_and_zeros_past_the_positions() {
+        // One position: plane 0 set on a1 and h8 (squares 0 and 63) with value 1, plane 5 on b2 (square 9) with
+        // 0.5, plane 111 everywhere with 0.25; a batch of two slots, the second (padding) first filled with 7s.
+        let mut planes: InputPlanes = [Plane { mask: 0, value: 0.0 }; PLANES];
+        planes[0] = Plane { mask: 1 | 1 << 63, value: 1.0 };
+        planes[5] = Plane { mask: 1 << 9, value: 0.5 };
+        planes[111] = Plane { mask: u64::MAX, value: 0.25 };
+        let mut x = vec![7.0f32; 2 * 64 * PLANES];
+        write_square_major_input(&[planes], &mut x, |value| value);
+        let at = |slot: usize, square: usize, plane: usize| x[(slot * 64 + square) * PLANES + plane];
+        assert_eq!((at(0, 0, 0), at(0, 63, 0), at(0, 1, 0)), (1.0, 1.0, 0.0));
+        assert_eq!((at(0, 9, 5), at(0, 8, 5), at(0, 10, 5)), (0.5, 0.0, 0.0));
+        assert!((0..64).all(|square| at(0, square, 111) == 0.25));
+        assert_eq!(x[..64 * PLANES].iter().filter(|&&v| v != 0.0).count(), 2 + 1 + 64);
+        assert!(x[64 * PLANES..].iter().all(|&v| v == 0.0), "the padding slot is zeros");
+    }
+}

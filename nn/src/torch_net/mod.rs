@@ -222,8 +222,8 @@ fn fused_conv_skip_relu(x: &Tensor, c: &ConvT, skip: &Tensor) -> Result<Tensor, 
 
 /// A convolution's output `[batch][channels][8][8]` as one row a position, square-major (`[64][channels]`): in the
 /// channels-last memory every convolution writes this is a view, where lc0's channel-major flattening copied the
-/// whole tensor (4 % of a bf16 pass on the CPU, BENCHMARKS.md, session 74). The dense layer or policy map after
-/// it takes its inputs in this order ([`square_major_columns`], [`square_major_slots`]).
+/// whole tensor (2.6 % of a bf16 pass on the CPU at batch 256, BENCHMARKS.md, session 74). The dense layer or
+/// policy map after it takes its inputs in this order ([`square_major_columns`], [`square_major_slots`]).
 fn square_major_rows(x: &Tensor, batch: i64) -> Result<Tensor, tch::TchError> {
     x.f_permute([0, 2, 3, 1])?.f_reshape([batch, -1])
 }
@@ -235,7 +235,9 @@ fn square_major_columns(dense: &Dense) -> Dense {
     let weights = dense
         .weights
         .chunks(dense.inputs)
-        .flat_map(|row| (0..64).flat_map(move |square| (0..channels).map(move |channel| row[channel * 64 + square])))
+        .flat_map(|row| {
+            (0..64).flat_map(move |square| (0..channels).map(move |channel| row[channel * 64 + square]))
+        })
         .collect();
     Dense { weights, ..dense.clone() }
 }
@@ -326,7 +328,6 @@ impl HostElement for half::bf16 {
     const KIND: Kind = Kind::BFloat16;
 }
 
-/// The elements of a contiguous host tensor of `T`, without a copy.
 /// The elements of a contiguous host tensor of `T`'s kind, to write (panics on another kind or layout).
 fn host_slice_mut<T: HostElement>(t: &mut Tensor) -> &mut [T] {
     let writable = t.kind() == T::KIND && t.device() == Device::Cpu && t.is_contiguous();
@@ -340,6 +341,7 @@ fn host_slice_mut<T: HostElement>(t: &mut Tensor) -> &mut [T] {
     unsafe { std::slice::from_raw_parts_mut(t.data_ptr().cast::<T>(), length) }
 }
 
+/// The elements of a contiguous host tensor of `T`, without a copy.
 fn host_slice<T: HostElement>(t: &Tensor) -> &[T] {
     let readable = t.kind() == T::KIND && t.device() == Device::Cpu && t.is_contiguous();
     assert!(readable, "not a contiguous {:?} tensor on the host", T::KIND);
@@ -553,10 +555,9 @@ impl TorchNetwork {
         self.expand_on_device(&masks.f_to_device(self.device)?, &values.f_to_device(self.device)?)
     }
 
-    /// The input planes written square by square on the host, which is the channels-last layout itself: one
-    /// copy into libtorch instead of the expansion's operators.
-    /// The input planes written in the network's kind straight into a channels-last tensor's memory (not an f32
-    /// vector copied into a tensor and converted: two more passes over it, 7 % of a bf16 pass at batch 256).
+    /// The input planes written square by square on the host, which is the channels-last layout itself, in the
+    /// network's kind straight into the tensor's memory: no expansion's operators, and no f32 vector copied in and
+    /// converted (two more passes: without them a bf16 pass at batch 256 ran 12 % faster, BENCHMARKS.md, session 74).
     fn channels_last_input(&self, positions: &[InputPlanes], padded: usize) -> Result<Tensor, tch::TchError> {
         let mut input = Tensor::f_empty([padded as i64, 8, 8, PLANES as i64], (self.kind, Device::Cpu))?;
         match self.kind {

@@ -509,7 +509,7 @@ pub fn write_square_major_input<T: Copy>(positions: &[InputPlanes], x: &mut [T],
     let zero = convert(0.0);
     let mut slots = x.chunks_exact_mut(64 * PLANES);
     for (planes, x) in positions.iter().zip(&mut slots) {
-        let values: Vec<T> = planes.iter().map(|plane| convert(plane.value)).collect();
+        let values: [T; PLANES] = std::array::from_fn(|plane| convert(planes[plane].value));
         for (square, row) in x.chunks_exact_mut(PLANES).enumerate() {
             for ((slot, plane), &value) in row.iter_mut().zip(planes).zip(&values) {
                 *slot = if plane.mask >> square & 1 == 1 { value } else { zero };
@@ -520,7 +520,6 @@ pub fn write_square_major_input<T: Copy>(positions: &[InputPlanes], x: &mut [T],
         x.fill(zero);
     }
 }
-
 
 #[cfg(test)]
 mod tests {

@@ -8,6 +8,9 @@ use tch::{Device, Kind, TchError, Tensor};
 /// libtorch's `StableIValue`: an argument or result on the dispatcher's stack, 64 bits.
 type StableValue = u64;
 
+/// libtorch's `AtenTensorHandle`: an `at::Tensor*`, as tch's tensor pointer.
+pub(super) type TensorHandle = *mut torch_sys::C_tensor;
+
 extern "C" {
     /// Calls an operator by name on a stack of arguments, its results replacing them (tensors are handed over).
     fn aoti_torch_call_dispatcher(op: *const c_char, overload: *const c_char, stack: *mut StableValue) -> i32;
@@ -38,6 +41,16 @@ pub(super) fn page_locked_zeros(shape: &[i64], kind: Kind) -> Result<Tensor, Tch
     call_with_none(c"aten::pin_memory", &Tensor::f_zeros(shape, (kind, Device::Cpu))?)
 }
 
+/// The tensor a libtorch C-ABI call (`aoti_torch_*`) returned in `output` with `status`, or an error naming
+/// `operator` where it failed.
+pub(super) fn returned_tensor(status: i32, output: TensorHandle, operator: &CStr) -> Result<Tensor, TchError> {
+    if status != 0 || output.is_null() {
+        return Err(TchError::Torch(format!("{} failed", operator.to_string_lossy())));
+    }
+    // SAFETY: a successful call left an owned `at::Tensor*` in `output`.
+    Ok(unsafe { Tensor::from_ptr(output) })
+}
+
 /// A handle of `tensor` for the dispatcher's stack, which takes ownership of the handles it is given.
 fn handed_over(tensor: &Tensor) -> StableValue {
     let handle = tensor.shallow_clone();
@@ -54,11 +67,8 @@ fn handed_over(tensor: &Tensor) -> StableValue {
 unsafe fn call(operator: &CStr, stack: &mut [StableValue]) -> Result<Tensor, TchError> {
     // SAFETY: as the caller promises; the first slot receives the result.
     let status = unsafe { aoti_torch_call_dispatcher(operator.as_ptr(), c"".as_ptr(), stack.as_mut_ptr()) };
-    if status != 0 {
-        return Err(TchError::Torch(format!("{} failed", operator.to_string_lossy())));
-    }
-    // SAFETY: a successful call left an owned `at::Tensor*` in the first slot.
-    Ok(unsafe { Tensor::from_ptr(stack[0] as *mut torch_sys::C_tensor) })
+    // A successful call left an owned `at::Tensor*` in the first slot.
+    returned_tensor(status, stack[0] as TensorHandle, operator)
 }
 
 #[cfg(test)]

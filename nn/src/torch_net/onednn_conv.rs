@@ -4,14 +4,12 @@
 //! libtorch's AVX2 elementwise loop: in bf16 at batch 256 on the AMX Xeon, Maia-1900's ReLUs took 9 % of a forward
 //! pass (BENCHMARKS.md, session 74).
 
-use std::ffi::{c_char, CStr};
+use std::ffi::c_char;
 use std::ptr;
 
 use tch::{TchError, Tensor};
 
-/// libtorch's `AtenTensorHandle`: an `at::Tensor*`, as tch's tensor pointer.
-type TensorHandle = *mut torch_sys::C_tensor;
-const SUCCESS: i32 = 0;
+use super::dispatcher::{returned_tensor, TensorHandle};
 
 extern "C" {
     /// `mkldnn::_convolution_pointwise(X, W, B?, padding, stride, dilation, groups, attr, scalars, algorithm?)`;
@@ -59,12 +57,7 @@ extern "C" {
 }
 
 /// `relu(conv(x, weights) + biases)`, stride and dilation 1, `padding` on each side.
-pub(super) fn conv_relu(
-    x: &Tensor,
-    weights: &Tensor,
-    biases: &Tensor,
-    padding: i64,
-) -> Result<Tensor, TchError> {
+pub(super) fn conv_relu(x: &Tensor, weights: &Tensor, biases: &Tensor, padding: i64) -> Result<Tensor, TchError> {
     let mut bias_handle = biases.as_ptr() as TensorHandle;
     let (padding, ones) = ([padding, padding], [1i64, 1]);
     let mut output: TensorHandle = ptr::null_mut();
@@ -89,7 +82,7 @@ pub(super) fn conv_relu(
             &mut output,
         )
     };
-    owned(status, output, c"mkldnn::_convolution_pointwise")
+    returned_tensor(status, output, c"mkldnn::_convolution_pointwise")
 }
 
 /// `relu(conv(x, weights) + biases + skip)`, stride and dilation 1, `padding` on each side.
@@ -127,16 +120,5 @@ pub(super) fn conv_skip_relu(
             &mut output,
         )
     };
-    owned(status, output, c"mkldnn::_convolution_pointwise.binary")
-}
-
-fn owned(status: i32, output: TensorHandle, operator: &CStr) -> Result<Tensor, TchError> {
-    if status != SUCCESS || output.is_null() {
-        return Err(TchError::Torch(format!(
-            "{} failed",
-            operator.to_string_lossy()
-        )));
-    }
-    // SAFETY: a successful call left an owned `at::Tensor*` in `output`.
-    Ok(unsafe { Tensor::from_ptr(output) })
+    returned_tensor(status, output, c"mkldnn::_convolution_pointwise.binary")
 }

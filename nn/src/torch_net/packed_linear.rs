@@ -11,13 +11,9 @@ use std::ptr;
 
 use tch::{TchError, Tensor};
 
-use super::dispatcher::call_with_none;
+use super::dispatcher::{call_with_none, returned_tensor, TensorHandle};
 
 use crate::network::Activation;
-
-/// libtorch's `AtenTensorHandle`: an `at::Tensor*`, as tch's tensor pointer.
-type TensorHandle = *mut torch_sys::C_tensor;
-const SUCCESS: i32 = 0;
 
 extern "C" {
     /// `mkldnn::_linear_pointwise(X, W, B?, attr, scalars, algorithm?)`; borrows its tensors.
@@ -79,9 +75,5 @@ pub(super) fn linear(
             &mut output,
         )
     };
-    if status != SUCCESS || output.is_null() {
-        return Err(TchError::Torch("mkldnn::_linear_pointwise failed".into()));
-    }
-    // SAFETY: as above.
-    Ok(unsafe { Tensor::from_ptr(output) })
+    returned_tensor(status, output, c"mkldnn::_linear_pointwise")
 }

@@ -22,9 +22,7 @@ impl Layout {
     /// The layout of `t` if these kernels can read it: f32 or bf16, dense channels-last, with libtorch's own
     /// elementwise loops on one thread (with more, its parallel loops stay the faster path).
     fn of(t: &Tensor) -> Option<Self> {
-        if t.device() != Device::Cpu
-            || !matches!(t.kind(), Kind::Float | Kind::BFloat16)
-            || tch::get_num_threads() != 1
+        if t.device() != Device::Cpu || !matches!(t.kind(), Kind::Float | Kind::BFloat16) || tch::get_num_threads() != 1
         {
             return None;
         }
@@ -53,16 +51,8 @@ pub(super) fn channel_means(t: &Tensor) -> Option<Vec<f32>> {
     // SAFETY: `Layout::of` found a dense tensor of `len` elements of the matched kind, which `t` keeps alive.
     unsafe {
         match layout.kind {
-            Kind::BFloat16 => dispatch_means(
-                elements::<Bf16>(t, layout.len()),
-                layout.channels,
-                &mut means,
-            ),
-            _ => dispatch_means(
-                elements::<f32>(t, layout.len()),
-                layout.channels,
-                &mut means,
-            ),
+            Kind::BFloat16 => dispatch_means(elements::<Bf16>(t, layout.len()), layout.channels, &mut means),
+            _ => dispatch_means(elements::<f32>(t, layout.len()), layout.channels, &mut means),
         }
     }
     Some(means)
@@ -71,18 +61,12 @@ pub(super) fn channel_means(t: &Tensor) -> Option<Vec<f32>> {
 /// `out = relu(out·γ + skip + shift)`, `γ` and `shift` per position and channel (`[batch][channels]`). Returns
 /// false, leaving `out` alone, where [`Layout::of`] refuses `out`, `skip` differs from it, or the vectors do not
 /// match them.
-pub(super) fn scale_shift_skip_relu(
-    out: &mut Tensor,
-    skip: &Tensor,
-    gamma: &[f32],
-    shift: &[f32],
-) -> bool {
+pub(super) fn scale_shift_skip_relu(out: &mut Tensor, skip: &Tensor, gamma: &[f32], shift: &[f32]) -> bool {
     let Some(layout) = Layout::of(out).filter(|layout| Layout::of(skip) == Some(*layout)) else {
         return false;
     };
     let per_channel = layout.batch * layout.channels;
-    if gamma.len() != per_channel || shift.len() != per_channel || out.data_ptr() == skip.data_ptr()
-    {
+    if gamma.len() != per_channel || shift.len() != per_channel || out.data_ptr() == skip.data_ptr() {
         return false;
     }
     // SAFETY: both are dense tensors of `len` elements of the matched kind, distinct (checked above), kept alive by
@@ -155,11 +139,7 @@ impl Element for Bf16 {
     fn narrow(value: f32) -> Self {
         let bits = value.to_bits();
         let rounded = bits.wrapping_add(0x7FFF + ((bits >> 16) & 1)) >> 16;
-        Self(if value.is_nan() {
-            0x7FC0
-        } else {
-            rounded as u16
-        })
+        Self(if value.is_nan() { 0x7FC0 } else { rounded as u16 })
     }
 }
 
@@ -180,13 +160,7 @@ fn dispatch_means<E: Element>(data: &[E], channels: usize, means: &mut [f32]) {
     }
 }
 
-fn dispatch_tail<E: Element>(
-    out: &mut [E],
-    skip: &[E],
-    gamma: &[f32],
-    shift: &[f32],
-    channels: usize,
-) {
+fn dispatch_tail<E: Element>(out: &mut [E], skip: &[E], gamma: &[f32], shift: &[f32], channels: usize) {
     match isa() {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Isa::detect` found AVX-512F on this CPU.
@@ -212,35 +186,20 @@ unsafe fn means_avx2<E: Element>(data: &[E], channels: usize, means: &mut [f32])
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f")]
-unsafe fn tail_avx512<E: Element>(
-    out: &mut [E],
-    skip: &[E],
-    gamma: &[f32],
-    shift: &[f32],
-    channels: usize,
-) {
+unsafe fn tail_avx512<E: Element>(out: &mut [E], skip: &[E], gamma: &[f32], shift: &[f32], channels: usize) {
     tail(out, skip, gamma, shift, channels);
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn tail_avx2<E: Element>(
-    out: &mut [E],
-    skip: &[E],
-    gamma: &[f32],
-    shift: &[f32],
-    channels: usize,
-) {
+unsafe fn tail_avx2<E: Element>(out: &mut [E], skip: &[E], gamma: &[f32], shift: &[f32], channels: usize) {
     tail(out, skip, gamma, shift, channels);
 }
 
 /// Each position's 64 squares summed channel by channel, then divided by 64 (exactly: a power of two).
 #[inline(always)]
 fn means_of<E: Element>(data: &[E], channels: usize, means: &mut [f32]) {
-    for (position, mean) in data
-        .chunks_exact(64 * channels)
-        .zip(means.chunks_exact_mut(channels))
-    {
+    for (position, mean) in data.chunks_exact(64 * channels).zip(means.chunks_exact_mut(channels)) {
         mean.fill(0.0);
         for square in position.chunks_exact(channels) {
             for (sum, value) in mean.iter_mut().zip(square) {
@@ -258,15 +217,8 @@ fn tail<E: Element>(out: &mut [E], skip: &[E], gamma: &[f32], shift: &[f32], cha
     let positions = out
         .chunks_exact_mut(64 * channels)
         .zip(skip.chunks_exact(64 * channels));
-    for ((out, skip), (gamma, shift)) in positions.zip(
-        gamma
-            .chunks_exact(channels)
-            .zip(shift.chunks_exact(channels)),
-    ) {
-        for (out, skip) in out
-            .chunks_exact_mut(channels)
-            .zip(skip.chunks_exact(channels))
-        {
+    for ((out, skip), (gamma, shift)) in positions.zip(gamma.chunks_exact(channels).zip(shift.chunks_exact(channels))) {
+        for (out, skip) in out.chunks_exact_mut(channels).zip(skip.chunks_exact(channels)) {
             for (((out, skip), gamma), shift) in out.iter_mut().zip(skip).zip(gamma).zip(shift) {
                 let value = out.widen() * gamma + skip.widen() + shift;
                 *out = E::narrow(if value < 0.0 { 0.0 } else { value });
@@ -307,11 +259,7 @@ mod tests {
         // Two positions, three channels: channel c of square s of position p holds p·100 + c·10 + s/8 (whole
         // eighths, exact in bf16 up to 256), whose mean over the squares is p·100 + c·10 + 63/16.
         let values: Vec<f32> = (0..2)
-            .flat_map(|p| {
-                (0..64).flat_map(move |s| {
-                    (0..3).map(move |c| (p * 100 + c * 10) as f32 + s as f32 / 8.0)
-                })
-            })
+            .flat_map(|p| (0..64).flat_map(move |s| (0..3).map(move |c| (p * 100 + c * 10) as f32 + s as f32 / 8.0)))
             .collect();
         for kind in [Kind::Float, Kind::BFloat16] {
             let t = channels_last(&values, 2, 3, kind);
@@ -353,24 +301,20 @@ mod tests {
             let shift = Tensor::randn([batch, channels], (Kind::Float, Device::Cpu));
             let tolerance = if kind == Kind::Float { 1e-5 } else { 2e-2 };
 
-            let want = host(&conv.to_kind(Kind::Float).mean_dim(
-                [2i64, 3].as_slice(),
-                false,
-                None::<Kind>,
-            ));
+            let want = host(
+                &conv
+                    .to_kind(Kind::Float)
+                    .mean_dim([2i64, 3].as_slice(), false, None::<Kind>),
+            );
             let means = channel_means(&conv).expect("a channels-last CPU tensor");
             for (got, want) in means.iter().zip(&want) {
-                assert!(
-                    (got - want).abs() <= tolerance,
-                    "{kind:?}: mean {got} against {want}"
-                );
+                assert!((got - want).abs() <= tolerance, "{kind:?}: mean {got} against {want}");
             }
 
             let shape = [batch, channels, 1, 1];
-            let want = (conv.to_kind(Kind::Float) * gamma.reshape(shape)
-                + skip.to_kind(Kind::Float)
-                + shift.reshape(shape))
-            .relu();
+            let want =
+                (conv.to_kind(Kind::Float) * gamma.reshape(shape) + skip.to_kind(Kind::Float) + shift.reshape(shape))
+                    .relu();
             let mut out = conv.copy();
             let (gamma, shift) = (host(&gamma), host(&shift));
             assert!(scale_shift_skip_relu(&mut out, &skip, &gamma, &shift));
@@ -405,11 +349,7 @@ mod tests {
             "too few scales"
         );
         tch::set_num_threads(2);
-        assert_eq!(
-            channel_means(&skip),
-            None,
-            "libtorch's loops on two threads"
-        );
+        assert_eq!(channel_means(&skip), None, "libtorch's loops on two threads");
         tch::set_num_threads(1);
         assert!(channel_means(&skip).is_some());
     }

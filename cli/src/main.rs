@@ -5,6 +5,11 @@ mod commands;
 
 use std::process::ExitCode;
 
+/// jemalloc for Rust and, unprefixed, for libtorch's C++ as well: glibc's malloc spent a tenth of a CPU search on
+/// libtorch's per-operation allocations (BENCHMARKS.md, "jemalloc as the process's malloc").
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 fn main() -> ExitCode {
     nn::load_cuda_runtime();
     let args: Vec<String> = std::env::args().skip(1).collect();

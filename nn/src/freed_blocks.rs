@@ -5,6 +5,8 @@
 //! zeroed by the kernel. On a 2-core AMD EPYC with two search threads in fp32 (every batch in plain Rust), 5.8–6.2 s
 //! of the 39 s of CPU time of a 20-second `benchmark` went to the kernel, and the search made 12,125–12,521
 //! nodes/s against 14,802–15,621 with the thresholds set (BENCHMARKS.md, "An AMD EPYC with AVX512-BF16").
+//! The `kairos` binary runs jemalloc as its malloc, which keeps freed blocks by itself (the same faults a
+//! benchmark as with these thresholds); they matter to the crate's other users, its tests among them.
 
 /// Blocks up to this size come from malloc's heaps rather than their own mappings (glibc's largest allowed).
 const MMAP_THRESHOLD: i32 = 32 << 20;

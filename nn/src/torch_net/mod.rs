@@ -16,6 +16,7 @@ mod squeeze_excite_cpu;
 
 use attention::{AttentionBodyT, EncoderStackT};
 use dense::DenseT;
+use squeeze_excite_cpu::HostExcitation;
 pub(crate) use graphed::GraphedForward;
 pub(crate) use input_rows::{clear_rows_from, write_row, BatchInputs, InputRows};
 
@@ -72,6 +73,8 @@ struct BlockT {
 struct SqueezeExciteT {
     fc1: DenseT,
     fc2: DenseT,
+    /// The same layers in f32 on the host, for a CPU network (`squeeze_excite_cpu`).
+    host: Option<HostExcitation>,
 }
 
 impl SqueezeExciteT {
@@ -84,9 +87,11 @@ impl SqueezeExciteT {
             .map(|(&c, row)| c as f64 + row.iter().zip(conv_biases).map(|(&w, &b)| w as f64 * b as f64).sum::<f64>())
             .map(|bias| bias as f32)
             .collect();
+        let folded = Dense { biases: folded, ..fc1.clone() };
         Ok(Self {
-            fc1: DenseT::dense(make, &Dense { biases: folded, ..fc1.clone() })?,
+            fc1: DenseT::dense(make, &folded)?,
             fc2: DenseT::dense(make, &se.fc2)?,
+            host: (make.device == Device::Cpu).then(|| HostExcitation::new(&folded, &se.fc2, conv_biases)),
         })
     }
 }
@@ -701,20 +706,22 @@ impl TorchNetwork {
     ) -> Result<Tensor, tch::TchError> {
         let padding = [conv2.padding, conv2.padding];
         let mut unbiased = y.f_conv2d(&conv2.weights, None::<Tensor>, [1, 1], padding, [1, 1], 1)?;
-        // On the CPU the full-size passes run in plain Rust where its kernels take the tensor (squeeze_excite_cpu).
-        let pooled = match squeeze_excite_cpu::channel_means(&unbiased) {
+        // On the CPU the block runs in plain Rust where its kernels take the tensors (squeeze_excite_cpu).
+        let means = squeeze_excite_cpu::channel_means(&unbiased);
+        if let (Some(means), Some(host), Activation::Relu) = (&means, &se.host, self.activation) {
+            if let Some((gamma, shift)) = host.gamma_and_shift(means) {
+                if squeeze_excite_cpu::scale_shift_skip_relu(&mut unbiased, x, &gamma, &shift) {
+                    return Ok(unbiased);
+                }
+            }
+        }
+        let pooled = match means {
             Some(means) => Tensor::f_from_slice(&means)?.f_reshape([batch, filters])?.f_to_kind(self.kind)?,
             None => unbiased.f_mean_dim([2i64, 3].as_slice(), false, None::<Kind>)?,
         };
         let s = se.fc2.apply(&self.act(&se.fc1.apply(&pooled)?)?)?;
         let gamma = s.f_narrow(1, 0, filters)?.f_sigmoid()?;
         let shift = s.f_narrow(1, filters, filters)?.f_addcmul(&conv2.biases, &gamma)?;
-        if self.device == Device::Cpu && self.activation == Activation::Relu {
-            let (gamma_host, shift_host) = (host_f32_vec(&gamma)?, host_f32_vec(&shift)?);
-            if squeeze_excite_cpu::scale_shift_skip_relu(&mut unbiased, x, &gamma_host, &shift_host) {
-                return Ok(unbiased);
-            }
-        }
         let mut z = x.f_add(&shift.f_reshape([batch, filters, 1, 1])?)?;
         z.f_addcmul_(&unbiased, &gamma.f_reshape([batch, filters, 1, 1])?).map(drop)?;
         self.act_in_place(&mut z)?;

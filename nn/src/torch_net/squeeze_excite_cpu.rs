@@ -2,12 +2,15 @@
 //! memory: the channels' means, where libtorch's `mean_dim` of a bf16 tensor first copies all of it to f32, and the
 //! block's tail `relu(conv·γ + skip + shift)` in one pass, where libtorch makes three (`add`, `addcmul_`, `relu_`),
 //! each in its AVX2 loops. In bf16 at batch 256 on the AMX Xeon these took a fifth of Maia-1900's forward pass
-//! (BENCHMARKS.md, session 74). Sums and products are in f32, rounded once to the tensor's kind.
+//! (BENCHMARKS.md, session 74). Sums and products are in f32, rounded once to the tensor's kind. Between the two,
+//! the excitation's dense layers from the means to γ and the shift run on the host in f32 too
+//! ([`HostExcitation`]): a dozen libtorch operators on `[batch][channels]` tensors cost more than their products.
 
 use std::sync::OnceLock;
 
 use tch::{Device, Kind, Tensor};
 
+use crate::network::Dense;
 use crate::rust_net::Isa;
 
 /// A `[batch][channels][8][8]` tensor in channels-last memory (`[batch][square][channel]`) on the CPU.
@@ -90,6 +93,113 @@ pub(super) fn scale_shift_skip_relu(out: &mut Tensor, skip: &Tensor, gamma: &[f3
         }
     }
     true
+}
+
+/// A block's excitation on the host, from the channel means of its unbiased second convolution to the tail's γ and
+/// shift: `fc1` (the convolution's bias folded into its own, as [`super::SqueezeExciteT`] holds it), ReLU, `fc2`,
+/// whose first half through a sigmoid is γ and whose second half plus the convolution's bias times γ is the shift.
+pub(super) struct HostExcitation {
+    fc1: HostDense,
+    fc2: HostDense,
+    conv_biases: Vec<f32>,
+}
+
+/// A dense layer with its weights `[inputs][outputs]`, so that a product runs along the outputs.
+struct HostDense {
+    inputs: usize,
+    outputs: usize,
+    weights: Vec<f32>,
+    biases: Vec<f32>,
+}
+
+impl HostDense {
+    fn new(dense: &Dense) -> Self {
+        let mut weights = vec![0.0; dense.inputs * dense.outputs];
+        for (output, row) in dense.weights.chunks_exact(dense.inputs).enumerate() {
+            for (input, &weight) in row.iter().enumerate() {
+                weights[input * dense.outputs + output] = weight;
+            }
+        }
+        Self {
+            inputs: dense.inputs,
+            outputs: dense.outputs,
+            weights,
+            biases: dense.biases.clone(),
+        }
+    }
+
+    /// The layer applied to each row of `x` (`[rows][inputs]`), `[rows][outputs]`.
+    fn apply(&self, x: &[f32]) -> Vec<f32> {
+        let mut out = vec![0.0; x.len() / self.inputs * self.outputs];
+        match isa() {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Isa::detect` found AVX-512F on this CPU.
+            Isa::Avx512 => unsafe { dense_avx512(self, x, &mut out) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Isa::detect` found AVX2 on this CPU.
+            Isa::Avx2 => unsafe { dense_avx2(self, x, &mut out) },
+            _ => dense_rows(self, x, &mut out),
+        }
+        out
+    }
+}
+
+impl HostExcitation {
+    /// `fc1` with the convolution's bias already folded in; `conv_biases` the second convolution's.
+    pub(super) fn new(fc1: &Dense, fc2: &Dense, conv_biases: &[f32]) -> Self {
+        Self {
+            fc1: HostDense::new(fc1),
+            fc2: HostDense::new(fc2),
+            conv_biases: conv_biases.to_vec(),
+        }
+    }
+
+    /// γ and the shift, `[batch][channels]` each, from the means `[batch][channels]`; `None` for means of another
+    /// width.
+    pub(super) fn gamma_and_shift(&self, means: &[f32]) -> Option<(Vec<f32>, Vec<f32>)> {
+        let channels = self.conv_biases.len();
+        if self.fc1.inputs != channels || self.fc2.outputs != 2 * channels || !means.len().is_multiple_of(channels) {
+            return None;
+        }
+        let mut hidden = self.fc1.apply(means);
+        hidden.iter_mut().for_each(|h| *h = h.max(0.0));
+        let both = self.fc2.apply(&hidden);
+        let mut gamma = Vec::with_capacity(means.len());
+        let mut shift = Vec::with_capacity(means.len());
+        for position in both.chunks_exact(2 * channels) {
+            let (gates, offsets) = position.split_at(channels);
+            for ((&gate, &offset), &bias) in gates.iter().zip(offsets).zip(&self.conv_biases) {
+                let g = 1.0 / (1.0 + (-gate).exp());
+                gamma.push(g);
+                shift.push(offset + bias * g);
+            }
+        }
+        Some((gamma, shift))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn dense_avx512(layer: &HostDense, x: &[f32], out: &mut [f32]) {
+    dense_rows(layer, x, out);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn dense_avx2(layer: &HostDense, x: &[f32], out: &mut [f32]) {
+    dense_rows(layer, x, out);
+}
+
+#[inline(always)]
+fn dense_rows(layer: &HostDense, x: &[f32], out: &mut [f32]) {
+    for (row, out) in x.chunks_exact(layer.inputs).zip(out.chunks_exact_mut(layer.outputs)) {
+        out.copy_from_slice(&layer.biases);
+        for (&value, weights) in row.iter().zip(layer.weights.chunks_exact(layer.outputs)) {
+            for (out, &weight) in out.iter_mut().zip(weights) {
+                *out += value * weight;
+            }
+        }
+    }
 }
 
 /// # Safety
@@ -231,7 +341,8 @@ fn tail<E: Element>(out: &mut [E], skip: &[E], gamma: &[f32], shift: &[f32], cha
 mod tests {
     use tch::{Device, Kind, Tensor};
 
-    use super::{channel_means, scale_shift_skip_relu, Bf16, Element};
+    use super::{channel_means, scale_shift_skip_relu, Bf16, Element, HostExcitation};
+    use crate::network::Dense;
 
     /// `[batch][channels][8][8]` from values given square-major (`[batch][square][channel]`), in channels-last memory.
     /// As the network thread runs them: libtorch's loops on one thread (`BackendThreads=1`).
@@ -375,5 +486,27 @@ mod tests {
             assert_eq!(Bf16::narrow(value).0, bits, "{value}");
         }
         assert!(Bf16::narrow(f32::NAN).widen().is_nan());
+    }
+
+    /// Two channels, one hidden unit, worked by hand. Position 1, means (3, 1): hidden relu(3 − 1 + 0.5) = 2.5, fc2
+    /// (0, 2·2.5, 2.5 + 0.5, −2.5) = (0, 5, 3, −2.5), γ = (σ(0), σ(5)) = (0.5, 0.993307149), shift = (3 + 2·0.5,
+    /// −2.5 + 4·0.993307149) = (4, 1.473228596). Position 2, means (0, 2): hidden relu(−1.5) = 0, fc2 its biases
+    /// (0, 0, 0.5, 0), γ = (0.5, 0.5), shift = (0.5 + 1, 0 + 2).
+    #[test]
+    fn the_host_excitation_gives_gamma_and_shift_as_worked_by_hand() {
+        let dense = |outputs, inputs, weights: &[f32], biases: &[f32]| Dense {
+            outputs,
+            inputs,
+            weights: weights.to_vec(),
+            biases: biases.to_vec(),
+        };
+        let fc1 = dense(1, 2, &[1.0, -1.0], &[0.5]);
+        let fc2 = dense(4, 1, &[0.0, 2.0, 1.0, -1.0], &[0.0, 0.0, 0.5, 0.0]);
+        let excitation = HostExcitation::new(&fc1, &fc2, &[2.0, 4.0]);
+        let (gamma, shift) = excitation.gamma_and_shift(&[3.0, 1.0, 0.0, 2.0]).expect("two channels a position");
+        let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(a, b)| (a - b).abs() < 1e-6);
+        assert!(close(&gamma, &[0.5, 0.993_307_2, 0.5, 0.5]), "{gamma:?}");
+        assert!(close(&shift, &[4.0, 1.473_228_6, 1.5, 2.0]), "{shift:?}");
+        assert!(excitation.gamma_and_shift(&[1.0, 2.0, 3.0]).is_none(), "means of another width");
     }
 }

@@ -91,7 +91,7 @@ impl SqueezeExciteT {
         Ok(Self {
             fc1: DenseT::dense(make, &folded)?,
             fc2: DenseT::dense(make, &se.fc2)?,
-            host: (make.device == Device::Cpu).then(|| HostExcitation::new(&folded, &se.fc2, conv_biases)),
+            host: if make.device == Device::Cpu { HostExcitation::new(&folded, &se.fc2, conv_biases) } else { None },
         })
     }
 }

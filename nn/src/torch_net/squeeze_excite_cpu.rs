@@ -145,13 +145,14 @@ impl HostDense {
 }
 
 impl HostExcitation {
-    /// `fc1` with the convolution's bias already folded in; `conv_biases` the second convolution's.
-    pub(super) fn new(fc1: &Dense, fc2: &Dense, conv_biases: &[f32]) -> Self {
-        Self {
+    /// `fc1` with the convolution's bias already folded in; `conv_biases` the second convolution's. `None` for a
+    /// layer without inputs (libtorch's operators then take the block, as for any excitation this one refuses).
+    pub(super) fn new(fc1: &Dense, fc2: &Dense, conv_biases: &[f32]) -> Option<Self> {
+        (fc1.inputs > 0 && fc2.inputs > 0).then(|| Self {
             fc1: HostDense::new(fc1),
             fc2: HostDense::new(fc2),
             conv_biases: conv_biases.to_vec(),
-        }
+        })
     }
 
     /// γ and the shift, `[batch][channels]` each, from the means `[batch][channels]`; `None` for means of another
@@ -502,11 +503,12 @@ mod tests {
         };
         let fc1 = dense(1, 2, &[1.0, -1.0], &[0.5]);
         let fc2 = dense(4, 1, &[0.0, 2.0, 1.0, -1.0], &[0.0, 0.0, 0.5, 0.0]);
-        let excitation = HostExcitation::new(&fc1, &fc2, &[2.0, 4.0]);
+        let excitation = HostExcitation::new(&fc1, &fc2, &[2.0, 4.0]).expect("layers with inputs");
         let (gamma, shift) = excitation.gamma_and_shift(&[3.0, 1.0, 0.0, 2.0]).expect("two channels a position");
         let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(a, b)| (a - b).abs() < 1e-6);
         assert!(close(&gamma, &[0.5, 0.993_307_2, 0.5, 0.5]), "{gamma:?}");
         assert!(close(&shift, &[4.0, 1.473_228_6, 1.5, 2.0]), "{shift:?}");
         assert!(excitation.gamma_and_shift(&[1.0, 2.0, 3.0]).is_none(), "means of another width");
+        assert!(HostExcitation::new(&dense(1, 0, &[], &[0.5]), &fc2, &[2.0, 4.0]).is_none(), "no inputs");
     }
 }

@@ -5,7 +5,7 @@ mod commands;
 
 use std::process::ExitCode;
 
-/// jemalloc for Rust and, unprefixed, for libtorch's C++ as well: glibc's malloc spent a tenth of a CPU search on
+/// jemalloc for Rust and, unprefixed, for libtorch's C++ as well: glibc's malloc spent an eighth of a CPU search on
 /// libtorch's per-operation allocations (BENCHMARKS.md, "jemalloc as the process's malloc").
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;

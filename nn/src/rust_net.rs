@@ -90,13 +90,14 @@ impl Isa {
 }
 
 /// A fully connected layer with its weights transposed, so that a product runs along the outputs; a 1×1
-/// convolution is one applied to every square ([`Linear::apply_to_squares`]).
-struct Linear {
-    inputs: usize,
-    outputs: usize,
+/// convolution is one applied to every square ([`Linear::apply_to_squares`]). The libtorch network's
+/// squeeze-excitation on the CPU uses it too (`torch_net::squeeze_excite_cpu`).
+pub(crate) struct Linear {
+    pub(crate) inputs: usize,
+    pub(crate) outputs: usize,
     /// `[inputs][outputs]`.
     weights: Vec<f32>,
-    biases: Vec<f32>,
+    pub(crate) biases: Vec<f32>,
 }
 
 struct Block {
@@ -388,7 +389,7 @@ fn squeeze_excite_and_add<const FUSED: bool>(
 }
 
 impl Linear {
-    fn new(dense: &Dense) -> Self {
+    pub(crate) fn new(dense: &Dense) -> Self {
         Self::transposed(dense.inputs, dense.outputs, &dense.weights, &dense.biases)
     }
 
@@ -436,7 +437,7 @@ impl Linear {
     /// row into `out` in memory made every multiply-add wait for the previous one's store (the store of the 1×1
     /// value convolution's 32 outputs was a batch's hottest instruction). Each output's sum keeps its order.
     #[inline(always)]
-    fn accumulate<const FUSED: bool>(&self, x: &[f32], out: &mut [f32]) {
+    pub(crate) fn accumulate<const FUSED: bool>(&self, x: &[f32], out: &mut [f32]) {
         let mut first = 0;
         while first + 64 <= self.outputs {
             self.accumulate_block::<FUSED, 64>(x, first, out);

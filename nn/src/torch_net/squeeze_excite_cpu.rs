@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use tch::{Device, Kind, Tensor};
 
 use crate::network::Dense;
-use crate::rust_net::Isa;
+use crate::rust_net::{Isa, Linear};
 
 /// A `[batch][channels][8][8]` tensor in channels-last memory (`[batch][square][channel]`) on the CPU.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -99,49 +99,9 @@ pub(super) fn scale_shift_skip_relu(out: &mut Tensor, skip: &Tensor, gamma: &[f3
 /// shift: `fc1` (the convolution's bias folded into its own, as [`super::SqueezeExciteT`] holds it), ReLU, `fc2`,
 /// whose first half through a sigmoid is γ and whose second half plus the convolution's bias times γ is the shift.
 pub(super) struct HostExcitation {
-    fc1: HostDense,
-    fc2: HostDense,
+    fc1: Linear,
+    fc2: Linear,
     conv_biases: Vec<f32>,
-}
-
-/// A dense layer with its weights `[inputs][outputs]`, so that a product runs along the outputs.
-struct HostDense {
-    inputs: usize,
-    outputs: usize,
-    weights: Vec<f32>,
-    biases: Vec<f32>,
-}
-
-impl HostDense {
-    fn new(dense: &Dense) -> Self {
-        let mut weights = vec![0.0; dense.inputs * dense.outputs];
-        for (output, row) in dense.weights.chunks_exact(dense.inputs).enumerate() {
-            for (input, &weight) in row.iter().enumerate() {
-                weights[input * dense.outputs + output] = weight;
-            }
-        }
-        Self {
-            inputs: dense.inputs,
-            outputs: dense.outputs,
-            weights,
-            biases: dense.biases.clone(),
-        }
-    }
-
-    /// The layer applied to each row of `x` (`[rows][inputs]`), `[rows][outputs]`.
-    fn apply(&self, x: &[f32]) -> Vec<f32> {
-        let mut out = vec![0.0; x.len() / self.inputs * self.outputs];
-        match isa() {
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Isa::detect` found AVX-512F on this CPU.
-            Isa::Avx512 => unsafe { dense_avx512(self, x, &mut out) },
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Isa::detect` found AVX2 on this CPU.
-            Isa::Avx2 => unsafe { dense_avx2(self, x, &mut out) },
-            _ => dense_rows(self, x, &mut out),
-        }
-        out
-    }
 }
 
 impl HostExcitation {
@@ -149,8 +109,8 @@ impl HostExcitation {
     /// layer without inputs (libtorch's operators then take the block, as for any excitation this one refuses).
     pub(super) fn new(fc1: &Dense, fc2: &Dense, conv_biases: &[f32]) -> Option<Self> {
         (fc1.inputs > 0 && fc2.inputs > 0).then(|| Self {
-            fc1: HostDense::new(fc1),
-            fc2: HostDense::new(fc2),
+            fc1: Linear::new(fc1),
+            fc2: Linear::new(fc2),
             conv_biases: conv_biases.to_vec(),
         })
     }
@@ -162,9 +122,9 @@ impl HostExcitation {
         if self.fc1.inputs != channels || self.fc2.outputs != 2 * channels || !means.len().is_multiple_of(channels) {
             return None;
         }
-        let mut hidden = self.fc1.apply(means);
+        let mut hidden = dense_rows(&self.fc1, means);
         hidden.iter_mut().for_each(|h| *h = h.max(0.0));
-        let both = self.fc2.apply(&hidden);
+        let both = dense_rows(&self.fc2, &hidden);
         let mut gamma = Vec::with_capacity(means.len());
         let mut shift = Vec::with_capacity(means.len());
         for position in both.chunks_exact(2 * channels) {
@@ -179,27 +139,38 @@ impl HostExcitation {
     }
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-unsafe fn dense_avx512(layer: &HostDense, x: &[f32], out: &mut [f32]) {
-    dense_rows(layer, x, out);
+/// `layer` applied to each row of `x` (`[rows][inputs]`), `[rows][outputs]`, with FMA where the CPU has it.
+fn dense_rows(layer: &Linear, x: &[f32]) -> Vec<f32> {
+    let mut out = vec![0.0; x.len() / layer.inputs * layer.outputs];
+    match isa() {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Isa::detect` found AVX-512F and FMA on this CPU.
+        Isa::Avx512 => unsafe { dense_avx512(layer, x, &mut out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `Isa::detect` found AVX2 and FMA on this CPU.
+        Isa::Avx2 => unsafe { dense_avx2(layer, x, &mut out) },
+        _ => dense_each_row::<false>(layer, x, &mut out),
+    }
+    out
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn dense_avx2(layer: &HostDense, x: &[f32], out: &mut [f32]) {
-    dense_rows(layer, x, out);
+#[target_feature(enable = "avx512f,fma")]
+unsafe fn dense_avx512(layer: &Linear, x: &[f32], out: &mut [f32]) {
+    dense_each_row::<true>(layer, x, out);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn dense_avx2(layer: &Linear, x: &[f32], out: &mut [f32]) {
+    dense_each_row::<true>(layer, x, out);
 }
 
 #[inline(always)]
-fn dense_rows(layer: &HostDense, x: &[f32], out: &mut [f32]) {
+fn dense_each_row<const FUSED: bool>(layer: &Linear, x: &[f32], out: &mut [f32]) {
     for (row, out) in x.chunks_exact(layer.inputs).zip(out.chunks_exact_mut(layer.outputs)) {
         out.copy_from_slice(&layer.biases);
-        for (&value, weights) in row.iter().zip(layer.weights.chunks_exact(layer.outputs)) {
-            for (out, &weight) in out.iter_mut().zip(weights) {
-                *out += value * weight;
-            }
-        }
+        layer.accumulate::<FUSED>(row, out);
     }
 }
 

@@ -134,3 +134,33 @@ fn an_error_that_quotes_its_cause_prints_it_once() {
     let expected = "error: results file /nonexistent/results.jsonl: No such file or directory (os error 2)";
     assert_eq!(stderr.trim_end(), expected);
 }
+
+/// A search recorded with `RecordFile` and replayed with `Backend=replay` picks the same moves with the same node
+/// counts as the recorded backend's own search; a longer replay strays past the recording and says so.
+#[test]
+fn a_recorded_bench_replays_move_for_move() {
+    let path = std::env::temp_dir().join(format!("kairos-bench-record-{}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let file = path.to_str().unwrap();
+    let signature = |lines: &[String]| -> Vec<String> {
+        lines[1..11].iter().map(|line| line.split(" time ").next().unwrap().to_string()).collect()
+    };
+    let plain = stdout_lines(&kairos(&["bench", "--backend=random", "--nodes=300"]));
+    let recorded = stdout_lines(&kairos(&["bench", "--backend=random", "--nodes=300", "--record-file", file]));
+    assert_eq!(recorded[0], format!("Backend: random (test backend, no network), recorded into {file}"));
+    let replay = kairos(&["bench", "--backend=replay", "--nodes=300", "--record-file", file]);
+    assert_eq!(String::from_utf8_lossy(&replay.stderr), "", "every position was in the recording");
+    let replayed = stdout_lines(&replay);
+    assert_eq!(replayed[0], format!("Backend: replay of {file} (no network)"));
+    assert_eq!(signature(&recorded), signature(&plain), "recording changes nothing");
+    assert_eq!(signature(&replayed), signature(&plain), "the replay searches the recorded trees");
+    let longer = kairos(&["bench", "--backend=replay", "--nodes=600", "--record-file", file]);
+    assert!(longer.status.success());
+    let message = String::from_utf8_lossy(&longer.stderr);
+    assert!(message.starts_with("replay: ") && message.contains(&format!("positions were not in {file}")), "{message}");
+    std::fs::remove_file(&path).unwrap();
+    let missing = kairos(&["bench", "--backend=replay", "--nodes=300", "--record-file", file]);
+    assert!(!missing.status.success());
+    let message = String::from_utf8_lossy(&missing.stderr);
+    assert!(message.contains(&format!("record file {file}")), "the error names the file: {message}");
+}

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use crate::backend::BackendError;
+use crate::record_file::RecordFileError;
 
 /// Why a network or a backend could not be set up, or a position not evaluated.
 #[derive(Debug, thiserror::Error)]
@@ -67,6 +68,9 @@ pub enum NnError {
     /// The backend failed on an evaluation.
     #[error(transparent)]
     Backend(#[from] BackendError),
+    /// A record file cannot be recorded into or replayed.
+    #[error(transparent)]
+    RecordFile(#[from] RecordFileError),
 }
 
 /// What is wrong with a weights file's content.

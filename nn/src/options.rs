@@ -1,7 +1,7 @@
 //! Backend configuration and the factory that builds a backend from it: network loading, device and
 //! precision choice with CPU fallback, and the NN cache decorator.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,6 +16,8 @@ use crate::error::NnError;
 use crate::loader::load_network;
 use crate::test_backend::{TestBackend, TestMode};
 use crate::policy_map::TransposedMoves;
+use crate::recording::RecordingBackend;
+use crate::replay::ReplayBackend;
 use crate::round_robin::RoundRobinBackend;
 use crate::torch_backend::{default_rust_batch_limit, CudaSettings, PolicyOutput, TorchBackend};
 
@@ -28,13 +30,15 @@ pub enum BackendKind {
     Uniform,
     /// Deterministic pseudo-random outputs (no network).
     Random,
+    /// The evaluations of a record file (no network).
+    Replay,
 }
 
 impl BackendKind {
     /// Every backend's name, as options and flags write it, in the order of [`BackendKind::ALL`].
-    pub const NAMES: &'static [&'static str] = &["torch", "uniform", "random"];
+    pub const NAMES: &'static [&'static str] = &["torch", "uniform", "random", "replay"];
     /// Every backend, in the order of [`BackendKind::NAMES`].
-    pub const ALL: [Self; 3] = [Self::Torch, Self::Uniform, Self::Random];
+    pub const ALL: [Self; 4] = [Self::Torch, Self::Uniform, Self::Random, Self::Replay];
 }
 
 impl FromStr for BackendKind {
@@ -43,7 +47,7 @@ impl FromStr for BackendKind {
         named(Self::NAMES, &Self::ALL, s).ok_or(NnError::InvalidOption {
             option: "backend",
             value: s.into(),
-            expected: "torch, uniform or random",
+            expected: "torch, uniform, random or replay",
         })
     }
 }
@@ -174,8 +178,12 @@ pub struct BackendOptions {
     pub cache_size: usize,
     /// Where a transposed position's moves are looked up in the policy (canonical input formats).
     pub transposed_moves: TransposedMoves,
-    /// What each batch of a test backend waits, as a GPU's would (zero: none; the torch backend ignores it).
+    /// What each batch of a test backend or a replay waits, as a GPU's would (zero: none; the torch backend
+    /// ignores it).
     pub test_backend_delay: Duration,
+    /// With [`BackendKind::Replay`] the recording replayed; with another backend, where its evaluations are
+    /// recorded (`None`: nowhere).
+    pub record_file: Option<PathBuf>,
 }
 
 /// Builds the backend the options describe, wrapped in the NN cache unless its size is 0.
@@ -211,6 +219,13 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
                     .map_err(|e| NnError::Torch(e.to_string()))?;
             children.push(Arc::new(backend));
         }
+    } else if options.kind == BackendKind::Replay {
+        let path = options.record_file.as_deref().ok_or(NnError::InvalidOption {
+            option: "record_file",
+            value: String::new(),
+            expected: "the record file to replay (RecordFile=PATH, recorded with another backend)",
+        })?;
+        children.push(Arc::new(ReplayBackend::open(path, options.test_backend_delay)?));
     } else {
         let mode =
             if options.kind == BackendKind::Uniform { TestMode::Uniform } else { TestMode::Random { seed: 0 } };
@@ -218,8 +233,11 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
             children.push(Arc::new(TestBackend::with_delay(mode, options.test_backend_delay)));
         }
     }
-    let backend: Arc<dyn Backend> =
+    let mut backend: Arc<dyn Backend> =
         if children.len() == 1 { children.remove(0) } else { Arc::new(RoundRobinBackend::new(children)) };
+    if let (Some(path), false) = (&options.record_file, options.kind == BackendKind::Replay) {
+        backend = Arc::new(RecordingBackend::new(backend, path)?);
+    }
     Ok(if options.cache_size > 0 {
         Arc::new(CachingBackend::new(backend, options.cache_size))
     } else {
@@ -324,9 +342,9 @@ pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Plac
 }
 
 /// What the options will run on, for the start-up report: the placement of the torch backend, or the name of
-/// a test backend.
+/// a test backend, and the file a recording goes to.
 pub fn describe_backend(options: &BackendOptions) -> Result<String, NnError> {
-    Ok(match options.kind {
+    let described = match options.kind {
         BackendKind::Torch => {
             let placements: Vec<String> = placements(options)?.iter().map(Placement::describe).collect();
             match placements.as_slice() {
@@ -344,6 +362,14 @@ pub fn describe_backend(options: &BackendOptions) -> Result<String, NnError> {
                 many => format!("round robin of {many} {name} test backends (no network)"),
             }
         }
+        BackendKind::Replay => {
+            let path = options.record_file.as_deref().unwrap_or(Path::new(""));
+            return Ok(format!("replay of {} (no network)", path.display()));
+        }
+    };
+    Ok(match &options.record_file {
+        Some(path) => format!("{described}, recorded into {}", path.display()),
+        None => described,
     })
 }
 

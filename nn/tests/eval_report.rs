@@ -26,6 +26,7 @@ fn options(kind: BackendKind) -> BackendOptions {
         cache_size: 0,
         transposed_moves: TransposedMoves::AsPlanes,
         test_backend_delay: std::time::Duration::ZERO,
+        record_file: None,
     }
 }
 

@@ -237,6 +237,7 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
         cache_size: 0,
         transposed_moves: TransposedMoves::AsPlanes,
         test_backend_delay: std::time::Duration::ZERO,
+        record_file: None,
     };
     let backend = nn::open_backend(&options).unwrap_or_else(|e| panic!("{e}"));
     assert!(backend.attributes().has_wdl && !backend.attributes().has_moves_left);

@@ -25,7 +25,7 @@ struct EvalArgs {
     /// one (which differs by up to about 2e-4).
     #[arg(long = "lc0-softmax")]
     lc0_softmax: bool,
-    /// torch, uniform or random.
+    /// torch, uniform, random or replay.
     #[arg(long, default_value_t = EngineOptions::default().backend)]
     backend: String,
     /// cpu, cuda, cuda:N or auto.

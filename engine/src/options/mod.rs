@@ -310,7 +310,7 @@ declare_options! {
     weights_file: String = DEFAULT_WEIGHTS, OptionKind::Text, "WeightsFile", "weights",
         "Path of the Lc0 network (.pb.gz); relative paths are looked up from the working directory and the repository.";
     backend: String = "torch", OptionKind::Combo(BackendKind::NAMES), "Backend", "backend",
-        "Evaluator: the network through libtorch, or uniform/random priors for tests.";
+        "Evaluator: the network through libtorch, uniform/random priors for tests, or a replay of a RecordFile.";
     backend_device: String = "auto", OptionKind::Text, "BackendDevice", "backend-device",
         "Device for the torch backend: auto (CUDA when present, else as cpu), cpu (one CPU backend a search \
          thread), cuda or cuda:N; several separated by commas (cuda:0,cuda:1) take batches in turn, as lc0's \
@@ -341,7 +341,11 @@ declare_options! {
     test_backend_delay_ms: f64 = 0.0, OptionKind::Float { min: 0.0, max: 10_000.0 }, "TestBackendDelayMs",
         "test-backend-delay-ms", "Milliseconds each batch of the uniform and random test backends waits without \
          using a core, as a GPU's batch does (lc0's random backend's delay): the search's threads measured without \
-         a network.";
+         a network. A replay's batches wait it too.";
+    record_file: String = "", OptionKind::Text, "RecordFile", "record-file",
+        "With Backend=replay, the recording answered instead of a network; with another backend, the file every \
+         evaluation it computes is appended to (empty: none). A search recorded at one search thread with a node \
+         limit replays move for move at the search's own speed (lc0's recordreplay backend).";
     lc0_transposed_policy: bool = false, OptionKind::Check, "Lc0TransposedPolicy", "lc0-transposed-policy",
         "Canonical-input networks (formats 3-5): look up the moves of a pawnless position without castling rights \
          as lc0 0.32-909a4082 does (a half turn, for visit-for-visit parity with it) instead of as the input \
@@ -634,7 +638,7 @@ impl EngineOptions {
         let kind: BackendKind = self.backend.parse().map_err(|_| self.combo_error("Backend", &self.backend))?;
         let weights = match kind {
             BackendKind::Torch => self.resolve_weights_path()?,
-            BackendKind::Uniform | BackendKind::Random => PathBuf::from(&self.weights_file),
+            BackendKind::Uniform | BackendKind::Random | BackendKind::Replay => PathBuf::from(&self.weights_file),
         };
         Ok(BackendOptions {
             weights,
@@ -656,6 +660,7 @@ impl EngineOptions {
                 TransposedMoves::AsPlanes
             },
             test_backend_delay: Duration::from_secs_f64(self.test_backend_delay_ms / 1000.0),
+            record_file: (!self.record_file.is_empty()).then(|| PathBuf::from(&self.record_file)),
         })
     }
 
@@ -966,7 +971,7 @@ mod tests {
         let error = options.set("Backend", "cudnn").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "invalid value 'cudnn' for option Backend: expected one of torch, uniform, random"
+            "invalid value 'cudnn' for option Backend: expected one of torch, uniform, random, replay"
         );
         assert!(matches!(options.set("Ponder", "maybe"), Err(OptionsError::BadValue { option: "Ponder", .. })));
         assert!(matches!(options.set("Hash", "16"), Err(OptionsError::UnknownOption { .. })));

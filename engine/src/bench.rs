@@ -126,7 +126,8 @@ pub fn run_bench(args: &[String]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Prints where the bench's searches spent their time, stage by stage (the `stage-timing` feature, #12).
+/// Prints where the searches of `bench` or `benchmark` spent their time, stage by stage (the `stage-timing` feature,
+/// #12).
 #[cfg(feature = "stage-timing")]
 fn print_stage_table(total_nodes: u64, total_ms: u64) {
     let totals = nn::stage_timing::totals();
@@ -188,6 +189,8 @@ pub fn run_benchmark(args: &[String]) -> anyhow::Result<()> {
     positions.truncate(num_positions.max(1));
     println!("Backend: {}", nn::describe_backend(&options.backend_options()?)?);
     let mut bench = Bench::open(&options)?;
+    #[cfg(feature = "stage-timing")]
+    nn::stage_timing::reset();
     let (mut total_nodes, mut total_ms) = (0u64, 0u64);
     for (index, fen) in positions.iter().enumerate() {
         println!("\nPosition: {}/{} {fen}", index + 1, positions.len());
@@ -202,6 +205,8 @@ pub fn run_benchmark(args: &[String]) -> anyhow::Result<()> {
     println!("Total time (ms) : {total_ms}");
     println!("Nodes searched  : {total_nodes}");
     println!("Nodes/second    : {}", (1000.0 * total_nodes as f64 / (total_ms + 1) as f64).round() as u64);
+    #[cfg(feature = "stage-timing")]
+    print_stage_table(total_nodes, total_ms);
     Ok(())
 }
 

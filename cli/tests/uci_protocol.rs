@@ -315,6 +315,43 @@ fn network_failure_is_an_error_line_and_go_still_answers() {
     engine.quit();
 }
 
+/// A game's searches recorded through `RecordFile` and replayed by `Backend=replay` answer the recorded moves with
+/// the recorded node counts; a replay without a recording is an error naming `RecordFile`, and the engine serves on.
+#[test]
+fn a_recorded_game_replays_over_uci_and_a_replay_without_a_recording_is_named() {
+    let path = std::env::temp_dir().join(format!("kairos-uci-record-{}", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let searches = |flags: &[&str]| {
+        let mut engine = Engine::start(flags);
+        engine.ready();
+        let mut answers = Vec::new();
+        for moves in ["", " moves e2e4", " moves e2e4 c7c5"] {
+            engine.send(&format!("position startpos{moves}"));
+            engine.send("go nodes 400");
+            let lines = engine.bestmove();
+            let nodes = lines.iter().rev().find(|line| line.starts_with("info depth")).map(|line| {
+                line.split_whitespace().skip_while(|word| *word != "nodes").nth(1).unwrap().to_string()
+            });
+            answers.push((best_of(lines.last().unwrap()).to_string(), nodes));
+        }
+        engine.quit();
+        answers
+    };
+    let file = path.to_str().unwrap();
+    let recorded = searches(&["--backend=random", "--threads=1", "--record-file", file]);
+    assert_eq!(recorded, searches(&["--backend=random", "--threads=1"]), "recording changes nothing");
+    assert_eq!(searches(&["--backend=replay", "--threads=1", "--record-file", file]), recorded);
+    std::fs::remove_file(&path).unwrap();
+    let mut engine = Engine::start(&["--backend=replay"]);
+    let answer = engine.ready();
+    let error = errors(&answer);
+    assert!(error.len() == 1 && error[0].contains("RecordFile"), "{answer:?}");
+    engine.send("setoption name Backend value uniform");
+    engine.send("go nodes 10");
+    assert!(is_legal(&Chess::default(), best_of(engine.bestmove().last().unwrap())), "serves on after setoption");
+    engine.quit();
+}
+
 #[test]
 fn ponderhit_turns_the_ponder_search_into_one_timed_search() {
     let mut engine = Engine::start(&["--backend=uniform", "--threads=1", "--ponder"]);

@@ -221,9 +221,9 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
         }
     } else if options.kind == BackendKind::Replay {
         let path = options.record_file.as_deref().ok_or(NnError::InvalidOption {
-            option: "record_file",
+            option: "RecordFile",
             value: String::new(),
-            expected: "the record file to replay (RecordFile=PATH, recorded with another backend)",
+            expected: "with Backend=replay, the path of a recording (made by RecordFile=PATH on another backend)",
         })?;
         children.push(Arc::new(ReplayBackend::open(path, options.test_backend_delay)?));
     } else {

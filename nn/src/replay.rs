@@ -62,7 +62,8 @@ impl Drop for ReplayBackend {
         if misses > 0 {
             eprintln!(
                 "replay: {misses} of {requests} positions were not in {} and were answered with uniform priors and \
-                 value 0; record with the replay's settings (threads, minibatch, limits in nodes)",
+                 value 0; record with the replay's settings (threads, minibatch, limits in nodes: a search limited \
+                 by time strays, as does the UCI speed calibration at the first isready)",
                 self.path.display()
             );
         }

@@ -14,11 +14,23 @@
 #  3. the stage-timing build of .device/kairos (.device/kairos-stage-timing): bench of 30,000 nodes a position, the
 #     three nets at Threads 1 and 2 (run17's step 2); its "inputs" (the network thread's own writing of the rows,
 #     0.7-1.0 us a node in run17) should read about 0 since session 72.
-# Left for a later loan: run19's spin-wait A/B (experiments/2026-12-04-spin-wait/).
+# Session 76 added step 0: the search alone on the GPU host's CPU, Kairos (Backend=replay) and lc0 (recordreplay)
+# replaying Maia searches recorded on the AMX Xeon (.device/replay/, lc0's first 2 positions to 20,000 nodes, one
+# search thread, minibatch 256): run17 put Kairos's descent at 6.7 us a node there, where the replay here takes
+# 3.4 us (BENCHMARKS.md, "The search on a real network's trees, replayed"). Binaries stripped, and reference/syzygy
+# taken out of the index too, to keep the tree within 64 MiB. kairos and kairos-stage-timing rebuilt at c94c6c7.
+# Step 2b (session 76): run19's spin-wait A/B, Maia at Threads 1 and 2: .device/kairos-spin is c94c6c7's search and
+# network with experiments/2026-12-06-spin-variants/spin.patch (on CUDA with 4 cores or more, the network thread and
+# the search threads poll their channels 5 ms before they sleep), .device/kairos-spin-caller the same binary with
+# only the search threads polling (KAIROS_SPIN_CALLER_ONLY=1): a thread that sleeps for its outputs may wake on
+# another core with cold caches, which step 0 would show as a replay faster than the search's host stages.
+# Steps 2 and 3 stop early past 450 and 530 s.
 # Carried: .device/ (kairos, kairos-unfused, kairos-before, kairos-stage-timing, lc0, make_test_nets,
 # maia1900-reference.json, lib/) and weights/; experiments/ is taken out of the index for the call (the tracked tree
 # is over the device's 64 MiB):
-#   git rm -r -q --cached experiments; echo /experiments/ >> .git/info/exclude   ... and after: git reset -q
+#   git rm -r -q --cached experiments reference/syzygy
+#   printf '/experiments/\n/reference/syzygy/\n' >> .git/info/exclude
+#   ... and after: git reset -q, and the two lines taken out of .git/info/exclude
 # The kit: cargo build --release -p nn --example make_test_nets; scripts/gpu-kit .device LC0_CUDA; then
 # .device/kairos from `cargo build --release -p kairos` at the commit to measure, .device/kairos-stage-timing the
 # same with `--features stage-timing`, .device/kairos-unfused this folder's kairos-unfused, .device/kairos-before from
@@ -41,16 +53,44 @@ NETS="maia-1900 bench-se-20x256 bench-transformer-256x10"
 start=$SECONDS
 mkdir -p $N $OUT/compare
 $K/make_test_nets --bench $N > /dev/null && cp weights/maia-1900.pb.gz $N/
-echo "== 1. gpu-compare, kairos against kairos-unfused"
+echo "== 0. the search alone on this host's CPU: Maia searches recorded on a CPU, replayed without the network"
+R=$PWD/.device/replay; lc0=$K/lc0; lc0_backend=cuda-fp16
+[ -n "${DRY:-}" ] && { lc0=$K/lc0-blas; lc0_backend=blas; }
+replay_flags=(--nodes 20000 --movetime -1 --num-positions 2 --threads 1 --minibatch-size 256)
+for round in 1 2 3; do
+  k=$($K/kairos benchmark --backend replay --record-file $R/kairos.rec "${replay_flags[@]}" --smart-pruning-factor 0 \
+    2>&1 | tee -a $OUT/replay.txt | grep -E "^(Nodes|replay)" | tr '\n' ' ')
+  l=$($lc0 benchmark --weights=weights/maia-1900.pb.gz --nodes=20000 --movetime=-1 --num-positions=2 --threads=1 \
+    --task-workers=0 --minibatch-size=256 --backend=recordreplay \
+    --backend-opts=backend=$lc0_backend,replay_file=$R/lc0.rec \
+    2>&1 | tee -a $OUT/replay.txt | grep -E "^Nodes" | tr '\n' ' ')
+  echo "round $round: kairos $k; lc0 $l"
+done
+$K/kairos-stage-timing benchmark --backend replay --record-file $R/kairos.rec "${replay_flags[@]}" \
+  --smart-pruning-factor 0 > $OUT/replay-stage-timing.txt 2>&1
+grep -E "^(gather|backup|all stages)" $OUT/replay-stage-timing.txt
+echo "== 1. gpu-compare, kairos against kairos-unfused: $((SECONDS-start)) s"
 python3 scripts/gpu-compare --kairos $K/kairos --baseline $K/kairos-unfused "${dry[@]}" --out $OUT/compare \
   --reference $K/maia1900-reference.json --nets $N --threads 1,2 | grep -v '^$'
+echo "== 2b. search NPS on Maia, kairos against kairos-spin and kairos-spin-caller: $((SECONDS-start)) s"
+for round in 1 2; do
+  builds="kairos kairos-spin kairos-spin-caller"; [ $round = 2 ] && builds="kairos-spin-caller kairos-spin kairos"
+  for t in 1 2; do
+    for k in $builds; do
+      nps=$($K/$k benchmark --weights $N/maia-1900.pb.gz --backend-device $D --precision $P --threads $t \
+        --movetime $MS --num-positions 2 --smart-pruning-factor 0 2>&1 | tee -a $OUT/search-spin.txt |
+        grep -E "^Nodes/second" | tail -1)
+      echo "round $round maia-1900 threads $t $k: $nps" | tee -a $OUT/search-spin.txt
+    done
+  done
+done
 echo "== 2. search NPS, kairos against kairos-before: $((SECONDS-start)) s"
 for round in 1 2; do
   builds="kairos-before kairos"; [ $round = 2 ] && builds="kairos kairos-before"
   for net in $NETS; do
     for t in 1 2; do
       for k in $builds; do
-        [ $((SECONDS-start)) -gt 480 ] && { echo "skipped: out of time"; break 4; }
+        [ $((SECONDS-start)) -gt 450 ] && { echo "skipped: out of time"; break 4; }
         nps=$($K/$k benchmark --weights $N/$net.pb.gz --backend-device $D --precision $P --threads $t \
           --movetime $MS --num-positions 2 --smart-pruning-factor 0 2>&1 | tee -a $OUT/search-ab.txt |
           grep -E "^Nodes/second" | tail -1)
@@ -62,7 +102,7 @@ done
 echo "== 3. stage timing: $((SECONDS-start)) s"
 for net in $NETS; do
   for t in 1 2; do
-    [ $((SECONDS-start)) -gt 560 ] && { echo "skipped: out of time"; break 2; }
+    [ $((SECONDS-start)) -gt 530 ] && { echo "skipped: out of time"; break 2; }
     echo "== stage timing $net threads $t" >> $OUT/stage-timing.txt
     $K/kairos-stage-timing bench --weights $N/$net.pb.gz --backend-device $D --precision $P --nodes $NODES \
       --smart-pruning-factor 0 --threads $t >> $OUT/stage-timing.txt 2>&1

@@ -79,6 +79,31 @@ pub enum BackendError {
     Compute(String),
 }
 
+/// The key of each position a decorator's inner computation queued, in queueing order: what the decorators that act
+/// on a batch's results by key (the NN cache, the recording) keep beside it.
+#[derive(Default)]
+pub(crate) struct QueuedKeys(Vec<u64>);
+
+impl QueuedKeys {
+    /// Notes `key` for a position the inner computation `added`: kept if it was queued, where the inner computation
+    /// must have queued it next.
+    pub(crate) fn note(&mut self, added: &Added, key: u64) -> Result<(), BackendError> {
+        if let Added::Queued(index) = *added {
+            if index != self.0.len() {
+                let expected = self.0.len();
+                return Err(BackendError::Compute(format!("inner backend queued at {index}, expected {expected}")));
+            }
+            self.0.push(key);
+        }
+        Ok(())
+    }
+
+    /// The queued positions' keys, in queueing order.
+    pub(crate) fn keys(&self) -> &[u64] {
+        &self.0
+    }
+}
+
 /// Evaluates positions in batches; shared by all search threads.
 pub trait Backend: Send + Sync {
     /// What this backend can do.
@@ -112,5 +137,24 @@ pub fn evaluate_one(
             .into_iter()
             .nth(index)
             .ok_or_else(|| BackendError::Compute("the backend returned no result".into())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A queued position's key is kept in queueing order, an answered one's is not, and a queue index out of order
+    /// is an error naming both indices.
+    #[test]
+    fn queued_keys_follow_the_inner_queue() {
+        let mut keys = QueuedKeys::default();
+        keys.note(&Added::Queued(0), 7).unwrap();
+        keys.note(&Added::Ready(Evaluation::default()), 8).unwrap();
+        keys.note(&Added::Queued(1), 9).unwrap();
+        assert_eq!(keys.keys(), [7, 9]);
+        let error = keys.note(&Added::Queued(5), 10).unwrap_err();
+        assert_eq!(error.to_string(), "network evaluation failed: inner backend queued at 5, expected 2");
+        assert_eq!(keys.keys(), [7, 9]);
     }
 }

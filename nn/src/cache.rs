@@ -9,7 +9,7 @@ use hashbrown::HashTable;
 use shakmaty::{Color, EnPassantMode, Position, Role};
 
 use crate::backend::{
-    Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
+    Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation, QueuedKeys,
 };
 use crate::prior::{decode_prior, encode_prior};
 
@@ -210,7 +210,7 @@ impl Backend for CachingBackend {
         Box::new(CachingComputation {
             backend: self,
             inner: self.inner.new_computation(),
-            keys: Vec::new(),
+            keys: QueuedKeys::default(),
         })
     }
 }
@@ -218,8 +218,8 @@ impl Backend for CachingBackend {
 struct CachingComputation<'a> {
     backend: &'a CachingBackend,
     inner: Box<dyn Computation + 'a>,
-    /// The cache key of each queued position, in queueing order.
-    keys: Vec<u64>,
+    /// The cache key of each queued position.
+    keys: QueuedKeys,
 }
 
 impl Computation for CachingComputation<'_> {
@@ -230,16 +230,7 @@ impl Computation for CachingComputation<'_> {
             return Ok(Added::Ready(hit));
         }
         let added = self.inner.add(request)?;
-        if let Added::Queued(index) = added {
-            if index == self.keys.len() {
-                self.keys.push(key);
-            } else {
-                return Err(BackendError::Compute(format!(
-                    "inner backend queued at {index}, expected {}",
-                    self.keys.len()
-                )));
-            }
-        }
+        self.keys.note(&added, key)?;
         Ok(added)
     }
 
@@ -249,7 +240,7 @@ impl Computation for CachingComputation<'_> {
 
     fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
         let results = self.inner.compute()?;
-        self.backend.insert(&self.keys, &results);
+        self.backend.insert(self.keys.keys(), &results);
         Ok(results)
     }
 }

@@ -7,7 +7,9 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::backend::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
+use crate::backend::{
+    Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation, QueuedKeys,
+};
 use crate::record_file::{open_for_append, record_key, write_record, RecordFileError, RecordedAttributes};
 
 /// A backend whose computed evaluations are appended to a file.
@@ -43,7 +45,11 @@ impl Backend for RecordingBackend {
     }
 
     fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(RecordingComputation { backend: self, inner: self.inner.new_computation(), keys: Vec::new() })
+        Box::new(RecordingComputation {
+            backend: self,
+            inner: self.inner.new_computation(),
+            keys: QueuedKeys::default(),
+        })
     }
 
     fn clear_cache(&self) {
@@ -54,8 +60,8 @@ impl Backend for RecordingBackend {
 struct RecordingComputation<'a> {
     backend: &'a RecordingBackend,
     inner: Box<dyn Computation + 'a>,
-    /// The record key of each queued position, in queueing order.
-    keys: Vec<u64>,
+    /// The record key of each queued position.
+    keys: QueuedKeys,
 }
 
 impl Computation for RecordingComputation<'_> {
@@ -63,15 +69,7 @@ impl Computation for RecordingComputation<'_> {
         let key =
             record_key(request).ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
         let added = self.inner.add(request)?;
-        if let Added::Queued(index) = added {
-            if index != self.keys.len() {
-                return Err(BackendError::Compute(format!(
-                    "inner backend queued at {index}, expected {}",
-                    self.keys.len()
-                )));
-            }
-            self.keys.push(key);
-        }
+        self.keys.note(&added, key)?;
         Ok(added)
     }
 
@@ -81,7 +79,7 @@ impl Computation for RecordingComputation<'_> {
 
     fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
         let results = self.inner.compute()?;
-        self.backend.append(&self.keys, &results)?;
+        self.backend.append(self.keys.keys(), &results)?;
         Ok(results)
     }
 }

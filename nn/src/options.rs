@@ -1,5 +1,5 @@
 //! Backend configuration and the factory that builds a backend from it: network loading, device and
-//! precision choice with CPU fallback, and the NN cache decorator.
+//! precision choice with CPU fallback, the recording and the NN cache decorators, and the replay of a recording.
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;

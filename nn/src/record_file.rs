@@ -195,8 +195,8 @@ pub fn read_records(path: &Path) -> Result<(RecordedAttributes, HashMap<u64, Eva
     parse_records(&bytes).map_err(|reason| RecordFileError::Invalid { path: path.to_owned(), reason })
 }
 
-/// [`read_records`] of the file's bytes.
-fn parse_records(bytes: &[u8]) -> Result<(RecordedAttributes, HashMap<u64, Evaluation>), String> {
+/// [`read_records`] of the file's bytes: the header and the evaluations by key, or what is wrong with them.
+pub fn parse_records(bytes: &[u8]) -> Result<(RecordedAttributes, HashMap<u64, Evaluation>), String> {
     let mut input = Reader { bytes, at: 0 };
     let attributes = RecordedAttributes::read(&mut input)?;
     let mut records = HashMap::new();

@@ -66,6 +66,11 @@ pub fn openbench_import(data: &[u8]) {
     }
 }
 
+/// Any record file given to `Backend=replay`: a header and evaluations, or what is wrong with them.
+pub fn record_file(data: &[u8]) {
+    let _ = nn::record_file::parse_records(data);
+}
+
 /// A target: its name (its folder under `fuzz/seeds` and `fuzz/regressions`) and its body.
 pub type Target = (&'static str, fn(&[u8]));
 
@@ -78,4 +83,5 @@ pub const TARGETS: &[Target] = &[
     ("ctm_model_file", ctm_model_file),
     ("clock_pgn", clock_pgn),
     ("openbench_import", openbench_import),
+    ("record_file", record_file),
 ];

@@ -97,7 +97,7 @@ pub(crate) struct Linear {
     pub(crate) outputs: usize,
     /// `[inputs][outputs]`.
     weights: Vec<f32>,
-    pub(crate) biases: Vec<f32>,
+    biases: Vec<f32>,
 }
 
 struct Block {
@@ -421,9 +421,9 @@ impl Linear {
         out
     }
 
-    /// `[squares][inputs]` to `[squares][outputs]`.
+    /// `[squares][inputs]` to `[squares][outputs]` (any rows: the squeeze-excitation's positions too).
     #[inline(always)]
-    fn apply_to_squares<const FUSED: bool>(&self, x: &[f32]) -> Vec<f32> {
+    pub(crate) fn apply_to_squares<const FUSED: bool>(&self, x: &[f32]) -> Vec<f32> {
         let mut out = Vec::with_capacity(x.len() / self.inputs * self.outputs);
         for square in x.chunks_exact(self.inputs) {
             let start = out.len();
@@ -437,7 +437,7 @@ impl Linear {
     /// row into `out` in memory made every multiply-add wait for the previous one's store (the store of the 1×1
     /// value convolution's 32 outputs was a batch's hottest instruction). Each output's sum keeps its order.
     #[inline(always)]
-    pub(crate) fn accumulate<const FUSED: bool>(&self, x: &[f32], out: &mut [f32]) {
+    fn accumulate<const FUSED: bool>(&self, x: &[f32], out: &mut [f32]) {
         let mut first = 0;
         while first + 64 <= self.outputs {
             self.accumulate_block::<FUSED, 64>(x, first, out);

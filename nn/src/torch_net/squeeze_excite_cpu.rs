@@ -139,39 +139,30 @@ impl HostExcitation {
     }
 }
 
-/// `layer` applied to each row of `x` (`[rows][inputs]`), `[rows][outputs]`, with FMA where the CPU has it.
+/// `layer` applied to each row of `x` (`[rows][inputs]`), `[rows][outputs]` (rust_net's
+/// [`Linear::apply_to_squares`]), with FMA where the CPU has it.
 fn dense_rows(layer: &Linear, x: &[f32]) -> Vec<f32> {
-    let mut out = vec![0.0; x.len() / layer.inputs * layer.outputs];
     match isa() {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Isa::detect` found AVX-512F and FMA on this CPU.
-        Isa::Avx512 => unsafe { dense_avx512(layer, x, &mut out) },
+        Isa::Avx512 => unsafe { dense_avx512(layer, x) },
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `Isa::detect` found AVX2 and FMA on this CPU.
-        Isa::Avx2 => unsafe { dense_avx2(layer, x, &mut out) },
-        _ => dense_each_row::<false>(layer, x, &mut out),
+        Isa::Avx2 => unsafe { dense_avx2(layer, x) },
+        _ => layer.apply_to_squares::<false>(x),
     }
-    out
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,fma")]
-unsafe fn dense_avx512(layer: &Linear, x: &[f32], out: &mut [f32]) {
-    dense_each_row::<true>(layer, x, out);
+unsafe fn dense_avx512(layer: &Linear, x: &[f32]) -> Vec<f32> {
+    layer.apply_to_squares::<true>(x)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn dense_avx2(layer: &Linear, x: &[f32], out: &mut [f32]) {
-    dense_each_row::<true>(layer, x, out);
-}
-
-#[inline(always)]
-fn dense_each_row<const FUSED: bool>(layer: &Linear, x: &[f32], out: &mut [f32]) {
-    for (row, out) in x.chunks_exact(layer.inputs).zip(out.chunks_exact_mut(layer.outputs)) {
-        out.copy_from_slice(&layer.biases);
-        layer.accumulate::<FUSED>(row, out);
-    }
+unsafe fn dense_avx2(layer: &Linear, x: &[f32]) -> Vec<f32> {
+    layer.apply_to_squares::<true>(x)
 }
 
 /// # Safety

@@ -24,6 +24,7 @@
 # the search threads poll their channels 5 ms before they sleep), .device/kairos-spin-caller the same binary with
 # only the search threads polling (KAIROS_SPIN_CALLER_ONLY=1): a thread that sleeps for its outputs may wake on
 # another core with cold caches, which step 0 would show as a replay faster than the search's host stages.
+# Session 77 added to step 0 the host's lscpu and the stage-timing replay held to the last vCPU.
 # Steps 2 and 3 stop early past 450 and 530 s.
 # Carried: .device/ (kairos, kairos-unfused, kairos-before, kairos-stage-timing, lc0, make_test_nets,
 # maia1900-reference.json, lib/) and weights/; experiments/ is taken out of the index for the call (the tracked tree
@@ -69,6 +70,13 @@ done
 $K/kairos-stage-timing benchmark --backend replay --record-file $R/kairos.rec "${replay_flags[@]}" \
   --smart-pruning-factor 0 > $OUT/replay-stage-timing.txt 2>&1
 grep -E "^(gather|backup|all stages)" $OUT/replay-stage-timing.txt
+# Session 77: the host's topology (which vCPUs are hyperthread siblings), and the same replay held to one vCPU (no
+# migration; on a 2-core EPYC a batch's sleep of 1-3 ms left the descent's 2.7 us a node within the noise).
+lscpu > $OUT/lscpu.txt 2>&1; grep -E "^(Thread|Core|Socket|NUMA node\(s\)|Model name)" $OUT/lscpu.txt
+last_cpu=$(($(nproc) - 1))
+taskset -c $last_cpu $K/kairos-stage-timing benchmark --backend replay --record-file $R/kairos.rec \
+  "${replay_flags[@]}" --smart-pruning-factor 0 > $OUT/replay-stage-timing-pinned.txt 2>&1
+grep -E "^(gather|backup|all stages)" $OUT/replay-stage-timing-pinned.txt
 echo "== 1. gpu-compare, kairos against kairos-unfused: $((SECONDS-start)) s"
 python3 scripts/gpu-compare --kairos $K/kairos --baseline $K/kairos-unfused "${dry[@]}" --out $OUT/compare \
   --reference $K/maia1900-reference.json --nets $N --threads 1,2 | grep -v '^$'

@@ -24,7 +24,9 @@
 # the search threads poll their channels 5 ms before they sleep), .device/kairos-spin-caller the same binary with
 # only the search threads polling (KAIROS_SPIN_CALLER_ONLY=1): a thread that sleeps for its outputs may wake on
 # another core with cold caches, which step 0 would show as a replay faster than the search's host stages.
-# Session 77 added to step 0 the host's lscpu and the stage-timing replay held to the last vCPU.
+# Session 77 added to step 0 the host's lscpu and the stage-timing replay held to the last vCPU, and to step 2b
+# .device/kairos-one-per-core (the kit's kairos held to one vCPU of each physical core: no search thread beside the
+# network thread's spinning cudaDeviceSynchronize on one core's two hyperthreads).
 # Steps 2 and 3 stop early past 450 and 530 s.
 # Carried: .device/ (kairos, kairos-unfused, kairos-before, kairos-stage-timing, lc0, make_test_nets,
 # maia1900-reference.json, lib/) and weights/; experiments/ is taken out of the index for the call (the tracked tree
@@ -80,9 +82,10 @@ grep -E "^(gather|backup|all stages)" $OUT/replay-stage-timing-pinned.txt
 echo "== 1. gpu-compare, kairos against kairos-unfused: $((SECONDS-start)) s"
 python3 scripts/gpu-compare --kairos $K/kairos --baseline $K/kairos-unfused "${dry[@]}" --out $OUT/compare \
   --reference $K/maia1900-reference.json --nets $N --threads 1,2 | grep -v '^$'
-echo "== 2b. search NPS on Maia, kairos against kairos-spin and kairos-spin-caller: $((SECONDS-start)) s"
+echo "== 2b. search NPS on Maia, kairos against its spin and one-per-core variants: $((SECONDS-start)) s"
 for round in 1 2; do
-  builds="kairos kairos-spin kairos-spin-caller"; [ $round = 2 ] && builds="kairos-spin-caller kairos-spin kairos"
+  builds="kairos kairos-spin kairos-spin-caller kairos-one-per-core"
+  [ $round = 2 ] && builds="kairos-one-per-core kairos-spin-caller kairos-spin kairos"
   for t in 1 2; do
     for k in $builds; do
       nps=$($K/$k benchmark --weights $N/maia-1900.pb.gz --backend-device $D --precision $P --threads $t \

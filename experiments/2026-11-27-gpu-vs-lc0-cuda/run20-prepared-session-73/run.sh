@@ -26,7 +26,10 @@
 # another core with cold caches, which step 0 would show as a replay faster than the search's host stages.
 # Session 77 added to step 0 the host's lscpu and the stage-timing replay held to the last vCPU, and to step 2b
 # .device/kairos-one-per-core (the kit's kairos held to one vCPU of each physical core: no search thread beside the
-# network thread's spinning cudaDeviceSynchronize on one core's two hyperthreads).
+# network thread's spinning cudaDeviceSynchronize on one core's two hyperthreads) and .device/kairos-blocking-sync
+# (kairos-spin rebuilt with experiments/2026-12-06-spin-variants/blocking-sync.patch as well, run without spinning and
+# with the device's schedule set to blocking sync: that network thread sleeps while the GPU computes; its stderr
+# line with cudaSetDeviceFlags's answer lands in search-spin.txt).
 # Steps 2 and 3 stop early past 450 and 530 s.
 # Carried: .device/ (kairos, kairos-unfused, kairos-before, kairos-stage-timing, lc0, make_test_nets,
 # maia1900-reference.json, lib/) and weights/; experiments/ is taken out of the index for the call (the tracked tree
@@ -82,10 +85,10 @@ grep -E "^(gather|backup|all stages)" $OUT/replay-stage-timing-pinned.txt
 echo "== 1. gpu-compare, kairos against kairos-unfused: $((SECONDS-start)) s"
 python3 scripts/gpu-compare --kairos $K/kairos --baseline $K/kairos-unfused "${dry[@]}" --out $OUT/compare \
   --reference $K/maia1900-reference.json --nets $N --threads 1,2 | grep -v '^$'
-echo "== 2b. search NPS on Maia, kairos against its spin and one-per-core variants: $((SECONDS-start)) s"
+echo "== 2b. search NPS on Maia, kairos against its spin, one-per-core and blocking-sync variants: $((SECONDS-start)) s"
 for round in 1 2; do
-  builds="kairos kairos-spin kairos-spin-caller kairos-one-per-core"
-  [ $round = 2 ] && builds="kairos-one-per-core kairos-spin-caller kairos-spin kairos"
+  builds="kairos kairos-spin kairos-spin-caller kairos-one-per-core kairos-blocking-sync"
+  [ $round = 2 ] && builds="kairos-blocking-sync kairos-one-per-core kairos-spin-caller kairos-spin kairos"
   for t in 1 2; do
     for k in $builds; do
       nps=$($K/$k benchmark --weights $N/maia-1900.pb.gz --backend-device $D --precision $P --threads $t \

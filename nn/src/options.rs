@@ -211,13 +211,23 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
             cudnn_benchmark: options.cudnn_benchmark,
             fusion: options.fused_convolutions,
         };
-        for Placement { device, kind, .. } in placements(options)? {
-            let rust_batch_limit = (options.rust_batch_limit)
-                .unwrap_or_else(|| default_rust_batch_limit(kind, &network.body));
-            let backend =
-                TorchBackend::new(&network, device, kind, options.cpu_threads, rust_batch_limit, cuda, policy)
-                    .map_err(|e| NnError::Torch(e.to_string()))?;
-            children.push(Arc::new(backend));
+        // The CPU backends of one placement share the first one's weights; a GPU keeps a copy of its own.
+        let mut on_cpu: Option<(Placement, Arc<TorchBackend>)> = None;
+        for placement in placements(options)? {
+            let backend = match &on_cpu {
+                Some((first, backend)) if *first == placement => backend.share(),
+                _ => {
+                    let Placement { device, kind, .. } = placement;
+                    let rust_batch_limit = (options.rust_batch_limit)
+                        .unwrap_or_else(|| default_rust_batch_limit(kind, &network.body));
+                    TorchBackend::new(&network, device, kind, options.cpu_threads, rust_batch_limit, cuda, policy)
+                }
+            };
+            let backend = Arc::new(backend.map_err(|e| NnError::Torch(e.to_string()))?);
+            if placement.device == Device::Cpu && on_cpu.is_none() {
+                on_cpu = Some((placement, Arc::clone(&backend)));
+            }
+            children.push(backend);
         }
     } else if options.kind == BackendKind::Replay {
         let path = options.record_file.as_deref().ok_or(NnError::InvalidOption {

@@ -10,7 +10,7 @@
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, sync_channel, Sender, SyncSender};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use shakmaty::{Move, Position};
@@ -58,9 +58,9 @@ enum Networks {
     Torch(NetworkThread),
     /// Every batch by the network in plain Rust; libtorch's copy is not built (it held 150 MB of a 20×256 tower's
     /// process in bf16, 200 MB in fp32).
-    Rust(RustNetwork),
+    Rust(Arc<RustNetwork>),
     /// Batches of up to `limit` positions by the network in plain Rust, larger ones by libtorch.
-    Split { rust: RustNetwork, limit: usize, torch: NetworkThread },
+    Split { rust: Arc<RustNetwork>, limit: usize, torch: NetworkThread },
 }
 
 /// How the policy head's logits become a position's move priors.
@@ -93,28 +93,54 @@ struct Job {
     reply: SyncSender<(Result<GatheredOutputs, BackendError>, Option<InputRows>)>,
 }
 
-/// The thread that owns the [`TorchNetwork`] and runs every batch, one at a time, in arrival order.
+/// The thread that runs every batch of a [`TorchNetwork`], one at a time, in arrival order.
 struct NetworkThread {
     /// Taken on drop, which ends the thread's loop.
     jobs: Option<Sender<Job>>,
     handle: Option<JoinHandle<()>>,
     /// Input rows for callers to write their batches into ([`SPARE_INPUT_ROWS`] on CUDA, none on the CPU).
     spare_rows: Mutex<Vec<InputRows>>,
+    /// The network the thread runs, for another thread on the same CPU to run too ([`NetworkThread::share`]).
+    network: Arc<TorchNetwork>,
+    /// The settings the thread started with.
+    settings: ThreadSettings,
+}
+
+/// How a network thread runs its network.
+#[derive(Clone, Copy)]
+struct ThreadSettings {
+    device: Device,
+    kind: Kind,
+    /// On the CPU, the threads of each forward pass (0: libtorch's default, one per core).
+    cpu_threads: usize,
+    cuda: CudaSettings,
+}
+
+/// What a network thread runs: a network it uploads itself, or one another thread on the CPU already runs.
+enum ThreadNetwork {
+    Upload(Box<Network>),
+    Shared(Arc<TorchNetwork>),
 }
 
 impl NetworkThread {
-    /// Starts the thread, which uploads `network`; returns once the weights are on the device. On the CPU
-    /// its forward passes use `cpu_threads` threads (0: libtorch's default, one per core).
-    /// On CUDA, as `cuda` says.
-    fn start(
-        network: Network,
-        device: Device,
-        kind: Kind,
-        cpu_threads: usize,
-        cuda: CudaSettings,
-    ) -> Result<Self, tch::TchError> {
+    /// Starts the thread, which uploads `network`; returns once the weights are on the device.
+    fn start(network: Network, settings: ThreadSettings) -> Result<Self, tch::TchError> {
+        Self::start_with(ThreadNetwork::Upload(Box::new(network)), settings)
+    }
+
+    /// Another thread running this thread's network, whose weights both hold once: each CPU backend of a process
+    /// (one a core by default) held a copy of its own, twice lc0's memory on two cores for a 20×256 tower or a
+    /// transformer (BENCHMARKS.md, "Large networks on a Zen 4 EPYC"). Reading libtorch's tensors from several
+    /// threads at once is safe; CUDA keeps a network a device.
+    fn share(&self) -> Result<Self, tch::TchError> {
+        Self::start_with(ThreadNetwork::Shared(Arc::clone(&self.network)), self.settings)
+    }
+
+    fn start_with(network: ThreadNetwork, settings: ThreadSettings) -> Result<Self, tch::TchError> {
+        let ThreadSettings { device, kind, cpu_threads, cuda } = settings;
         let (jobs, queue) = channel::<Job>();
-        let (ready, started) = sync_channel::<Result<Vec<InputRows>, tch::TchError>>(1);
+        type Ready = Result<(Vec<InputRows>, Arc<TorchNetwork>), tch::TchError>;
+        let (ready, started) = sync_channel::<Ready>(1);
         let body = move || {
             // libtorch's thread count is the calling thread's OpenMP setting, so it is set here, where every
             // forward pass runs. One thread keeps OpenMP's spinning workers out of the cores of another engine
@@ -131,21 +157,16 @@ impl NetworkThread {
             if device != Device::Cpu && !set_cudnn_benchmark(cuda.cudnn_benchmark) && cuda.cudnn_benchmark {
                 eprintln!("warning: this libtorch cannot switch cuDNN's benchmark mode on; its heuristics choose");
             }
-            let uploaded = TorchNetwork::new(&network, device, kind);
-            // The weights now live in libtorch's tensors; the parsed copy would stay resident for the thread's life.
-            drop(network);
-            let mut network = match uploaded {
-                Ok(network) => network,
-                Err(error) => {
-                    let _ = ready.send(Err(error));
-                    return;
-                }
+            let network = match network {
+                ThreadNetwork::Upload(parsed) => match upload(*parsed, device, kind, cuda) {
+                    Ok(network) => Arc::new(network),
+                    Err(error) => {
+                        let _ = ready.send(Err(error));
+                        return;
+                    }
+                },
+                ThreadNetwork::Shared(network) => network,
             };
-            if cuda.fusion {
-                if let Err(why) = network.fuse_convolutions() {
-                    eprintln!("warning: {why}; the convolutions' bias, skip and ReLU run as separate operations");
-                }
-            }
             // Captured before the backend is ready, so that the first searches do not wait for the captures.
             let mut graphs = (cuda.graphs && device != Device::Cpu)
                 .then(|| {
@@ -165,7 +186,7 @@ impl NetworkThread {
                         Vec::new()
                     }),
             };
-            let _ = ready.send(Ok(spare_rows));
+            let _ = ready.send(Ok((spare_rows, Arc::clone(&network))));
             while let Ok(job) = queue.recv() {
                 // A panic inside libtorch's bindings fails this batch, not the thread.
                 let batch = || run_batch(&network, &mut graphs, &job.inputs, &job.gather);
@@ -191,10 +212,21 @@ impl NetworkThread {
         let upload = started.recv().unwrap_or_else(|_| {
             Err(tch::TchError::Torch("the network thread ended while uploading the weights".into()))
         });
-        // Built first, so that a failed upload drops it, which joins the thread.
-        let mut thread = Self { jobs: Some(jobs), handle: Some(handle), spare_rows: Mutex::default() };
-        thread.spare_rows = Mutex::new(upload?);
-        Ok(thread)
+        // The thread is joined first where the upload failed (dropping the queue ends its loop).
+        match upload {
+            Ok((spare_rows, network)) => Ok(Self {
+                jobs: Some(jobs),
+                handle: Some(handle),
+                spare_rows: Mutex::new(spare_rows),
+                network,
+                settings,
+            }),
+            Err(error) => {
+                drop(jobs);
+                let _ = handle.join();
+                Err(error)
+            }
+        }
     }
 
     /// Input rows to write a batch into, if one is free.
@@ -223,6 +255,19 @@ impl NetworkThread {
     fn give_back(&self, rows: InputRows) {
         self.spare_rows.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(rows);
     }
+}
+
+/// `network`'s weights in libtorch's tensors on `device` in `kind`, its convolutions fused where `cuda` says so. The
+/// parsed copy is dropped as soon as the tensors hold the weights: it would stay resident for the thread's life.
+fn upload(network: Network, device: Device, kind: Kind, cuda: CudaSettings) -> Result<TorchNetwork, tch::TchError> {
+    let mut uploaded = TorchNetwork::new(&network, device, kind)?;
+    drop(network);
+    if cuda.fusion {
+        if let Err(why) = uploaded.fuse_convolutions() {
+            eprintln!("warning: {why}; the convolutions' bias, skip and ReLU run as separate operations");
+        }
+    }
+    Ok(uploaded)
 }
 
 /// Runs one batch from its CUDA graph where there are graphs, else eagerly. A graph that fails turns the graphs
@@ -279,8 +324,9 @@ impl TorchBackend {
         // times a tower's own in f32, three in bf16 pairs) is not built at all.
         let in_rust = device == Device::Cpu && rust_batch_limit > 0;
         let rust_network = if in_rust { RustNetwork::new(network, kind == Kind::BFloat16) } else { None };
-        let torch = || NetworkThread::start(network.clone(), device, kind, cpu_threads, cuda);
-        let networks = match rust_network {
+        let settings = ThreadSettings { device, kind, cpu_threads, cuda };
+        let torch = || NetworkThread::start(network.clone(), settings);
+        let networks = match rust_network.map(Arc::new) {
             Some(rust) if rust_batch_limit >= MAX_BATCH => Networks::Rust(rust),
             Some(rust) => Networks::Split { rust, limit: rust_batch_limit, torch: torch()? },
             None => Networks::Torch(torch()?),
@@ -293,6 +339,19 @@ impl TorchBackend {
             runs_on_cpu: device == Device::Cpu,
             policy,
         })
+    }
+
+    /// Another backend on the same device with the same weights, held once by both (a process's CPU backends, one
+    /// a core by default), and a network thread of its own where this one has one.
+    pub fn share(&self) -> Result<Self, tch::TchError> {
+        let networks = match &self.networks {
+            Networks::Torch(torch) => Networks::Torch(torch.share()?),
+            Networks::Rust(rust) => Networks::Rust(Arc::clone(rust)),
+            Networks::Split { rust, limit, torch } => {
+                Networks::Split { rust: Arc::clone(rust), limit: *limit, torch: torch.share()? }
+            }
+        };
+        Ok(Self { networks, ..*self })
     }
 }
 
@@ -600,6 +659,52 @@ pub(crate) mod tests {
             let callers: Vec<_> = (0..4).map(|_| scope.spawn(|| start_position(&backend))).collect();
             for caller in callers {
                 assert_eq!(caller.join().expect("no panic").expect("evaluates"), alone);
+            }
+        });
+    }
+
+    #[test]
+    fn a_shared_backend_holds_the_same_weights_on_a_thread_of_its_own_and_evaluates_as_the_first() {
+        let network = load_network(std::path::Path::new(WEIGHTS)).expect("scripts/setup installs Maia-1900");
+        let policy = PolicyOutput { temperature: 1.0, exact_softmax: true, transposed_moves: TransposedMoves::AsPlanes };
+        // Batches of one in Rust, larger ones in libtorch.
+        let first = TorchBackend::new(&network, Device::Cpu, Kind::Float, 1, 1, CPU_ONLY, policy).expect("builds");
+        let alone = TorchBackend::new(&network, Device::Cpu, Kind::Float, 1, 1, CPU_ONLY, policy).expect("builds");
+        let shared = first.share().expect("shares");
+        let (Networks::Split { rust, torch, .. }, Networks::Split { rust: rust2, torch: torch2, .. }) =
+            (&first.networks, &shared.networks)
+        else {
+            panic!("a Rust batch limit of 1 splits the batches");
+        };
+        assert!(Arc::ptr_eq(rust, rust2), "one network in plain Rust");
+        assert!(Arc::ptr_eq(&torch.network, &torch2.network), "one libtorch network");
+        let thread_of = |torch: &NetworkThread| torch.handle.as_ref().expect("running").thread().id();
+        assert_ne!(thread_of(torch), thread_of(torch2), "a network thread each");
+        let unshared = |backend: &TorchBackend| match &backend.networks {
+            Networks::Split { rust, torch, .. } => (Arc::clone(rust), Arc::clone(&torch.network)),
+            _ => unreachable!("split above"),
+        };
+        assert!(!Arc::ptr_eq(&unshared(&alone).0, rust) && !Arc::ptr_eq(&unshared(&alone).1, &torch.network));
+
+        let history = [HistoryEntry { position: Chess::default(), repetitions: 0 }];
+        let moves: Vec<Move> = history[0].position.legal_moves().into_iter().collect();
+        let request = EvalRequest { history: &history, moves: &moves };
+        let batch_of = |backend: &TorchBackend, size: usize| {
+            let mut computation = backend.new_computation();
+            (0..size).for_each(|_| drop(computation.add(&request).expect("queued")));
+            computation.compute().expect("evaluates")
+        };
+        let expected = [batch_of(&alone, 1), batch_of(&alone, 3)];
+        std::thread::scope(|scope| {
+            let callers: Vec<_> = [&first, &shared, &first, &shared]
+                .into_iter()
+                .map(|backend| scope.spawn(move || (0..20).map(|i| batch_of(backend, 1 + 2 * (i % 2))).collect()))
+                .collect();
+            for caller in callers {
+                let outputs: Vec<Vec<Evaluation>> = caller.join().expect("no panic");
+                for (i, output) in outputs.iter().enumerate() {
+                    assert_eq!(output, &expected[i % 2], "batch {i}");
+                }
             }
         });
     }

@@ -199,6 +199,13 @@ pub struct TorchNetwork {
     fused_convolutions: bool,
 }
 
+// SAFETY: a network's tensors are written only while it is built (`new`, and `fuse_convolutions`, which takes
+// `&mut self`); every `&self` method reads them to compute new tensors, and libtorch's tensors, their reference
+// counts atomic, may be read from several threads at once (how PyTorch serves one module to many threads). tch
+// leaves `Tensor` without `Sync` because some of its `&self` methods write (gradients, in-place views), which no
+// method here calls on a weight.
+unsafe impl Sync for TorchNetwork {}
+
 /// The same NCHW tensor with its channels innermost in memory (PyTorch's channels-last format), in which every
 /// convolution runs. On the CPU oneDNN computes in that layout, and NCHW tensors cost it a reorder in and out of
 /// every convolution: Maia-1900 in bf16 at batch 32 on an Intel Xeon with AMX went from 3054–3221 to 4016–4057

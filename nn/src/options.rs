@@ -218,8 +218,8 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
                 Some((first, backend)) if *first == placement => backend.share(),
                 _ => {
                     let Placement { device, kind, .. } = placement;
-                    let rust_batch_limit = (options.rust_batch_limit)
-                        .unwrap_or_else(|| default_rust_batch_limit(kind, &network.body));
+                    let rust_batch_limit =
+                        (options.rust_batch_limit).unwrap_or_else(|| default_rust_batch_limit(kind, &network.body));
                     TorchBackend::new(&network, device, kind, options.cpu_threads, rust_batch_limit, cuda, policy)
                 }
             };

@@ -572,9 +572,14 @@ pub(crate) mod tests {
     const WEIGHTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
     const CPU_ONLY: CudaSettings = CudaSettings { graphs: false, cudnn_benchmark: false, fusion: false };
 
+    /// Priors with the exact exponential, the policy planes as the network gives them.
+    fn exact_policy() -> PolicyOutput {
+        PolicyOutput { temperature: 1.0, exact_softmax: true, transposed_moves: TransposedMoves::AsPlanes }
+    }
+
     fn backend() -> TorchBackend {
         let network = load_network(std::path::Path::new(WEIGHTS)).expect("scripts/setup installs Maia-1900");
-        let policy = PolicyOutput { temperature: 1.0, exact_softmax: true, transposed_moves: TransposedMoves::AsPlanes };
+        let policy = exact_policy();
         TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, 0, CPU_ONLY, policy).expect("the network uploads")
     }
 
@@ -641,7 +646,7 @@ pub(crate) mod tests {
     #[test]
     fn a_backend_that_runs_every_batch_in_rust_builds_no_libtorch_network_and_evaluates_as_a_split_one() {
         let network = load_network(std::path::Path::new(WEIGHTS)).expect("scripts/setup installs Maia-1900");
-        let policy = PolicyOutput { temperature: 1.0, exact_softmax: true, transposed_moves: TransposedMoves::AsPlanes };
+        let policy = exact_policy();
         let with_limit = |limit| TorchBackend::new(&network, Device::Cpu, Kind::Float, 0, limit, CPU_ONLY, policy);
         let rust_only = with_limit(MAX_BATCH).expect("the network builds");
         assert!(matches!(rust_only.networks, Networks::Rust(_)), "every batch in Rust");
@@ -666,7 +671,7 @@ pub(crate) mod tests {
     #[test]
     fn a_shared_backend_holds_the_same_weights_on_a_thread_of_its_own_and_evaluates_as_the_first() {
         let network = load_network(std::path::Path::new(WEIGHTS)).expect("scripts/setup installs Maia-1900");
-        let policy = PolicyOutput { temperature: 1.0, exact_softmax: true, transposed_moves: TransposedMoves::AsPlanes };
+        let policy = exact_policy();
         // Batches of one in Rust, larger ones in libtorch.
         let first = TorchBackend::new(&network, Device::Cpu, Kind::Float, 1, 1, CPU_ONLY, policy).expect("builds");
         let alone = TorchBackend::new(&network, Device::Cpu, Kind::Float, 1, 1, CPU_ONLY, policy).expect("builds");

@@ -223,6 +223,7 @@ impl Session {
         match loaded {
             Ok(Ok((network, description))) => {
                 self.evaluator = Some(Evaluator::new(network, &self.options));
+                crate::memory::release_all_freed_memory();
                 self.out.send(&format!("info string Backend: {description}"))?;
                 Ok(true)
             }
@@ -257,11 +258,7 @@ impl Session {
         };
         let outcome = evaluator.search.start(request, Box::new(|_| {})).wait();
         *evaluator = Evaluator::new(evaluator.network.clone(), &self.options);
-        #[cfg(all(target_os = "linux", target_env = "gnu"))]
-        // SAFETY: malloc_trim only returns free heap pages to the system.
-        unsafe {
-            libc::malloc_trim(0);
-        }
+        crate::memory::release_all_freed_memory();
         if let Some(nps) = outcome.and_then(|outcome| measured_nps(&outcome.stats)) {
             *lock(&self.measured_nps) = Some(nps);
         }

@@ -23,15 +23,14 @@ fn main() -> ExitCode {
     }
 }
 
-/// Returns every jemalloc arena's freed pages to the system (`arena.<MALLCTL_ARENAS_ALL>.purge`).
+/// Returns every jemalloc arena's freed pages to the system: `arena.<i>.purge` with jemalloc 5's index for all of
+/// them (`MALLCTL_ARENAS_ALL`, 4096).
 fn purge_jemalloc() {
-    /// jemalloc 5's index for every arena at once.
-    const MALLCTL_ARENAS_ALL: u32 = 4096;
-    let name = std::ffi::CString::new(format!("arena.{MALLCTL_ARENAS_ALL}.purge")).expect("no NUL inside");
-    // SAFETY: the purge control reads and writes no value (all four pointers null, length 0); `name` is a
-    // NUL-terminated string that outlives the call.
+    use std::ptr::null_mut;
+    // SAFETY: the purge control reads and writes no value (all four pointers null, length 0); the name is a
+    // NUL-terminated static string.
     unsafe {
-        tikv_jemalloc_sys::mallctl(name.as_ptr(), std::ptr::null_mut(), std::ptr::null_mut(), std::ptr::null_mut(), 0);
+        tikv_jemalloc_sys::mallctl(c"arena.4096.purge".as_ptr(), null_mut(), null_mut(), null_mut(), 0);
     }
 }
 

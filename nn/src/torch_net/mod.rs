@@ -200,10 +200,11 @@ pub struct TorchNetwork {
 }
 
 // SAFETY: a network's tensors are written only while it is built (`new`, and `fuse_convolutions`, which takes
-// `&mut self`); every `&self` method reads them to compute new tensors, and libtorch's tensors, their reference
-// counts atomic, may be read from several threads at once (how PyTorch serves one module to many threads). tch
-// leaves `Tensor` without `Sync` because some of its `&self` methods write (gradients, in-place views), which no
-// method here calls on a weight.
+// `&mut self`; tch's in-place operations take `&mut Tensor`, which a `&self` method cannot lend); every `&self`
+// method reads them to compute new tensors, and libtorch's tensors, their reference counts atomic, may be read
+// from several threads at once (how PyTorch serves one module to many threads). tch leaves `Tensor` without `Sync`
+// because some of its `&self` methods write (the `_out` operations into their `out`, as `copy_without_waiting`
+// into its `dst`): none of them is given a weight.
 unsafe impl Sync for TorchNetwork {}
 
 /// The same NCHW tensor with its channels innermost in memory (PyTorch's channels-last format), in which every

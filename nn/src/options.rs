@@ -14,6 +14,7 @@ use crate::cpu_features::{native_bf16, AVX512_BF16};
 use crate::cuda::load_cuda_runtime;
 use crate::error::NnError;
 use crate::loader::load_network;
+use crate::network::Network;
 use crate::test_backend::{TestBackend, TestMode};
 use crate::policy_map::TransposedMoves;
 use crate::recording::RecordingBackend;
@@ -201,34 +202,7 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
     let mut children: Vec<Arc<dyn Backend>> = Vec::new();
     if options.kind == BackendKind::Torch {
         let network = load_network(&options.weights)?;
-        let policy = PolicyOutput {
-            temperature: options.policy_temperature,
-            exact_softmax: options.exact_softmax,
-            transposed_moves: options.transposed_moves,
-        };
-        let cuda = CudaSettings {
-            graphs: options.cuda_graphs,
-            cudnn_benchmark: options.cudnn_benchmark,
-            fusion: options.fused_convolutions,
-        };
-        // The CPU backends of one placement share the first one's weights; a GPU keeps a copy of its own.
-        let mut on_cpu: Option<(Placement, Arc<TorchBackend>)> = None;
-        for placement in placements(options)? {
-            let backend = match &on_cpu {
-                Some((first, backend)) if *first == placement => backend.share(),
-                _ => {
-                    let Placement { device, kind, .. } = placement;
-                    let rust_batch_limit =
-                        (options.rust_batch_limit).unwrap_or_else(|| default_rust_batch_limit(kind, &network.body));
-                    TorchBackend::new(&network, device, kind, options.cpu_threads, rust_batch_limit, cuda, policy)
-                }
-            };
-            let backend = Arc::new(backend.map_err(|e| NnError::Torch(e.to_string()))?);
-            if placement.device == Device::Cpu && on_cpu.is_none() {
-                on_cpu = Some((placement, Arc::clone(&backend)));
-            }
-            children.push(backend);
-        }
+        children.extend(torch_backends(options, &network)?.into_iter().map(|backend| backend as Arc<dyn Backend>));
     } else if options.kind == BackendKind::Replay {
         let path = options.record_file.as_deref().ok_or(NnError::InvalidOption {
             option: "RecordFile",
@@ -253,6 +227,40 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
     } else {
         backend
     })
+}
+
+/// A torch backend for each placement of `network`; the CPU's share the first one's weights, a GPU keeps a copy of
+/// its own.
+fn torch_backends(options: &BackendOptions, network: &Network) -> Result<Vec<Arc<TorchBackend>>, NnError> {
+    let policy = PolicyOutput {
+        temperature: options.policy_temperature,
+        exact_softmax: options.exact_softmax,
+        transposed_moves: options.transposed_moves,
+    };
+    let cuda = CudaSettings {
+        graphs: options.cuda_graphs,
+        cudnn_benchmark: options.cudnn_benchmark,
+        fusion: options.fused_convolutions,
+    };
+    let mut backends = Vec::new();
+    let mut on_cpu: Option<(Placement, Arc<TorchBackend>)> = None;
+    for placement in placements(options)? {
+        let backend = match &on_cpu {
+            Some((first, backend)) if *first == placement => backend.share(),
+            _ => {
+                let Placement { device, kind, .. } = placement;
+                let rust_batch_limit =
+                    (options.rust_batch_limit).unwrap_or_else(|| default_rust_batch_limit(kind, &network.body));
+                TorchBackend::new(network, device, kind, options.cpu_threads, rust_batch_limit, cuda, policy)
+            }
+        };
+        let backend = Arc::new(backend.map_err(|e| NnError::Torch(e.to_string()))?);
+        if placement.device == Device::Cpu && on_cpu.is_none() {
+            on_cpu = Some((placement, Arc::clone(&backend)));
+        }
+        backends.push(backend);
+    }
+    Ok(backends)
 }
 
 /// Where each torch backend runs: every device of the list resolved, and a lone `cpu`, or `auto` without a GPU,
@@ -383,3 +391,39 @@ pub fn describe_backend(options: &BackendOptions) -> Result<String, NnError> {
     })
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cpu_backends_of_one_placement_share_one_network_and_a_list_of_cpus_too() {
+        let weights = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz"));
+        let network = load_network(&weights).expect("scripts/setup installs Maia-1900");
+        let options = BackendOptions {
+            weights,
+            kind: BackendKind::Torch,
+            devices: vec![DeviceChoice::Cpu],
+            precision: Precision::Fp32,
+            cpu_threads: 1,
+            rust_batch_limit: Some(1),
+            cuda_graphs: false,
+            cudnn_benchmark: false,
+            fused_convolutions: false,
+            cpu_backends: 3,
+            policy_temperature: 1.0,
+            exact_softmax: false,
+            cache_size: 0,
+            transposed_moves: TransposedMoves::AsPlanes,
+            test_backend_delay: Duration::ZERO,
+            record_file: None,
+        };
+        let backends = torch_backends(&options, &network).expect("three CPU backends");
+        assert_eq!(backends.len(), 3);
+        assert!(backends[1..].iter().all(|backend| backend.shares_weights_with(&backends[0])), "one network");
+        let listed = BackendOptions { devices: vec![DeviceChoice::Cpu, DeviceChoice::Cpu], ..options.clone() };
+        let backends = torch_backends(&listed, &network).expect("two CPU backends");
+        assert!(backends[1].shares_weights_with(&backends[0]), "cpu,cpu: one network");
+        let apart = torch_backends(&BackendOptions { cpu_backends: 1, ..options }, &network).expect("one backend");
+        assert!(!apart[0].shares_weights_with(&backends[0]), "another load, another network");
+    }
+}

@@ -63,6 +63,18 @@ enum Networks {
     Split { rust: Arc<RustNetwork>, limit: usize, torch: NetworkThread },
 }
 
+#[cfg(test)]
+impl Networks {
+    /// The network in plain Rust and the network thread, where there are.
+    fn parts(&self) -> (Option<&Arc<RustNetwork>>, Option<&NetworkThread>) {
+        match self {
+            Networks::Torch(torch) => (None, Some(torch)),
+            Networks::Rust(rust) => (Some(rust), None),
+            Networks::Split { rust, torch, .. } => (Some(rust), Some(torch)),
+        }
+    }
+}
+
 /// How the policy head's logits become a position's move priors.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PolicyOutput {
@@ -352,6 +364,21 @@ impl TorchBackend {
             }
         };
         Ok(Self { networks, ..*self })
+    }
+
+    /// Whether both backends run the same copy of the weights, in plain Rust and in libtorch alike.
+    #[cfg(test)]
+    pub(crate) fn shares_weights_with(&self, other: &TorchBackend) -> bool {
+        fn same<T>(a: Option<&Arc<T>>, b: Option<&Arc<T>>) -> bool {
+            match (a, b) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+        }
+        let (rust, torch) = self.networks.parts();
+        let (other_rust, other_torch) = other.networks.parts();
+        same(rust, other_rust) && same(torch.map(|t| &t.network), other_torch.map(|t| &t.network))
     }
 }
 
@@ -676,20 +703,12 @@ pub(crate) mod tests {
         let first = TorchBackend::new(&network, Device::Cpu, Kind::Float, 1, 1, CPU_ONLY, policy).expect("builds");
         let alone = TorchBackend::new(&network, Device::Cpu, Kind::Float, 1, 1, CPU_ONLY, policy).expect("builds");
         let shared = first.share().expect("shares");
-        let (Networks::Split { rust, torch, .. }, Networks::Split { rust: rust2, torch: torch2, .. }) =
-            (&first.networks, &shared.networks)
-        else {
-            panic!("a Rust batch limit of 1 splits the batches");
+        assert!(shared.shares_weights_with(&first) && !alone.shares_weights_with(&first));
+        let thread_of = |backend: &TorchBackend| match &backend.networks {
+            Networks::Split { torch, .. } => torch.handle.as_ref().expect("running").thread().id(),
+            _ => panic!("a Rust batch limit of 1 splits the batches"),
         };
-        assert!(Arc::ptr_eq(rust, rust2), "one network in plain Rust");
-        assert!(Arc::ptr_eq(&torch.network, &torch2.network), "one libtorch network");
-        let thread_of = |torch: &NetworkThread| torch.handle.as_ref().expect("running").thread().id();
-        assert_ne!(thread_of(torch), thread_of(torch2), "a network thread each");
-        let unshared = |backend: &TorchBackend| match &backend.networks {
-            Networks::Split { rust, torch, .. } => (Arc::clone(rust), Arc::clone(&torch.network)),
-            _ => unreachable!("split above"),
-        };
-        assert!(!Arc::ptr_eq(&unshared(&alone).0, rust) && !Arc::ptr_eq(&unshared(&alone).1, &torch.network));
+        assert_ne!(thread_of(&first), thread_of(&shared), "a network thread each");
 
         let history = [HistoryEntry { position: Chess::default(), repetitions: 0 }];
         let moves: Vec<Move> = history[0].position.legal_moves().into_iter().collect();

@@ -1,5 +1,7 @@
 //! Memory handed back once a network has loaded: the binary's allocator is purged then (jemalloc keeps the pages
-//! of the parsed weights and the upload's temporaries otherwise, as long as the engine idles).
+//! of the parsed weights and the upload's temporaries otherwise, as long as the engine idles). A test binary of its
+//! own, beside `uci::tests`' in-memory sessions: the purge is set once a process and counted, and no other test's
+//! load may count.
 
 use std::io::{Cursor, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -81,10 +81,13 @@ fn lc0_default(name: &str) -> &'static str {
     LC0_OPTIONS.iter().find(|(lc0_name, _, _)| *lc0_name == name).unwrap_or_else(|| panic!("{name} is not in LC0_OPTIONS")).1
 }
 
-/// The lc0 options whose Kairos default departs from lc0's on purpose, with Kairos's default: `regime`, which plays
-/// lc0's legacy where moves get many nodes and the node limit that passed its SPRT against legacy where they get
-/// few (EXPERIMENTS.md, 2026-11-24/25 and 2026-11-29).
-const DELIBERATE_DEPARTURES: &[(&str, &str)] = &[("TimeManager", "regime")];
+/// The lc0 options whose Kairos default departs from lc0's on purpose, with Kairos's default and range: `regime`,
+/// which plays lc0's legacy where moves get many nodes and the node limit that passed its SPRT against legacy where
+/// they get few (EXPERIMENTS.md, 2026-11-24/25 and 2026-11-29); `MaxPrefetch=-1`, the backend's recommendation,
+/// lc0's 32 on CUDA and none on a CPU, where a prefetched position costs what a searched one does (BENCHMARKS.md,
+/// "Prefetching on a CPU").
+const DELIBERATE_DEPARTURES: &[Lc0Option] =
+    &[("TimeManager", "regime", None), ("MaxPrefetch", "-1", Some((-1.0, 1024.0)))];
 
 /// lc0's default of the float option `name`, as the search stores it (f32).
 fn lc0_f32(name: &str) -> f32 {
@@ -142,9 +145,9 @@ fn the_lc0_named_options_carry_lc0s_defaults_and_ranges() {
     let announced = binary_defaults();
     for (name, lc0, lc0_range) in LC0_OPTIONS {
         let ours = announced.get(*name).unwrap_or_else(|| panic!("the binary announces no option {name}"));
-        let lc0 = match DELIBERATE_DEPARTURES.iter().find(|(departing, _)| departing == name) {
-            Some((_, kairos)) => kairos,
-            None => lc0,
+        let (lc0, lc0_range) = match DELIBERATE_DEPARTURES.iter().find(|(departing, _, _)| departing == name) {
+            Some((_, kairos, kairos_range)) => (kairos, kairos_range),
+            None => (lc0, lc0_range),
         };
         let same = match (ours.parse::<f64>(), lc0.parse::<f64>()) {
             (Ok(a), Ok(b)) => a == b,
@@ -193,7 +196,6 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
     for (field, name) in [
         (params.threads as u64, "Threads"),
         (params.minibatch_size as u64, "MinibatchSize"),
-        (params.max_prefetch as u64, "MaxPrefetch"),
         (params.idling_minimum_work as u64, "IdlingMinimumWork"),
         (params.thread_idling_threshold as u64, "ThreadIdlingThreshold"),
         (u64::from(params.max_collision_visits), "MaxCollisionVisits"),
@@ -204,6 +206,7 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
     ] {
         assert_eq!(field, lc0_integer(name), "{name} reaches the search as lc0's");
     }
+    assert_eq!(params.max_prefetch, None, "MaxPrefetch=-1 reaches the search as the backend's recommendation");
     for (field, name) in [
         (params.out_of_order_eval, "OutOfOrderEval"),
         (params.sticky_endgames, "StickyEndgames"),

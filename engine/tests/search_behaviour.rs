@@ -23,7 +23,7 @@ fn sequential() -> SearchParams {
     SearchParams {
         threads: 1,
         minibatch_size: 1,
-        max_prefetch: 0,
+        max_prefetch: Some(0),
         out_of_order_eval: false,
         ..lc0_defaults()
     }
@@ -267,7 +267,7 @@ fn a_fresh_tree_of_cached_positions_in_time_trouble_keeps_its_gathers_within_the
     // and the first poll bounds the rest (#34 item 1: game 53 of the 500 NPS replay lost on time this way).
     let cached_fresh = |gather_bound, limit, affordable| {
         let hits = Arc::new(AtomicU32::new(0));
-        let backend = CachingBackend { cache: Arc::default(), hits: Arc::clone(&hits) };
+        let backend = CachingBackend { cache: Arc::default(), hits: Arc::clone(&hits), recommended_prefetch: 32 };
         let mut search = Search::new(Arc::new(backend), gathering_params(gather_bound));
         search.set_position(&GameState::default());
         visits_affording(&mut search, 400, None);
@@ -290,7 +290,7 @@ fn a_fresh_tree_of_cached_positions_in_time_trouble_keeps_its_gathers_within_the
 
 /// One search thread, batches of 32 (an out-of-order limit of 76) and the given gather bound.
 fn gathering_params(gather_bound: GatherBound) -> SearchParams {
-    SearchParams { threads: 1, minibatch_size: 32, max_prefetch: 0, gather_bound, ..lc0_defaults() }
+    SearchParams { threads: 1, minibatch_size: 32, max_prefetch: Some(0), gather_bound, ..lc0_defaults() }
 }
 
 /// A search with [`gathering_params`] and the hashed test network, from the start.
@@ -511,10 +511,11 @@ fn verbose_stats_come_before_the_best_move() {
     );
 }
 
-/// A backend with a cache keyed by the whole history, counting hits.
+/// A backend with a cache keyed by the whole history, counting hits, that recommends a prefetch.
 struct CachingBackend {
     cache: Arc<Mutex<std::collections::HashMap<String, Evaluation>>>,
     hits: Arc<AtomicU32>,
+    recommended_prefetch: usize,
 }
 
 struct CachingComputation<'a> {
@@ -533,7 +534,7 @@ fn history_key(request: &EvalRequest<'_>) -> String {
 
 impl Backend for CachingBackend {
     fn attributes(&self) -> BackendAttributes {
-        FnBackend::new(1, hashed).attributes()
+        BackendAttributes { recommended_prefetch: self.recommended_prefetch, ..FnBackend::new(1, hashed).attributes() }
     }
     fn new_computation(&self) -> Box<dyn Computation + '_> {
         Box::new(CachingComputation {
@@ -566,12 +567,11 @@ impl Computation for CachingComputation<'_> {
     }
 }
 
-fn cache_hits_with_prefetch(max_prefetch: usize) -> (u32, SearchOutcome) {
+/// The cache hits and the outcome of a 300-playout search with `max_prefetch` on a backend recommending a prefetch
+/// of `recommended`.
+fn cache_hits_with_prefetch(max_prefetch: Option<usize>, recommended: usize) -> (u32, SearchOutcome) {
     let hits = Arc::new(AtomicU32::new(0));
-    let backend = CachingBackend {
-        cache: Arc::default(),
-        hits: Arc::clone(&hits),
-    };
+    let backend = CachingBackend { cache: Arc::default(), hits: Arc::clone(&hits), recommended_prefetch: recommended };
     let params = SearchParams {
         threads: 1,
         minibatch_size: 1,
@@ -586,12 +586,12 @@ fn cache_hits_with_prefetch(max_prefetch: usize) -> (u32, SearchOutcome) {
 
 #[test]
 fn prefetch_warms_the_cache_and_hits_are_backed_up_out_of_order() {
-    let (without, plain) = cache_hits_with_prefetch(0);
+    let (without, plain) = cache_hits_with_prefetch(Some(0), 32);
     assert_eq!(
         without, 0,
         "positions with distinct histories are evaluated once"
     );
-    let (with, prefetched) = cache_hits_with_prefetch(32);
+    let (with, prefetched) = cache_hits_with_prefetch(Some(32), 0);
     assert!(
         with > 50,
         "prefetched positions should come back as cache hits, got {with}"
@@ -601,6 +601,17 @@ fn prefetch_warms_the_cache_and_hits_are_backed_up_out_of_order() {
         prefetched.best, plain.best,
         "the same network gives the same search"
     );
+}
+
+/// `MaxPrefetch=-1` (the default) takes the backend's recommendation: none on a CPU backend, lc0's 32 on CUDA.
+#[test]
+fn the_default_prefetch_is_the_backends_recommendation() {
+    let defaults = lc0_defaults();
+    assert_eq!(defaults.max_prefetch, None, "MaxPrefetch's default leaves the prefetch to the backend");
+    let (recommended_none, _) = cache_hits_with_prefetch(defaults.max_prefetch, 0);
+    assert_eq!(recommended_none, 0, "a backend recommending no prefetch gets none");
+    let (recommended_32, _) = cache_hits_with_prefetch(defaults.max_prefetch, 32);
+    assert!(recommended_32 > 50, "a backend recommending 32 gets its batches filled, {recommended_32} hits");
 }
 
 /// Fails every batch.

@@ -1,9 +1,10 @@
 //! Parity with lc0's own searches of Maia-1900 on the torch backend with one search thread: without
 //! prefetch, out-of-order evaluation or smart pruning, strictly sequential (MinibatchSize=1,
 //! reference/lc0-sequential-search-400.json) and in batches of 32 (reference/lc0-batched-search-600.json);
-//! and with lc0's out-of-order evaluation and prefetching on (its defaults) in batches of 32
-//! (reference/lc0-prefetch-search-1000.json); and a random-weight transformer with smolgen, canonical input
-//! (format 3) and a moves-left head searched sequentially (reference/lc0-transformer-sequential-search-400.json).
+//! and with lc0's out-of-order evaluation and prefetching on (its defaults; `MaxPrefetch=32` said, since a CPU
+//! backend of Kairos recommends none) in batches of 32 (reference/lc0-prefetch-search-1000.json); and a
+//! random-weight transformer with smolgen, canonical input (format 3) and a moves-left head searched sequentially
+//! (reference/lc0-transformer-sequential-search-400.json).
 //! Smart pruning stays off: it waits 200 ms of wall time after the first evaluation, so its counts depend on the
 //! machine. Needs the weights installed by scripts/setup.
 
@@ -118,7 +119,7 @@ fn batched_600_node_search_matches_lc0() {
 
 #[test]
 fn batched_search_with_out_of_order_evaluation_and_prefetch_matches_lc0() {
-    let flags = engine_flags(&["--threads=1", "--minibatch-size=32"]);
+    let flags = engine_flags(&["--threads=1", "--minibatch-size=32", "--max-prefetch=32"]);
     compare_with_lc0("lc0-prefetch-search-1000.json", MAIA, flags, &|| Box::new(Visits(1000)));
 }
 

@@ -60,7 +60,7 @@ fn search_once(mut search: Search, stopper: Box<dyn Stopper + Send>, panicking_e
 }
 
 fn params(threads: usize) -> SearchParams {
-    SearchParams { threads, minibatch_size: 4, max_prefetch: 0, ..lc0_defaults() }
+    SearchParams { threads, minibatch_size: 4, max_prefetch: Some(0), ..lc0_defaults() }
 }
 
 /// A network that panics on its `after`-th evaluation (counting from 1), and evaluates like `hashed` otherwise.

@@ -49,6 +49,9 @@ pub struct BackendAttributes {
     pub recommended_batch_size: usize,
     /// The largest batch the backend accepts.
     pub maximum_batch_size: usize,
+    /// How many positions prefetching may fill a small batch up to (`MaxPrefetch=-1` takes it): worth it where a
+    /// batch costs its launches more than its positions, waste where each position costs what a searched one does.
+    pub recommended_prefetch: usize,
     /// How many search threads suit the backend.
     pub suggested_threads: usize,
     /// How many batches it computes at once (one a backend of a round robin): the search counts it idle only

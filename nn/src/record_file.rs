@@ -3,13 +3,14 @@
 //! attributes, so that a replay batches the search as the recording did. Little-endian throughout:
 //!
 //! ```text
-//! header: b"KAIROSRC", u32 version (1), u8 has_wdl, u8 has_moves_left, u32 recommended batch size,
-//!         u32 maximum batch size, u32 suggested threads, u32 concurrent batches
+//! header: b"KAIROSRC", u32 version (2), u8 has_wdl, u8 has_moves_left, u32 recommended batch size,
+//!         u32 maximum batch size, u32 suggested threads, u32 concurrent batches, u32 recommended prefetch
 //! record: u64 key, f32 wl, f32 d, f32 m, u32 moves, f32 prior × moves
 //! ```
 //!
 //! Records are appended batch by batch, so several runs may add to one file; a key's first record is the one
-//! replayed, as in lc0.
+//! replayed, as in lc0. Version 1 headers, from before backends recommended a prefetch, end after the concurrent
+//! batches and read as lc0's prefetch of 32, which every backend then had.
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
@@ -21,7 +22,9 @@ use crate::backend::{BackendAttributes, EvalRequest, Evaluation};
 use crate::cache::cache_key;
 
 const MAGIC: &[u8; 8] = b"KAIROSRC";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+/// The prefetch every backend had when version 1 was written (lc0's `MaxPrefetch`).
+const VERSION_1_PREFETCH: u32 = 32;
 /// How many positions of a request's history its key covers: what the networks' inputs see (8 positions).
 const KEYED_HISTORY: usize = 8;
 
@@ -74,6 +77,8 @@ pub struct RecordedAttributes {
     pub suggested_threads: u32,
     /// The batches it computed at once (a round robin's backends).
     pub concurrent_batches: u32,
+    /// The prefetch it recommended.
+    pub recommended_prefetch: u32,
 }
 
 impl RecordedAttributes {
@@ -87,6 +92,7 @@ impl RecordedAttributes {
             maximum_batch_size: saturated(attributes.maximum_batch_size),
             suggested_threads: saturated(attributes.suggested_threads),
             concurrent_batches: saturated(attributes.concurrent_batches),
+            recommended_prefetch: saturated(attributes.recommended_prefetch),
         }
     }
 
@@ -97,6 +103,7 @@ impl RecordedAttributes {
             has_moves_left: self.has_moves_left,
             recommended_batch_size: self.recommended_batch_size as usize,
             maximum_batch_size: self.maximum_batch_size as usize,
+            recommended_prefetch: self.recommended_prefetch as usize,
             suggested_threads: self.suggested_threads as usize,
             concurrent_batches: self.concurrent_batches as usize,
         }
@@ -106,8 +113,13 @@ impl RecordedAttributes {
         out.write_all(MAGIC)?;
         out.write_all(&VERSION.to_le_bytes())?;
         out.write_all(&[u8::from(self.has_wdl), u8::from(self.has_moves_left)])?;
-        let counts =
-            [self.recommended_batch_size, self.maximum_batch_size, self.suggested_threads, self.concurrent_batches];
+        let counts = [
+            self.recommended_batch_size,
+            self.maximum_batch_size,
+            self.suggested_threads,
+            self.concurrent_batches,
+            self.recommended_prefetch,
+        ];
         for n in counts {
             out.write_all(&n.to_le_bytes())?;
         }
@@ -119,8 +131,8 @@ impl RecordedAttributes {
             return Err("it does not start with KAIROSRC".into());
         }
         let version = input.u32()?;
-        if version != VERSION {
-            return Err(format!("its version is {version}, this build reads {VERSION}"));
+        if !(1..=VERSION).contains(&version) {
+            return Err(format!("its version is {version}, this build reads 1 to {VERSION}"));
         }
         let flags = input.bytes(2)?;
         Ok(Self {
@@ -130,6 +142,7 @@ impl RecordedAttributes {
             maximum_batch_size: input.u32()?,
             suggested_threads: input.u32()?,
             concurrent_batches: input.u32()?,
+            recommended_prefetch: if version == 1 { VERSION_1_PREFETCH } else { input.u32()? },
         })
     }
 }
@@ -256,6 +269,7 @@ mod tests {
         maximum_batch_size: 1024,
         suggested_threads: 2,
         concurrent_batches: 2,
+        recommended_prefetch: 3,
     };
 
     /// The bytes of the format's description, written out by hand.
@@ -266,13 +280,36 @@ mod tests {
         let evaluation = Evaluation { wl: 0.5, d: 0.25, m: 12.0, policy: vec![1.0, 0.0] };
         write_record(&mut bytes, 0x0102_0304_0506_0708, &evaluation).unwrap();
         let mut expected = b"KAIROSRC".to_vec();
-        expected.extend([1, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 4, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0]);
+        expected.extend([2, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 4, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]);
         expected.extend([8, 7, 6, 5, 4, 3, 2, 1]);
         expected.extend([0, 0, 0, 0x3f, 0, 0, 0x80, 0x3e, 0, 0, 0x40, 0x41, 2, 0, 0, 0, 0, 0, 0x80, 0x3f, 0, 0, 0, 0]);
         assert_eq!(bytes, expected);
         let (attributes, records) = parse_records(&bytes).unwrap();
         assert_eq!(attributes, ATTRIBUTES);
         assert_eq!(records.get(&0x0102_0304_0506_0708), Some(&evaluation));
+    }
+
+    /// A version 1 file (session 78's format, bytes by hand) replays with lc0's prefetch, which its search had.
+    #[test]
+    fn a_version_1_header_reads_with_lc0s_prefetch_and_a_later_version_is_refused() {
+        let mut bytes = b"KAIROSRC".to_vec();
+        bytes.extend([1, 0, 0, 0, 1, 1, 32, 0, 0, 0, 0, 4, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]);
+        bytes.extend([9, 0, 0, 0, 0, 0, 0, 0]);
+        bytes.extend([0, 0, 0, 0, 0, 0, 0x80, 0x3f, 0, 0, 0x40, 0x41, 1, 0, 0, 0, 0, 0, 0x80, 0x3f]);
+        let (attributes, records) = parse_records(&bytes).unwrap();
+        let expected = RecordedAttributes {
+            has_wdl: true,
+            has_moves_left: true,
+            recommended_batch_size: 32,
+            maximum_batch_size: 1024,
+            suggested_threads: 1,
+            concurrent_batches: 1,
+            recommended_prefetch: 32,
+        };
+        assert_eq!(attributes, expected);
+        assert_eq!(records[&9], Evaluation { wl: 0.0, d: 1.0, m: 12.0, policy: vec![1.0] });
+        bytes[8] = 3;
+        assert_eq!(parse_records(&bytes).unwrap_err(), "its version is 3, this build reads 1 to 2");
     }
 
     #[test]

@@ -66,6 +66,7 @@ mod tests {
                 has_moves_left: false,
                 recommended_batch_size: 7,
                 maximum_batch_size: 64,
+                recommended_prefetch: 5,
                 suggested_threads: self.threads,
                 concurrent_batches: 1,
             }

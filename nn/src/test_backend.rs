@@ -97,6 +97,7 @@ impl Backend for TestBackend {
             has_moves_left: false,
             recommended_batch_size: 32,
             maximum_batch_size: MAX_BATCH,
+            recommended_prefetch: 32,
             suggested_threads: 1,
             concurrent_batches: 1,
         }

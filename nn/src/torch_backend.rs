@@ -414,6 +414,10 @@ impl Backend for TorchBackend {
             has_moves_left: self.has_moves_left,
             recommended_batch_size: if self.runs_on_cpu { 32 } else { 256 },
             maximum_batch_size: MAX_BATCH,
+            // lc0's 32 on CUDA; none on a CPU, where a prefetched position costs what a searched one does: without
+            // it Maia-1900 searched 18 % faster at 2.5 s a move and 4–6 % at 10 s, a transformer 1.6–3.8 times as
+            // fast (BENCHMARKS.md, "Prefetching on a CPU").
+            recommended_prefetch: if self.runs_on_cpu { 0 } else { 32 },
             // Two on CUDA, as lc0: since the gather ends early for an idle backend, a second search thread
             // searches 1.35–1.57 times as fast on an H100 (means of five runs on each of Maia-1900, a 20×256 SE
             // net and a transformer), and a fourth adds nothing (BENCHMARKS.md, "Two search threads on CUDA").

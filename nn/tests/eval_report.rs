@@ -222,6 +222,8 @@ fn auto_and_cpu_open_one_cpu_backend_for_each_that_is_asked_for_and_a_list_one_a
     let opened = nn::open_backend(&auto).unwrap();
     let threads = if tch::Cuda::is_available() { 1 } else { 3 };
     assert_eq!(opened.attributes().suggested_threads, threads, "one search thread a backend");
+    let prefetch = if tch::Cuda::is_available() { 32 } else { 0 };
+    assert_eq!(opened.attributes().recommended_prefetch, prefetch, "lc0's prefetch on CUDA, none on a CPU");
 }
 
 /// `Precision=auto` on the CPU is bf16 exactly where the kernel lists a native bf16 instruction set in

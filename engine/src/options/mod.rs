@@ -282,8 +282,9 @@ declare_options! {
          BackendThreads other than 1 or on the virtual clock), on CUDA 2, as lc0 (BENCHMARKS.md).";
     minibatch_size: i64 = 0, OptionKind::Spin { min: 0, max: 1024 }, "MinibatchSize", "minibatch-size",
         "Positions per network batch; 0 = the backend's recommendation.";
-    max_prefetch: i64 = 32, OptionKind::Spin { min: 0, max: 1024 }, "MaxPrefetch", "max-prefetch",
-        "Extra positions evaluated to fill a batch when too few are gathered.";
+    max_prefetch: i64 = -1, OptionKind::Spin { min: -1, max: 1024 }, "MaxPrefetch", "max-prefetch",
+        "Extra positions evaluated to fill a batch when too few are gathered; -1 = the backend's recommendation: \
+         lc0's 32 on CUDA, none on a CPU, where each costs what a searched position does (BENCHMARKS.md).";
     nn_cache_size: i64 = 2_000_000, OptionKind::Spin { min: 0, max: 999_999_999 }, "NNCacheSize", "nncache",
         "Network evaluations kept in the cache.";
     cpuct: f64 = 1.745, OptionKind::Float { min: 0.0, max: 100.0 }, "CPuct", "cpuct",
@@ -565,7 +566,7 @@ impl EngineOptions {
         SearchParams {
             threads: self.threads as usize,
             minibatch_size: self.minibatch_size as usize,
-            max_prefetch: self.max_prefetch as usize,
+            max_prefetch: usize::try_from(self.max_prefetch).ok(),
             out_of_order_eval: self.out_of_order_eval,
             max_out_of_order_evals_factor: self.max_out_of_order_evals_factor as f32,
             gather_bound: GatherBound::from_name(&self.gather_within_playouts_left).unwrap_or_default(),
@@ -878,7 +879,7 @@ mod tests {
         assert_eq!(options.move_overhead_ms, 200);
         assert_eq!(options.time_manager.text(), "regime");
         assert_eq!(options.nn_cache_size, 2_000_000);
-        assert_eq!(options.max_prefetch, 32);
+        assert_eq!(options.max_prefetch, -1);
         assert!(options.out_of_order_eval && options.sticky_endgames && options.two_fold_draws);
         assert!(!options.show_wdl && !options.show_moves_left && !options.nodes_as_playouts);
         assert_eq!((options.multipv, options.score_type.as_str()), (1, "WDL_mu"));

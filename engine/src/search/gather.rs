@@ -259,7 +259,8 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
         let _timer = enter(Stage::Prefetch);
         let mut history = history.positions;
         history.truncate(root_len);
-        prefetch(&state.tree.root, &mut history, params, context.draw_score, computation)?;
+        let target = context.prefetch_target;
+        prefetch(&state.tree.root, &mut history, params, target, context.draw_score, computation)?;
     }
     Ok((gathered, state))
 }
@@ -577,6 +578,7 @@ mod tests {
             draw_score: DrawScore::default(),
             has_moves_left: false,
             batch_target,
+            prefetch_target: params.max_prefetch.unwrap_or(0),
             collision_budget,
             remaining_playouts,
             within_playouts_left: true,
@@ -608,8 +610,7 @@ mod tests {
     /// (no prefetch: it would add positions to the batch).
     fn playouts_per_gather(backend_idle: bool, collision_budget: u32, remaining_playouts: u64) -> Vec<usize> {
         let defaults = crate::options::EngineOptions::default().search_params();
-        let params =
-            SearchParams { minibatch_size: 32, max_prefetch: 0, ..defaults };
+        let params = SearchParams { minibatch_size: 32, max_prefetch: Some(0), ..defaults };
         let backend = TestBackend::new(TestMode::Random { seed: 3 });
         let state = fresh_state();
         with_context(&params, (32, collision_budget, remaining_playouts), backend_idle, |context| {
@@ -631,7 +632,7 @@ mod tests {
     /// The first gather of a fresh tree (the root alone), the batch computed, and `results` edited before it is
     /// prepared and put in the tree; the prepared error if any, else the root's moves and priors in edge order.
     fn root_after(edit: impl Fn(&mut Vec<Evaluation>)) -> Result<Vec<(PackedMove, f32)>, BackendError> {
-        let params = SearchParams { max_prefetch: 0, ..crate::options::EngineOptions::default().search_params() };
+        let params = SearchParams { max_prefetch: Some(0), ..crate::options::EngineOptions::default().search_params() };
         let backend = TestBackend::new(TestMode::Random { seed: 5 });
         let state = fresh_state();
         with_context(&params, (8, 1, u64::MAX), false, |context| {
@@ -730,7 +731,7 @@ mod tests {
         // lc0's ProcessPickedTask (search.cc) generates a new leaf's moves and adds it to the computation after
         // PickNodesToExtend has let go of nodes_mutex_, so that another search thread may pick meanwhile.
         let defaults = crate::options::EngineOptions::default().search_params();
-        let params = SearchParams { minibatch_size: 32, max_prefetch: 0, ..defaults };
+        let params = SearchParams { minibatch_size: 32, max_prefetch: Some(0), ..defaults };
         let backend = TestBackend::new(TestMode::Random { seed: 3 });
         let state = fresh_state();
         with_context(&params, (32, 1000, u64::MAX), false, |context| {

@@ -24,6 +24,8 @@ pub struct GatherContext<'a> {
     pub has_moves_left: bool,
     /// Leaves wanted in the batch.
     pub batch_target: usize,
+    /// How many positions prefetching fills a smaller batch up to (0: none).
+    pub prefetch_target: usize,
     /// Collision visits allowed in this gather.
     pub collision_budget: u32,
     /// The hints' remaining playouts, for root pruning.

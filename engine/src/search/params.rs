@@ -12,8 +12,9 @@ pub struct SearchParams {
     pub threads: usize,
     /// Leaves per network batch (0 = the backend's recommendation).
     pub minibatch_size: usize,
-    /// Fill batches smaller than this with likely future leaves, only to warm the cache (0 = off).
-    pub max_prefetch: usize,
+    /// Fill batches smaller than this with likely future leaves, only to warm the cache (0 = off; None = the
+    /// backend's recommendation).
+    pub max_prefetch: Option<usize>,
     /// Back up cache hits and terminals at once instead of waiting for the batch.
     pub out_of_order_eval: bool,
     /// Out-of-order results per gather, as a multiple of the minibatch size.

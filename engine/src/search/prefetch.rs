@@ -9,19 +9,20 @@ use crate::position::PositionHistory;
 use nn::{BackendError, Computation, EvalRequest};
 use shakmaty::Position;
 
-/// Fills the batch with up to `params.max_prefetch − queued` likely future leaves below `root`.
+/// Fills the batch with up to `target − queued` likely future leaves below `root`.
 pub fn prefetch(
     root: &Node,
     history: &mut PositionHistory,
     params: &SearchParams,
+    target: usize,
     draw_score: DrawScore,
     computation: &mut dyn Computation,
 ) -> Result<(), BackendError> {
     let queued = computation.queued();
-    if queued == 0 || queued >= params.max_prefetch {
+    if queued == 0 || queued >= target {
         return Ok(());
     }
-    let budget = params.max_prefetch - queued;
+    let budget = target - queued;
     let mut context = Prefetch { params, draw_score, computation };
     prefetch_below(Some(root), 0, budget, history, &mut context)?;
     Ok(())

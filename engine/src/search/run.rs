@@ -88,6 +88,8 @@ pub struct Run {
     has_wdl: bool,
     has_moves_left: bool,
     batch_target: usize,
+    /// `MaxPrefetch` resolved: the backend's recommendation unless the options set one.
+    prefetch_target: usize,
     /// Whether this move's gathers stay within the stoppers' playouts left (`GatherWithinPlayoutsLeft`); on a
     /// fresh tree in time-trouble mode, true for the root's gather and then decided at the first poll.
     within_playouts_left: AtomicBool,
@@ -207,6 +209,7 @@ impl Run {
             n => n,
         }
         .min(attributes.maximum_batch_size.max(1));
+        let prefetch_target = config.params.max_prefetch.unwrap_or(attributes.recommended_prefetch);
         let mut stopper = config.stopper;
         let bounded_move = matches!(config.params.gather_bound, GatherBound::SmallMoves | GatherBound::TimeTrouble)
             .then(|| {
@@ -238,6 +241,7 @@ impl Run {
             has_wdl: attributes.has_wdl,
             has_moves_left: attributes.has_moves_left,
             batch_target,
+            prefetch_target,
             within_playouts_left: AtomicBool::new(within_playouts_left),
             thread_count: threads,
             concurrent_batches: attributes.concurrent_batches.max(1),
@@ -502,6 +506,7 @@ impl Run {
             draw_score: self.draw_score,
             has_moves_left: self.has_moves_left,
             batch_target: self.batch_target,
+            prefetch_target: self.prefetch_target,
             collision_budget: collision_budget(
                 &self.params,
                 u64::from(tree.root.n).min(hints.remaining_playouts()),

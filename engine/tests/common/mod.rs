@@ -50,6 +50,7 @@ impl<F: Fn(&EvalRequest<'_>) -> Evaluation + Send + Sync> Backend for FnBackend<
             has_moves_left: self.has_moves_left,
             recommended_batch_size: self.batch_size,
             maximum_batch_size: 256,
+            recommended_prefetch: 32,
             suggested_threads: 1,
             concurrent_batches: 1,
         }

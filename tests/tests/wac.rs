@@ -43,6 +43,8 @@ fn wac_solved_count_at_a_fixed_node_count() {
         weights_file: default_weights().to_string_lossy().into_owned(),
         threads: 1,
         precision: "fp32".into(),
+        // lc0's prefetch, which its run had (a CPU backend of Kairos recommends none).
+        max_prefetch: 32,
         ..EngineOptions::default()
     };
     let mut bench = Bench::open(&options).expect("open the default network");

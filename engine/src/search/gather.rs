@@ -259,8 +259,7 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
         let _timer = enter(Stage::Prefetch);
         let mut history = history.positions;
         history.truncate(root_len);
-        let target = context.prefetch_target;
-        prefetch(&state.tree.root, &mut history, params, target, context.draw_score, computation)?;
+        prefetch(&state.tree.root, &mut history, context, computation)?;
     }
     Ok((gathered, state))
 }

@@ -2,6 +2,7 @@
 //! visit next, so their results wait in the NN cache. Their evaluations are not backed up.
 
 use super::draw_score::DrawScore;
+use super::gather_context::GatherContext;
 use super::node::{Node, Terminal};
 use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier};
@@ -9,21 +10,19 @@ use crate::position::PositionHistory;
 use nn::{BackendError, Computation, EvalRequest};
 use shakmaty::Position;
 
-/// Fills the batch with up to `target − queued` likely future leaves below `root`.
+/// Fills the batch with up to the gather's prefetch target − queued likely future leaves below `root`.
 pub fn prefetch(
     root: &Node,
     history: &mut PositionHistory,
-    params: &SearchParams,
-    target: usize,
-    draw_score: DrawScore,
+    gather: &GatherContext<'_>,
     computation: &mut dyn Computation,
 ) -> Result<(), BackendError> {
     let queued = computation.queued();
-    if queued == 0 || queued >= target {
+    if queued == 0 || queued >= gather.prefetch_target {
         return Ok(());
     }
-    let budget = target - queued;
-    let mut context = Prefetch { params, draw_score, computation };
+    let budget = gather.prefetch_target - queued;
+    let mut context = Prefetch { params: gather.params, draw_score: gather.draw_score, computation };
     prefetch_below(Some(root), 0, budget, history, &mut context)?;
     Ok(())
 }

@@ -18,7 +18,8 @@
 # replaying Maia searches recorded on the AMX Xeon (.device/replay/, lc0's first 2 positions to 20,000 nodes, one
 # search thread, minibatch 256): run17 put Kairos's descent at 6.7 us a node there, where the replay here takes
 # 3.4 us (BENCHMARKS.md, "The search on a real network's trees, replayed"). Binaries stripped, and reference/syzygy
-# taken out of the index too, to keep the tree within 64 MiB. kairos and kairos-stage-timing rebuilt at c94c6c7.
+# taken out of the index too, to keep the tree within 64 MiB. kairos and kairos-stage-timing rebuilt at c94c6c7
+# (at 9c2f75b since run21).
 # Step 2b (session 76): run19's spin-wait A/B, Maia at Threads 1 and 2: .device/kairos-spin is c94c6c7's search and
 # network with experiments/2026-12-06-spin-variants/spin.patch (on CUDA with 4 cores or more, the network thread and
 # the search threads poll their channels 5 ms before they sleep), .device/kairos-spin-caller the same binary with
@@ -30,10 +31,13 @@
 # (kairos-spin rebuilt with experiments/2026-12-06-spin-variants/blocking-sync.patch as well, run without spinning and
 # with the device's schedule set to blocking sync: that network thread sleeps while the GPU computes; its stderr
 # line with cudaSetDeviceFlags's answer lands in search-spin.txt).
-# Session 80 (run21) added .device/kairos-prefetch0 to step 2b: the kit's kairos with --max-prefetch 0, no
-# prefetching, a CPU backend's default since 33a1977, against CUDA's default of lc0's 32 (the kit's binaries predate
-# that change and prefetch 32 on any device; on CUDA HEAD does the same). The wrappers' tracked copies are in
-# experiments/2026-11-27-gpu-vs-lc0-cuda/run20-prepared-session-73/, kairos-prefetch0 in run21-prepared-session-80/.
+# Session 80 (run21) rebuilt kairos, kairos-stage-timing and kairos-spin at 9c2f75b (since c94c6c7: a process's CPU
+# backends share one network, jemalloc purged after the load, MaxPrefetch by device, which on CUDA is lc0's 32 as
+# before), kairos-spin from experiments/2026-12-06-spin-variants/spin-and-blocking-sync-on-9c2f75b.patch (the two
+# patches redone on 9c2f75b, no change of behaviour), and added .device/kairos-prefetch0 to step 2b: the kit's kairos
+# with --max-prefetch 0, no prefetching, a CPU backend's default since 33a1977, against CUDA's 32. The wrappers'
+# tracked copies are in experiments/2026-11-27-gpu-vs-lc0-cuda/run20-prepared-session-73/, kairos-prefetch0 in
+# run21-prepared-session-80/.
 # Steps 2 and 3 stop early past 450 and 530 s.
 # Carried: .device/ (kairos, kairos-unfused, kairos-before, kairos-stage-timing, lc0, make_test_nets,
 # maia1900-reference.json, lib/) and weights/; experiments/ is taken out of the index for the call (the tracked tree
@@ -47,7 +51,8 @@
 # c779547 (a worktree with CARGO_TARGET_DIR=target; touch engine/build.rs cli/src/main.rs before each build, or a
 # binary keeps an older version line).
 # DRY=1 runs it on a CPU (lc0 blas as .device/lc0-blas, the CPU's own precision, short): dry-run-cpu.txt, 414 s
-# on session 73's 2-core AMD EPYC (ac5755f), every step, gpu-check passed; session 80's in run21's folder, 455 s.
+# on session 73's 2-core AMD EPYC (ac5755f), every step, gpu-check passed; session 80's (9c2f75b's binaries) in
+# run21's folder, 358 s.
 set -u
 export PYTHONUNBUFFERED=1
 torch_libs=$(python3 -c "

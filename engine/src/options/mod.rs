@@ -321,8 +321,9 @@ declare_options! {
          (AMX-BF16 or AVX512-BF16; without AMX a residual tower runs in plain Rust with its Winograd products in \
          bf16, faster there), fp32 on other CPUs.";
     backend_threads: i64 = 1, OptionKind::Spin { min: 0, max: 256 }, "BackendThreads", "backend-threads",
-        "CPU threads of each network evaluation; 1 keeps an engine to one core (matches, several engines), \
-         0 = one per core (fastest for a single engine).";
+        "CPU threads of each network evaluation; 1 = each backend on one core (Threads=0 opens one a core, \
+         Threads=1 keeps the engine to one core for matches), 0 = one backend whose libtorch passes use every \
+         core (faster for an attention body in short searches).";
     rust_batch_limit: i64 = -1, OptionKind::Spin { min: -1, max: 1024 }, "RustBatchLimit", "rust-batch-limit",
         "Largest CPU batch evaluated by the network in plain Rust on the search thread, larger ones by \
          libtorch; -1 = by precision and network (for a residual tower every batch in fp32, and in bf16 on a CPU \

@@ -3,11 +3,14 @@
 # at the defaults but for the prefetch (Maia-1900, Threads=0: a search thread and a backend a core), 10+0.1 on the
 # wall clock, one game at a time, 8mvs openings each played twice; resumes where it stopped (kairos match --resume).
 # usage: KAIROS=/path/to/kairos experiments/2026-12-06-prefetch-match/run.sh   (then gzip -n games.jsonl)
+# Session 80's continuation with another build (a results file names its engines' builds, so --resume takes the
+# same build only): RUN=session80 SEED=80 writes games-session80.jsonl and match-session80.txt instead.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 kairos=$(realpath "${KAIROS:-$root/target/release/kairos}")
-results="$here/games.jsonl"
+suffix=${RUN:+-$RUN}
+results="$here/games$suffix.jsonl"
 if [ ! -e "$results" ] && [ -e "$results.gz" ]; then gunzip -k "$results.gz"; fi
 resume=()
 if [ -s "$results" ]; then resume=(--resume); fi
@@ -16,5 +19,5 @@ if [ -s "$results" ]; then resume=(--resume); fi
   --engine name=prefetch-32 cmd="$kairos" option.MaxPrefetch=32 \
   --each tc=${TC:-10+0.1} "option.WeightsFile=$root/weights/maia-1900.pb.gz" \
   --games "${GAMES:-400}" --openings "$root/../shared/books/8mvs_+90_+99.epd" \
-  --openings-order shuffled --seed 79 \
-  --results "$results" "${resume[@]}" >> "$here/match.txt" 2>&1
+  --openings-order shuffled --seed "${SEED:-79}" \
+  --results "$results" "${resume[@]}" >> "$here/match$suffix.txt" 2>&1

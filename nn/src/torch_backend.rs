@@ -415,7 +415,7 @@ impl Backend for TorchBackend {
             recommended_batch_size: if self.runs_on_cpu { 32 } else { 256 },
             maximum_batch_size: MAX_BATCH,
             // lc0's 32 on CUDA; none on a CPU, where a prefetched position costs what a searched one does: without
-            // it Maia-1900 searched 5–16 % faster on a Zen 4 EPYC and won 140 games at 10+0.1 by +50 ± 34 Elo, a
+            // it Maia-1900 searched 5–16 % faster on a Zen 4 EPYC and won 280 games at 10+0.1 by +25 ± 26 Elo, a
             // transformer searched 4 times as fast (BENCHMARKS.md, "Prefetching on a CPU").
             recommended_prefetch: if self.runs_on_cpu { 0 } else { 32 },
             // Two on CUDA, as lc0: since the gather ends early for an idle backend, a second search thread

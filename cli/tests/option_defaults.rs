@@ -74,6 +74,7 @@ const LC0_OPTIONS: &[Lc0Option] = &[
     ("WDLBookExitBias", "0.65", Some((-2.0, 2.0))),
     ("UCI_Opponent", "", None),
     ("UCI_RatingAdv", "0", Some((-10000.0, 10000.0))),
+    ("LogFile", "", None),
 ];
 
 /// lc0's default of `name`, as text.

@@ -2,6 +2,7 @@
 //! the time-manager trace, random command sequences, and virtual-clock replays. Timeouts only guard
 //! against hangs; nothing asserts on wall time.
 
+use std::io::Write;
 use std::process::{Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -545,6 +546,93 @@ fn time_manager_trace_is_appended_per_move_and_summarised() {
         .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["game_ply"].as_u64().unwrap())
         .collect();
     assert_eq!(plies, vec![0, 1, 2]);
+    let _ = std::fs::remove_file(&path);
+}
+
+/// A `LogFile`'s logs, each the lines after lc0's header with their time stamps (`MMDD HH:MM:SS.uuuuuu `, as
+/// lc0's) checked and taken off.
+fn logs_in(path: &std::path::Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(path).expect("the log was written");
+    let mut logs: Vec<Vec<String>> = Vec::new();
+    for line in text.lines().filter(|line| !line.is_empty()) {
+        if line == "============= Log started. =============" {
+            logs.push(Vec::new());
+            continue;
+        }
+        let (stamp, rest) = line.split_at_checked(21).unwrap_or_else(|| panic!("a stamped line: {line:?}"));
+        let digits = stamp.bytes().filter(u8::is_ascii_digit).count();
+        assert!(digits == 16 && &stamp[4..5] == " " && stamp.ends_with(' '), "a stamp like lc0's: {line:?}");
+        logs.last_mut().expect("a header starts the file").push(rest.to_string());
+    }
+    logs
+}
+
+#[test]
+fn log_file_holds_every_line_in_and_out_in_order_as_lc0s() {
+    let path = std::env::temp_dir().join(format!("kairos-uci-log-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let set_log = format!("setoption name LogFile value {}", path.display());
+    let set_bad_log = "setoption name LogFile value /nonexistent-dir/kairos.log";
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1"]);
+    engine.send("uci");
+    let mut sent = engine.read_until(|line| line == "uciok");
+    // Set after `uci`, as a GUI sets options: the lines before it are in the log too (lc0 keeps the last 200).
+    engine.send(&set_log);
+    sent.extend(engine.ready());
+    engine.send("position startpos moves e2e4");
+    engine.send("go nodes 30");
+    sent.extend(engine.bestmove());
+    engine.send(set_bad_log);
+    sent.extend(engine.ready());
+    let refused = "info string error cannot open LogFile '/nonexistent-dir/kairos.log': ";
+    assert!(sent.iter().any(|line| line.starts_with(refused)), "{sent:?}");
+    // Back to the first file: a second log is appended, with the lines kept since the first one closed.
+    engine.send(&set_log);
+    sent.extend(engine.ready());
+    sent.extend(engine.quit());
+    let logs = logs_in(&path);
+    assert_eq!(logs.len(), 2, "{logs:?}");
+    let every_line = logs.concat();
+    let outputs: Vec<&str> = every_line.iter().filter_map(|line| line.strip_prefix("<< ")).collect();
+    assert_eq!(outputs, sent.iter().map(String::as_str).collect::<Vec<_>>(), "every line sent, in order");
+    let inputs = |log: &[String]| -> Vec<String> {
+        log.iter().filter_map(|line| line.strip_prefix(">> ")).map(str::to_string).collect()
+    };
+    assert!(logs[0][0].starts_with("Kairos ") && logs[0][1].starts_with("Command line: "), "{logs:?}");
+    let expected_first: [&str; 6] =
+        ["uci", &set_log, "isready", "position startpos moves e2e4", "go nodes 30", set_bad_log];
+    assert_eq!(inputs(&logs[0]), expected_first);
+    assert_eq!(inputs(&logs[1]), ["isready", set_log.as_str(), "isready", "quit"]);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn log_file_stamps_are_local_time_as_date_gives_it() {
+    // A zone 5 h 30 min east of UTC, written in POSIX's form so that it needs no time-zone database.
+    const ZONE: &str = "IST-5:30";
+    let path = std::env::temp_dir().join(format!("kairos-uci-log-zone-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let date = || {
+        let output = Command::new("date").env("TZ", ZONE).arg("+%m%d %H:%M").output().expect("date runs");
+        String::from_utf8(output.stdout).expect("UTF-8").trim().to_string()
+    };
+    let before = date();
+    let output = Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .env("TZ", ZONE)
+        .args(["--backend=uniform", &format!("--logfile={}", path.display())])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().expect("stdin").write_all(b"uci\nquit\n")?;
+            child.wait_with_output()
+        })
+        .expect("kairos runs");
+    let after = date();
+    assert!(output.status.success());
+    let text = std::fs::read_to_string(&path).expect("the log was written");
+    let uci = text.lines().find(|line| line.ends_with(" >> uci")).expect("the uci line is logged");
+    assert!([&before, &after].contains(&&uci[..10].to_string()), "{uci:?}: not {before} or {after}");
     let _ = std::fs::remove_file(&path);
 }
 

@@ -469,6 +469,9 @@ declare_options! {
         "virtual-batch-cost-ms", "Virtual milliseconds charged per network batch on top of the playouts.";
     tm_trace_file: String = "", OptionKind::Text, "TmTraceFile", "tm-trace-file",
         "Appends one JSON line per move with the time manager's trace to this file; empty disables.";
+    log_file: String = "", OptionKind::Text, "LogFile", "logfile",
+        "Appends every UCI line in and out, with its time, to this file (as lc0), starting with the last 200 lines \
+         before it was set; <stderr> writes them to stderr; empty: none.";
 }
 
 /// The UCI type and range of a time-manager key: integers are spins, switches checks, and decimals `type string`

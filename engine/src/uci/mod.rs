@@ -1,9 +1,11 @@
 //! The UCI front end: reads commands line by line, drives the search, and writes every answer as one
 //! flushed line. Bad input never ends the session: it is answered with `info string error …`, and so is a
-//! panic while handling a command, after which a `go` still gets its `bestmove`.
+//! panic while handling a command, after which a `go` still gets its `bestmove`. With `LogFile` set, every line in
+//! and out is logged there.
 
 pub mod child;
 mod command;
+mod log_file;
 mod output;
 mod session;
 mod trace_file;
@@ -20,9 +22,11 @@ use crate::fault::panic_message;
 use crate::options::EngineOptions;
 
 /// Runs the UCI loop until `quit` or the end of `input`; the output is shared with the search's
-/// reporting thread. Returns an error only when reading the input or writing the output fails.
+/// reporting thread. Each line read is logged before it is handled and `LogFile` applied after, as lc0 does.
+/// Returns an error only when reading the input or writing the output fails.
 pub fn run_uci(options: EngineOptions, input: impl BufRead, output: impl Write + Send + 'static) -> anyhow::Result<()> {
     let out = UciOutput::new(output);
+    out.apply_log_file(&options.log_file)?;
     let mut session = Session::new(options, out.clone());
     for line in input.lines() {
         let line = match line {
@@ -36,6 +40,7 @@ pub fn run_uci(options: EngineOptions, input: impl BufRead, output: impl Write +
                 return Err(error.into());
             }
         };
+        out.log_input(&line);
         let flow = match parse_command(&line) {
             Ok(Some(command)) => {
                 let is_go = matches!(command, UciCommand::Go(_));
@@ -47,6 +52,7 @@ pub fn run_uci(options: EngineOptions, input: impl BufRead, output: impl Write +
             Ok(None) => Ok(Flow::Continue),
             Err(error) => out.error(&error.to_string()).map(|()| Flow::Continue),
         };
+        let flow = flow.and_then(|flow| out.apply_log_file(session.log_file()).map(|()| flow));
         match flow {
             Ok(Flow::Continue) => {}
             Ok(Flow::Quit) => return Ok(()),

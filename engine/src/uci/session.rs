@@ -152,6 +152,11 @@ impl Session {
         Ok(Flow::Continue)
     }
 
+    /// The `LogFile` option's value, which the UCI loop applies after each command.
+    pub fn log_file(&self) -> &str {
+        &self.options.log_file
+    }
+
     /// Ends the session as `quit` does (at the end of the input).
     pub fn shut_down(&mut self) {
         self.finish_search();

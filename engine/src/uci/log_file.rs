@@ -270,4 +270,18 @@ mod tests {
         assert!(!std::fs::read_to_string(&path).unwrap().contains("not logged"));
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_failed_write_closes_the_log_and_is_reported_once() {
+        // Linux's /dev/full opens, and every write to it fails with "No space left on device".
+        let log = UciLog::new();
+        let error = log.set_path("/dev/full").unwrap_err();
+        assert!(error.to_string().starts_with("cannot write to LogFile '/dev/full':"), "{error}");
+        log.output("kept for a later log");
+        assert!(log.take_failure().is_none(), "the log closed at the failure, so nothing else failed");
+        let state = log.lock();
+        assert!(matches!(state.destination, Destination::None));
+        assert_eq!(state.buffer.back().map(|(_, line)| line.as_str()), Some("<< kept for a later log"));
+    }
 }

@@ -606,6 +606,53 @@ fn log_file_holds_every_line_in_and_out_in_order_as_lc0s() {
     let _ = std::fs::remove_file(&path);
 }
 
+/// The binary's `uci` answer and stderr with `args` and the environment `env`, and whether it exited cleanly.
+fn uci_answer(args: &[&str], env: &[(&str, &std::path::Path)]) -> (Vec<String>, String, bool) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_kairos"));
+    command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let output = command
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().expect("stdin").write_all(b"uci\nquit\n")?;
+            child.wait_with_output()
+        })
+        .expect("kairos runs");
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    (stdout.lines().map(str::to_string).collect(), stderr, output.status.success())
+}
+
+#[test]
+fn a_configuration_file_sets_flags_before_the_command_line_as_lc0s() {
+    let dir = std::env::temp_dir().join(format!("kairos-uci-config-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("kairos")).unwrap();
+    let named = dir.join("named.config");
+    std::fs::write(&named, "# the GUI passes no flags\nmultipv=3\n  --show-wdl  \n--threads=2\n").unwrap();
+    let config = format!("--config={}", named.display());
+    let (lines, stderr, ok) = uci_answer(&[&config, "--threads=1"], &[]);
+    assert!(ok && stderr.contains(&format!("Found configuration file: {}", named.display())), "{stderr}");
+    assert!(lines.contains(&"option name MultiPV type spin default 3 min 1 max 500".to_string()), "{lines:?}");
+    assert!(lines.contains(&"option name UCI_ShowWDL type check default true".to_string()), "{lines:?}");
+    let threads = "option name Threads type spin default 1 min 0 max 128".to_string();
+    assert!(lines.contains(&threads), "the command line wins: {lines:?}");
+    // Without --config: kairos.config in $XDG_CONFIG_HOME/kairos, as lc0 looks in its user directory.
+    std::fs::write(dir.join("kairos").join("kairos.config"), "multipv=4\n").unwrap();
+    let (lines, _, ok) = uci_answer(&[], &[("XDG_CONFIG_HOME", &dir)]);
+    assert!(ok && lines.contains(&"option name MultiPV type spin default 4 min 1 max 500".to_string()), "{lines:?}");
+    let (lines, _, ok) = uci_answer(&["--config="], &[("XDG_CONFIG_HOME", &dir)]);
+    assert!(ok && lines.contains(&"option name MultiPV type spin default 1 min 1 max 500".to_string()), "{lines:?}");
+    // A wrong flag in the file ends the start with the file named.
+    std::fs::write(&named, "multipv=3\nmulti-pv=3\n").unwrap();
+    let (lines, stderr, ok) = uci_answer(&[&config], &[]);
+    assert!(!ok && lines.is_empty(), "{lines:?}");
+    let expected = format!("in the configuration file {}: unknown flag '--multi-pv'", named.display());
+    assert!(stderr.contains(&expected), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn log_file_stamps_are_local_time_as_date_gives_it() {
     // A zone 5 h 30 min east of UTC, written in POSIX's form so that it needs no time-zone database.

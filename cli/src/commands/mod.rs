@@ -75,7 +75,11 @@ fn print_modes(_: &[String]) -> Result<()> {
 
 fn run_uci(args: &[String]) -> Result<()> {
     print_help_or(|| {
-        let options = engine::options::EngineOptions::from_cli_flags(args)?;
+        let default_dirs = engine::options::config_file::default_dirs();
+        let (options, config) = engine::options::EngineOptions::from_config_and_cli_flags(args, &default_dirs)?;
+        if let Some(path) = config {
+            eprintln!("Found configuration file: {}", path.display());
+        }
         let stdin = std::io::stdin();
         engine::uci::run_uci(options, stdin.lock(), std::io::stdout())
     })

@@ -17,8 +17,10 @@ use timemgr::options::error::Suggestion;
 use timemgr::options::{key_option, key_options, KeyOption, ParamKind, Value};
 use timemgr::{CommonStopperOptions, TimeManagerConfig};
 
+pub mod config_file;
 mod time_manager;
 
+pub use config_file::ConfigFileError;
 pub use time_manager::TimeManagerSetting;
 
 use crate::search::{
@@ -72,6 +74,17 @@ pub enum OptionsError {
     /// `--help` was asked for; the message is the help listing.
     #[error("{0}")]
     HelpRequested(String),
+    /// The configuration file could not be read, or a line of it is not a flag.
+    #[error(transparent)]
+    ConfigFile(#[from] ConfigFileError),
+    /// A flag of the configuration file was refused.
+    #[error("in the configuration file {}: {source}", path.display())]
+    ConfigFileFlag {
+        /// The file.
+        path: PathBuf,
+        /// Why the flag was refused.
+        source: Box<OptionsError>,
+    },
     /// The weights file was found nowhere.
     #[error(
         "weights file '{given}' not found (tried: {}); run scripts/setup to install the default network, \
@@ -705,6 +718,24 @@ impl EngineOptions {
         Ok(options)
     }
 
+    /// The UCI engine's options, as lc0 builds them: a configuration file's flags (`--config=PATH`, else the
+    /// first `kairos.config` in `default_dirs`), then the command line's, which win. Returns the file read, if any.
+    pub fn from_config_and_cli_flags(
+        args: &[String],
+        default_dirs: &[PathBuf],
+    ) -> Result<(EngineOptions, Option<PathBuf>), OptionsError> {
+        let config = config_file::read(args, default_dirs)?;
+        let mut options = EngineOptions::default();
+        if let Some(path) = &config.path {
+            options.apply_cli_flags(&config.flags, &[]).map_err(|source| match source {
+                OptionsError::HelpRequested(_) => source,
+                source => OptionsError::ConfigFileFlag { path: path.clone(), source: Box::new(source) },
+            })?;
+        }
+        options.apply_cli_flags(&config.rest, &[])?;
+        Ok((options, config.path))
+    }
+
     /// Applies lc0-style flags on top of the current values; flags named in `extra_flags` (without dashes)
     /// are not options but are returned as `(flag, value)` pairs for the caller's own parsing, in order.
     pub fn apply_cli_flags(
@@ -830,6 +861,16 @@ pub fn help_text() -> String {
             key.param.default_value()
         );
     }
+    let _ = write!(
+        text,
+        "\nConfiguration file (UCI mode):\n  --{:<30} {}\n      Flags read before the command line's, one a line \
+         (--flag=value or flag=value, # for comments); without it the first {} beside the binary, in \
+         $XDG_CONFIG_HOME/kairos (~/.config/kairos) or in $XDG_CONFIG_DIRS/kairos (/etc/xdg/kairos); --config= \
+         reads none.\n",
+        config_file::FLAG,
+        "PATH",
+        config_file::DEFAULT_NAME
+    );
     text
 }
 

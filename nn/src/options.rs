@@ -40,6 +40,32 @@ impl BackendKind {
     pub const NAMES: &'static [&'static str] = &["torch", "uniform", "random", "replay"];
     /// Every backend, in the order of [`BackendKind::NAMES`].
     pub const ALL: [Self; 4] = [Self::Torch, Self::Uniform, Self::Random, Self::Replay];
+
+    /// What Kairos sets in place of one of lc0's backends (lc0 909a4082's `REGISTER_NETWORK` names), for a user who
+    /// brings lc0's settings; None for a name lc0 does not have, or shares (`random`).
+    pub fn lc0_equivalent(lc0_name: &str) -> Option<&'static str> {
+        const CUDA: &str = "Backend=torch (the default) with BackendDevice=cuda (or cuda:N), fp16 there by default";
+        const CUDA_FP32: &str = "Backend=torch (the default) with BackendDevice=cuda (or cuda:N) and Precision=fp32";
+        const CPU: &str = "Backend=torch (the default) with BackendDevice=cpu, in bf16 where the CPU has it natively";
+        const OTHER_GPU: &str = "not in Kairos, which runs networks on NVIDIA GPUs through CUDA and on CPUs: \
+                                 Backend=torch (the default) with BackendDevice=cpu runs this machine's CPU";
+        Some(match lc0_name.to_ascii_lowercase().as_str() {
+            "cuda" | "cudnn" => CUDA_FP32,
+            "cuda-auto" | "cuda-fp16" | "cudnn-auto" | "cudnn-fp16" | "onnx-cuda" | "onnx-trt" | "xla"
+            | "tensorflow-cc" => CUDA,
+            "blas" | "eigen" | "onednn" | "onnx-cpu" | "tensorflow-cc-cpu" => CPU,
+            "metal" | "opencl" | "dx12" | "onnx-dml" | "onnx-rocm" | "onnx-migraphx" | "onnx-coreml" | "sycl"
+            | "sycl-auto" | "sycl-fp16" => OTHER_GPU,
+            "roundrobin" | "multiplexing" | "demux" => {
+                "Backend=torch (the default) with the devices listed in BackendDevice (cuda:0,cuda:1), which take \
+                 batches in turn as lc0's roundrobin"
+            }
+            "trivial" => "Backend=uniform (no network)",
+            "recordreplay" => "Backend=replay with RecordFile=PATH to replay a recording (RecordFile alone records)",
+            "check" => "not in Kairos, whose tests check its backends against lc0's recorded outputs",
+            _ => return None,
+        })
+    }
 }
 
 impl FromStr for BackendKind {

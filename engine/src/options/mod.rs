@@ -268,7 +268,11 @@ macro_rules! declare_options {
                         return Ok(());
                     }
                 )*
-                let suggestion = Suggestion::closest(name, all_option_specs().map(|spec| spec.uci_name));
+                let renamed = LC0_RENAMED.iter().find(|(lc0, _)| lc0.uci_name.eq_ignore_ascii_case(name));
+                let suggestion = match renamed {
+                    Some((_, kairos)) => Suggestion(Some(kairos.uci_name.to_string())),
+                    None => Suggestion::closest(name, all_option_specs().map(|spec| spec.uci_name)),
+                };
                 Err(OptionsError::UnknownOption { name: name.to_string(), suggestion })
             }
 
@@ -487,6 +491,33 @@ declare_options! {
          before it was set; <stderr> writes them to stderr; empty: none.";
 }
 
+/// An option's UCI name and flag.
+struct OptionNames {
+    uci_name: &'static str,
+    flag: &'static str,
+}
+
+/// lc0 options whose job a Kairos option of another name does, suggested when lc0's name is given: lc0's backend
+/// options (`gpu=1`, a multiplexing backend's `backends=…`) name its devices, which `BackendDevice` lists.
+const LC0_RENAMED: &[(OptionNames, OptionNames)] = &[(
+    OptionNames { uci_name: "BackendOptions", flag: "backend-opts" },
+    OptionNames { uci_name: "BackendDevice", flag: "backend-device" },
+)];
+
+/// A `Backend` refused because it is one of lc0's names says what Kairos sets instead.
+fn with_lc0_backend_hint(error: OptionsError) -> OptionsError {
+    match error {
+        OptionsError::BadValue { option: "Backend", value, allowed } => {
+            let allowed = match BackendKind::lc0_equivalent(value.trim()) {
+                Some(equivalent) => format!("{allowed}; lc0's {} backend is {equivalent}", value.trim()),
+                None => allowed,
+            };
+            OptionsError::BadValue { option: "Backend", value, allowed }
+        }
+        error => error,
+    }
+}
+
 /// The UCI type and range of a time-manager key: integers are spins, switches checks, and decimals `type string`
 /// (a UCI spin holds no fractions; OpenBench sends `setoption name X value 0.42`), range-checked on set.
 fn key_kind(key: &KeyOption) -> OptionKind {
@@ -520,7 +551,8 @@ pub fn all_option_specs() -> impl Iterator<Item = &'static OptionSpec> {
 /// The error for a flag that is neither an option's nor one of the caller's `extra_flags`, naming the nearest.
 fn unknown_flag(flag: &str, extra_flags: &[&str]) -> OptionsError {
     let flags = all_option_specs().map(|spec| spec.flag).chain(extra_flags.iter().copied());
-    let nearest = Suggestion::closest(flag, flags).0;
+    let renamed = LC0_RENAMED.iter().find(|(lc0, _)| lc0.flag == flag).map(|(_, kairos)| kairos.flag.to_string());
+    let nearest = renamed.or(Suggestion::closest(flag, flags).0);
     let suggestion = Suggestion(nearest.map(|near| format!("--{near}")));
     OptionsError::UnknownFlag { flag: flag.to_string(), suggestion }
 }
@@ -535,7 +567,7 @@ impl EngineOptions {
             return self.set_time_manager_key(key, raw);
         }
         let mut candidate = self.clone();
-        candidate.assign(name, raw)?;
+        candidate.assign(name, raw).map_err(with_lc0_backend_hint)?;
         candidate.devices()?;
         if let Err(error) = contempt(&candidate.uci_opponent, &candidate.contempt, 0.0) {
             return Err(OptionsError::BadValue { option: "Contempt", value: candidate.contempt, allowed: error.to_string() });
@@ -878,6 +910,45 @@ pub fn help_text() -> String {
 mod tests {
     use super::*;
 
+    /// lc0 909a4082's backends, its `REGISTER_NETWORK` names (src/neural/backends).
+    const LC0_BACKENDS: &[&str] = &[
+        "blas", "check", "cuda", "cuda-auto", "cuda-fp16", "cudnn", "cudnn-auto", "cudnn-fp16", "demux", "dx12",
+        "eigen", "metal", "multiplexing", "onednn", "onnx-coreml", "onnx-cpu", "onnx-cuda", "onnx-dml",
+        "onnx-migraphx", "onnx-rocm", "onnx-trt", "opencl", "random", "recordreplay", "roundrobin", "sycl",
+        "sycl-auto", "sycl-fp16", "tensorflow-cc", "tensorflow-cc-cpu", "trivial", "xla",
+    ];
+
+    #[test]
+    fn each_of_lc0s_backends_is_taken_or_refused_with_what_kairos_sets_instead() {
+        for &name in LC0_BACKENDS {
+            let mut options = EngineOptions::default();
+            match options.set("Backend", name) {
+                Ok(()) => assert_eq!(name, "random", "only lc0's random shares its name"),
+                Err(error) => {
+                    let text = error.to_string();
+                    let hint = format!("lc0's {name} backend is ");
+                    assert!(text.contains(&hint), "{text}");
+                    assert_eq!(options, EngineOptions::default(), "nothing changed");
+                }
+            }
+        }
+        let cuda = EngineOptions::default().set("Backend", "cuda-fp16").unwrap_err().to_string();
+        let expected = "is Backend=torch (the default) with BackendDevice=cuda (or cuda:N), fp16 there by default";
+        assert!(cuda.ends_with(expected), "{cuda}");
+        let cpu = EngineOptions::default().set("Backend", "onednn").unwrap_err().to_string();
+        assert!(cpu.contains("is Backend=torch (the default) with BackendDevice=cpu"), "{cpu}");
+        let other = EngineOptions::default().set("Backend", "foo").unwrap_err().to_string();
+        assert!(!other.contains("lc0's"), "{other}");
+    }
+
+    #[test]
+    fn lc0s_backend_options_point_to_backend_device() {
+        let by_name = EngineOptions::default().set("BackendOptions", "gpu=1").unwrap_err().to_string();
+        assert!(by_name.starts_with("unknown option 'BackendOptions'; did you mean 'BackendDevice'?"), "{by_name}");
+        let by_flag = EngineOptions::from_cli_flags(&["--backend-opts=gpu=1".to_string()]).unwrap_err().to_string();
+        assert!(by_flag.starts_with("unknown flag '--backend-opts'; did you mean '--backend-device'?"), "{by_flag}");
+    }
+
     #[test]
     fn a_contempt_list_is_checked_when_set_and_reaches_the_search_as_lc0s_parameters() {
         let mut options = EngineOptions::default();
@@ -1017,7 +1088,8 @@ mod tests {
         let error = options.set("Backend", "cudnn").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "invalid value 'cudnn' for option Backend: expected one of torch, uniform, random, replay"
+            "invalid value 'cudnn' for option Backend: expected one of torch, uniform, random, replay; lc0's cudnn \
+             backend is Backend=torch (the default) with BackendDevice=cuda (or cuda:N) and Precision=fp32"
         );
         assert!(matches!(options.set("Ponder", "maybe"), Err(OptionsError::BadValue { option: "Ponder", .. })));
         assert!(matches!(options.set("Hash", "16"), Err(OptionsError::UnknownOption { .. })));

@@ -78,7 +78,7 @@ impl UciLog {
             }),
         };
         log.write(format!("Kairos {} started.", crate::build_info::VERSION));
-        let command_line: Vec<String> = std::env::args().collect();
+        let command_line: Vec<String> = std::env::args_os().map(|arg| arg.to_string_lossy().into_owned()).collect();
         log.write(format!("Command line: {}", command_line.join(" ")));
         log
     }

@@ -13,14 +13,28 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 fn main() -> ExitCode {
     engine::memory::set_allocator_purge(purge_jemalloc);
     nn::load_cuda_runtime();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match commands::run(&args) {
+    match utf8_arguments().and_then(|args| commands::run(&args)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {}", one_line(&error));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The command line after the program's name; an argument that is not UTF-8 is named (std's `args` panics on it).
+fn utf8_arguments() -> anyhow::Result<Vec<String>> {
+    std::env::args_os()
+        .skip(1)
+        .map(|arg| {
+            arg.into_string().map_err(|arg| {
+                anyhow::anyhow!(
+                    "argument {} is not valid UTF-8; write paths and values in UTF-8",
+                    arg.to_string_lossy()
+                )
+            })
+        })
+        .collect()
 }
 
 /// Returns every jemalloc arena's freed pages to the system: `arena.<i>.purge` with jemalloc 5's index for all of

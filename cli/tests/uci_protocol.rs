@@ -895,3 +895,18 @@ fn time_manager_state_lives_for_one_game() {
     assert_eq!(states[4], states[0], "a position that does not continue the game starts a fresh manager");
     let _ = std::fs::remove_file(&path);
 }
+
+#[cfg(unix)]
+#[test]
+fn an_argument_that_is_not_utf8_is_named_without_a_panic() {
+    use std::os::unix::ffi::OsStrExt;
+    let argument = std::ffi::OsStr::from_bytes(b"--weights=\xff.pb.gz");
+    let output = Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .arg(argument)
+        .stdin(Stdio::null())
+        .output()
+        .expect("kairos runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(stderr.starts_with("error: argument --weights=\u{fffd}.pb.gz is not valid UTF-8;"), "{stderr}");
+}

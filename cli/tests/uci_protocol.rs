@@ -607,7 +607,7 @@ fn log_file_holds_every_line_in_and_out_in_order_as_lc0s() {
 }
 
 /// The binary's `uci` answer and stderr with `args` and the environment `env`, and whether it exited cleanly.
-fn uci_answer(args: &[&str], env: &[(&str, &std::path::Path)]) -> (Vec<String>, String, bool) {
+fn uci_answer(args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> (Vec<String>, String, bool) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_kairos"));
     command.args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     for (name, value) in env {
@@ -640,9 +640,9 @@ fn a_configuration_file_sets_flags_before_the_command_line_as_lc0s() {
     assert!(lines.contains(&threads), "the command line wins: {lines:?}");
     // Without --config: kairos.config in $XDG_CONFIG_HOME/kairos, as lc0 looks in its user directory.
     std::fs::write(dir.join("kairos").join("kairos.config"), "multipv=4\n").unwrap();
-    let (lines, _, ok) = uci_answer(&[], &[("XDG_CONFIG_HOME", &dir)]);
+    let (lines, _, ok) = uci_answer(&[], &[("XDG_CONFIG_HOME", dir.as_os_str())]);
     assert!(ok && lines.contains(&"option name MultiPV type spin default 4 min 1 max 500".to_string()), "{lines:?}");
-    let (lines, _, ok) = uci_answer(&["--config="], &[("XDG_CONFIG_HOME", &dir)]);
+    let (lines, _, ok) = uci_answer(&["--config="], &[("XDG_CONFIG_HOME", dir.as_os_str())]);
     assert!(ok && lines.contains(&"option name MultiPV type spin default 1 min 1 max 500".to_string()), "{lines:?}");
     // A wrong flag in the file ends the start with the file named.
     std::fs::write(&named, "multipv=3\nmulti-pv=3\n").unwrap();
@@ -664,19 +664,10 @@ fn log_file_stamps_are_local_time_as_date_gives_it() {
         String::from_utf8(output.stdout).expect("UTF-8").trim().to_string()
     };
     let before = date();
-    let output = Command::new(env!("CARGO_BIN_EXE_kairos"))
-        .env("TZ", ZONE)
-        .args(["--backend=uniform", &format!("--logfile={}", path.display())])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            child.stdin.take().expect("stdin").write_all(b"uci\nquit\n")?;
-            child.wait_with_output()
-        })
-        .expect("kairos runs");
+    let log_file = format!("--logfile={}", path.display());
+    let (_, _, ok) = uci_answer(&["--backend=uniform", &log_file], &[("TZ", ZONE.as_ref())]);
     let after = date();
-    assert!(output.status.success());
+    assert!(ok);
     let text = std::fs::read_to_string(&path).expect("the log was written");
     let uci = text.lines().find(|line| line.ends_with(" >> uci")).expect("the uci line is logged");
     assert!([&before, &after].contains(&&uci[..10].to_string()), "{uci:?}: not {before} or {after}");

@@ -102,20 +102,15 @@ impl UciLog {
             return Ok(());
         }
         state.path = path.to_string();
+        state.destination = Destination::None;
         state.destination = match path {
-            "" => Destination::None,
+            "" => return Ok(()),
             STDERR => Destination::Stderr,
-            _ => match OpenOptions::new().create(true).append(true).open(path) {
-                Ok(file) => Destination::File(file),
-                Err(source) => {
-                    state.destination = Destination::None;
-                    return Err(LogFileError::Open { path: path.to_string(), source });
-                }
-            },
+            _ => {
+                let file = OpenOptions::new().create(true).append(true).open(path);
+                Destination::File(file.map_err(|source| LogFileError::Open { path: path.to_string(), source })?)
+            }
         };
-        if matches!(state.destination, Destination::None) {
-            return Ok(());
-        }
         let mut text = format!("{LOG_STARTED}\n");
         for (time, line) in std::mem::take(&mut state.buffer) {
             text.push_str(&stamped(time, &line));

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex};
 
-use super::log_file::{LogFileError, UciLog};
+use super::log_file::UciLog;
 
 /// A cloneable handle that writes whole lines to the engine's output.
 #[derive(Clone)]
@@ -42,7 +42,7 @@ impl UciOutput {
     /// Applies the `LogFile` option and reports, as an error line, a log that cannot be opened or that failed
     /// to write since the last call.
     pub fn apply_log_file(&self, path: &str) -> io::Result<()> {
-        let failure: Option<LogFileError> = self.log.set_path(path).err().or_else(|| self.log.take_failure());
+        let failure = self.log.set_path(path).err().or_else(|| self.log.take_failure());
         match failure {
             Some(failure) => self.error(&failure.to_string()),
             None => Ok(()),

@@ -164,7 +164,7 @@ mod tests {
         assert_eq!(found.flags, ["--multipv=2"]);
         let none = read(&args(&["--config=", "--threads=1"]), &dirs).unwrap();
         assert_eq!(none, ConfigFlags { path: None, flags: vec![], rest: args(&["--threads=1"]) });
-        assert_eq!(read(&args(&[]), &[empty.clone()]).unwrap(), ConfigFlags::default());
+        assert_eq!(read(&args(&[]), std::slice::from_ref(&empty)).unwrap(), ConfigFlags::default());
         for dir in [first, second, empty] {
             std::fs::remove_dir_all(dir).unwrap();
         }
@@ -178,7 +178,7 @@ mod tests {
         assert_eq!(read(&args(&["--config"]), &[]), Err(ConfigFileError::MissingPath));
         let dir = temp_dir("short");
         std::fs::write(dir.join(DEFAULT_NAME), "--threads=1\n-t 2\n").unwrap();
-        let error = read(&args(&[]), &[dir.clone()]).unwrap_err();
+        let error = read(&args(&[]), std::slice::from_ref(&dir)).unwrap_err();
         assert!(matches!(&error, ConfigFileError::NotAFlag { line: 2, text, .. } if text == "-t 2"), "{error:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -895,12 +895,11 @@ pub fn help_text() -> String {
     }
     let _ = write!(
         text,
-        "\nConfiguration file (UCI mode):\n  --{:<30} {}\n      Flags read before the command line's, one a line \
+        "\nConfiguration file (UCI mode):\n  --{:<30} PATH\n      Flags read before the command line's, one a line \
          (--flag=value or flag=value, # for comments); without it the first {} beside the binary, in \
          $XDG_CONFIG_HOME/kairos (~/.config/kairos) or in $XDG_CONFIG_DIRS/kairos (/etc/xdg/kairos); --config= \
          reads none.\n",
         config_file::FLAG,
-        "PATH",
         config_file::DEFAULT_NAME
     );
     text

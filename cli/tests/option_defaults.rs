@@ -10,6 +10,7 @@ use std::process::{Command, Stdio};
 
 use engine::options::{EngineOptions, OptionKind, OPTIONS};
 use engine::search::ScoreType;
+use nn::encoder::HistoryFill;
 use nn::{BackendKind, DeviceChoice, Precision};
 
 /// One lc0 option: its UCI name, its UCI default as text and, for numbers, its range `(min, max)`.
@@ -75,6 +76,7 @@ const LC0_OPTIONS: &[Lc0Option] = &[
     ("UCI_Opponent", "", None),
     ("UCI_RatingAdv", "0", Some((-10000.0, 10000.0))),
     ("LogFile", "", None),
+    ("HistoryFill", "fen_only", None),
 ];
 
 /// lc0's default of `name`, as text.
@@ -229,6 +231,7 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
 
     let backend = defaults.backend_options().expect("the default network is installed (scripts/setup)");
     assert_eq!(backend.policy_temperature, lc0_f32("PolicyTemperature"));
+    assert_eq!(Some(backend.history_fill), HistoryFill::from_name(lc0_default("HistoryFill")), "HistoryFill");
     assert_eq!(
         (backend.kind, backend.devices, backend.precision, backend.exact_softmax, backend.cache_size),
         (BackendKind::Torch, vec![DeviceChoice::Auto], Precision::Auto, false, 0),

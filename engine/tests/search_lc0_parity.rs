@@ -59,8 +59,6 @@ fn sequential_400_node_search_through_repetitions_matches_lc0() {
     compare_with_lc0("lc0-repetition-sequential-search-400.json", MAIA, flags, &|| Box::new(Visits(400)));
 }
 
-/// Syzygy tables below the root (reference/syzygy-search-positions.json, reference/syzygy/): five-piece roots
-/// whose captures reach three- and four-piece endings, probed after each zeroing move as lc0 does.
 /// Tree reuse through repetitions (reference/reuse-search-positions.json, lc0-reuse-search-800-2400.json): 800
 /// visits, lc0's best move and ponder move played, then 2400 on the reused tree, where two-fold draws of the
 /// first tree can have their first occurrence before the new root. lc0 reverts those only when its picker
@@ -71,12 +69,27 @@ fn sequential_search_on_a_reused_tree_through_repetitions_matches_lc0() {
     compare_with_lc0_within("lc0-reuse-search-800-2400.json", MAIA, flags, &|| Box::new(Visits(2400)), 2);
 }
 
+/// Syzygy tables below the root (reference/syzygy-search-positions.json, reference/syzygy/): five-piece roots
+/// whose captures reach three- and four-piece endings, probed after each zeroing move as lc0 does.
 #[test]
 fn sequential_400_node_search_with_tablebases_below_the_root_matches_lc0() {
     let syzygy = concat!("--syzygy-paths=", env!("CARGO_MANIFEST_DIR"), "/../reference/syzygy");
     let flags =
         engine_flags(&["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1", syzygy]);
     compare_with_lc0("lc0-syzygy-sequential-search-400.json", MAIA, flags, &|| Box::new(Visits(400)));
+}
+
+/// lc0's `HistoryFill` other than its default (reference/history-fill-search-positions.json): `always` fills the
+/// empty history slots of games from the start position too, `no` leaves those of a FEN empty but for the one
+/// position before a FEN's en-passant square.
+#[test]
+fn sequential_400_node_searches_with_each_history_fill_match_lc0() {
+    for fill in ["always", "no"] {
+        let reference = format!("lc0-history-fill-{fill}-sequential-search-400.json");
+        let fill = format!("--history-fill={fill}");
+        let flags = ["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1", &fill];
+        compare_with_lc0(&reference, MAIA, engine_flags(&flags), &|| Box::new(Visits(400)));
+    }
 }
 
 /// Chess960 and DFRC positions (reference/chess960-search-positions.json): castling rooks off the a- and

@@ -1,6 +1,6 @@
 //! The 112 input planes (docs/lc0/network.md §5.9): 8 history slots of 13 planes from the side to move's view,
-//! lc0's `fen_only` history fill with its en-passant undo, the auxiliary planes of input formats 1, 2,
-//! 3, 4, 5, 132 and 133, and the canonical formats' board transform (lc0 `src/neural/encoder.cc`,
+//! lc0's three history fills (`no`, `fen_only`, `always`) with the en-passant undo, the auxiliary planes of input
+//! formats 1, 2, 3, 4, 5, 132 and 133, and the canonical formats' board transform (lc0 `src/neural/encoder.cc`,
 //! `EncodePositionForNN` and `ChooseTransform`; the transforms themselves in `src/utils/bititer.h`).
 
 use std::cmp::Ordering;
@@ -126,6 +126,42 @@ pub struct EncodedPosition {
     pub transform: BoardTransform,
 }
 
+/// When the history slots older than the first known position are filled with copies of it (lc0's `HistoryFill`,
+/// `FillEmptyHistory` in `src/neural/encoder.h`): networks were trained on games whose first slots were empty at the
+/// start position and filled after a FEN.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HistoryFill {
+    /// Never; only a first position with an en-passant square gets one copy, its double push undone (the move
+    /// before it is known).
+    No,
+    /// Unless the first position is the start position (lc0's default).
+    #[default]
+    FenOnly,
+    /// Always, the start position too.
+    Always,
+}
+
+impl HistoryFill {
+    /// Every fill's name, as lc0's option writes it, in the order of [`HistoryFill::ALL`].
+    pub const NAMES: &'static [&'static str] = &["no", "fen_only", "always"];
+    /// Every fill, in the order of [`HistoryFill::NAMES`].
+    pub const ALL: [Self; 3] = [Self::No, Self::FenOnly, Self::Always];
+
+    /// The fill named `name` (lc0's spelling), if any.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::NAMES.iter().position(|candidate| *candidate == name).map(|index| Self::ALL[index])
+    }
+
+    /// How many copies of the first position may follow the game's positions.
+    fn copies(self, history: &[HistoryEntry]) -> usize {
+        match self {
+            Self::No => usize::from(lc0_ep_square(history, 0).is_some()),
+            Self::FenOnly if is_start_position(&history[0].position) => 0,
+            Self::FenOnly | Self::Always => HISTORY_SLOTS,
+        }
+    }
+}
+
 /// How castling rights are written.
 #[derive(Clone, Copy)]
 enum CastlingPlanes {
@@ -182,18 +218,18 @@ impl FormatRules {
 /// Encodes a position with its history; `None` when the history is empty.
 ///
 /// `history` is the game from its first known position; the first entry is taken as that position (its
-/// en-passant square as its FEN gave it, the source of the `fen_only` fill copies).
+/// en-passant square as its FEN gave it, the source of the fill's copies, which `fill` says when to make).
 ///
 /// Formats 5 and 133 (V2) part from lc0 909a4082 in one case. V2 skips positions that are not repetitions
 /// and stops at a capture or pawn move; when its search runs past the first known position without
 /// meeting one (a game from a FEN with a non-zero fifty-move counter, no zeroing move since), lc0 goes on
-/// into the `fen_only` fill copies, skips each (a copy is no repetition) and never stops: its history
-/// index runs down until it overflows and lc0 crashes (SIGSEGV after about 4 s, in `go` as in its Python
+/// into the `fen_only` or `always` fill copies, skips each (a copy is no repetition) and never stops: its
+/// history index runs down until it overflows and lc0 crashes (SIGSEGV after about 4 s, in `go` as in its Python
 /// bindings). Kairos ends the search at the first known position: V2 never fills, so the older slots keep
-/// only the repetitions found, as whenever lc0 does finish.
-pub fn encode_position(history: &[HistoryEntry], format: InputFormat) -> Option<EncodedPosition> {
+/// only the repetitions found, as whenever lc0 does finish (and as lc0's `no` fill always does).
+pub fn encode_position(history: &[HistoryEntry], format: InputFormat, fill: HistoryFill) -> Option<EncodedPosition> {
     let mut planes = [Plane::default(); PLANES];
-    let transform = encode_position_into(history, format, &mut planes)?;
+    let transform = encode_position_into(history, format, fill, &mut planes)?;
     Some(EncodedPosition { planes, transform })
 }
 
@@ -202,6 +238,7 @@ pub fn encode_position(history: &[HistoryEntry], format: InputFormat) -> Option<
 pub fn encode_position_into(
     history: &[HistoryEntry],
     format: InputFormat,
+    fill: HistoryFill,
     planes: &mut InputPlanes,
 ) -> Option<BoardTransform> {
     let current = &history.last()?.position;
@@ -214,7 +251,7 @@ pub fn encode_position_into(
     *planes = [Plane::default(); PLANES];
     let current_ep = lc0_ep_square(history, history.len() - 1);
     write_aux_planes(planes, current, current_ep, rules);
-    write_history(planes, history, rules);
+    write_history(planes, history, rules, fill);
     // Outside the canonical formats, and in them while anyone may castle, the transform is the identity.
     if transform != BoardTransform::IDENTITY {
         for plane in &mut planes[..=LAST_TRANSFORMED] {
@@ -385,17 +422,13 @@ fn write_aux_planes(
     planes[AUX + 7] = Plane::ones(!0);
 }
 
-/// The history slots, newest first: the game's positions back from the current one, then copies of the
-/// first known position (lc0's `fen_only` fill) unless it is the start position or the format is V2.
-fn write_history(planes: &mut InputPlanes, history: &[HistoryEntry], rules: FormatRules) {
+/// The history slots, newest first: the game's positions back from the current one, then the copies of the
+/// first known position that `fill` makes, none in V2.
+fn write_history(planes: &mut InputPlanes, history: &[HistoryEntry], rules: FormatRules, fill: HistoryFill) {
     let newest = history.len() - 1;
     let current = &history[newest].position;
     let us = current.turn();
-    let fill = if rules.repeats_only || is_start_position(&history[0].position) {
-        0
-    } else {
-        HISTORY_SLOTS
-    };
+    let fill = if rules.repeats_only { 0 } else { fill.copies(history) };
     let candidates = (0..=newest)
         .rev()
         .map(|index| (index, false))

@@ -12,6 +12,7 @@ use crate::backend::Backend;
 use crate::cache::CachingBackend;
 use crate::cpu_features::{native_bf16, AVX512_BF16};
 use crate::cuda::load_cuda_runtime;
+use crate::encoder::HistoryFill;
 use crate::error::NnError;
 use crate::loader::load_network;
 use crate::network::Network;
@@ -205,6 +206,8 @@ pub struct BackendOptions {
     pub cache_size: usize,
     /// Where a transposed position's moves are looked up in the policy (canonical input formats).
     pub transposed_moves: TransposedMoves,
+    /// When the network's empty history slots are filled with copies of the first known position.
+    pub history_fill: HistoryFill,
     /// What each batch of a test backend or a replay waits, as a GPU's would (zero: none; the torch backend
     /// ignores it).
     pub test_backend_delay: Duration,
@@ -278,6 +281,7 @@ fn torch_backends(options: &BackendOptions, network: &Network) -> Result<Vec<Arc
                 let rust_batch_limit =
                     (options.rust_batch_limit).unwrap_or_else(|| default_rust_batch_limit(kind, &network.body));
                 TorchBackend::new(network, device, kind, options.cpu_threads, rust_batch_limit, cuda, policy)
+                    .map(|backend| backend.with_history_fill(options.history_fill))
             }
         };
         let backend = Arc::new(backend.map_err(|e| NnError::Torch(e.to_string()))?);
@@ -440,6 +444,7 @@ mod tests {
             exact_softmax: false,
             cache_size: 0,
             transposed_moves: TransposedMoves::AsPlanes,
+            history_fill: HistoryFill::FenOnly,
             test_backend_delay: Duration::ZERO,
             record_file: None,
         };

@@ -21,7 +21,9 @@ use crate::backend::{
 };
 use crate::cpu_features::{native_bf16, AVX512_BF16};
 use crate::cuda::{disable_tf32_convolutions, set_cudnn_benchmark};
-use crate::encoder::{copy_read_history, encode_position_into, BoardTransform, InputPlanes, Plane, PLANES};
+use crate::encoder::{
+    copy_read_history, encode_position_into, BoardTransform, HistoryFill, InputPlanes, Plane, PLANES,
+};
 use crate::freed_blocks::keep_freed_blocks;
 use crate::network::{Body, InputFormat, Network, ValueKind};
 use crate::policy_map::{PolicyFrame, TransposedMoves};
@@ -45,6 +47,7 @@ const SPARE_INPUT_ROWS: usize = 4;
 pub struct TorchBackend {
     networks: Networks,
     input_format: InputFormat,
+    history_fill: HistoryFill,
     value_kind: ValueKind,
     has_moves_left: bool,
     runs_on_cpu: bool,
@@ -346,11 +349,17 @@ impl TorchBackend {
         Ok(Self {
             networks,
             input_format: network.input_format,
+            history_fill: HistoryFill::default(),
             value_kind: network.value.kind,
             has_moves_left: network.moves_left.is_some(),
             runs_on_cpu: device == Device::Cpu,
             policy,
         })
+    }
+
+    /// The backend with the empty history slots filled as `fill` says (lc0's `fen_only` unless set).
+    pub fn with_history_fill(self, fill: HistoryFill) -> Self {
+        Self { history_fill: fill, ..self }
     }
 
     /// Another backend on the same device with the same weights, held once by both (a process's CPU backends, one
@@ -536,8 +545,10 @@ impl TorchComputation<'_> {
     /// one vector for the batch, where one for each position was a large share of the batch's allocations.
     fn encode(&self) -> Result<(Vec<InputPlanes>, PolicyGather), BackendError> {
         let mut positions = vec![[Plane::default(); PLANES]; self.queued.len()];
-        let gather =
-            self.encode_each(|index, history, format| encode_position_into(history, format, &mut positions[index]))?;
+        let fill = self.backend.history_fill;
+        let gather = self.encode_each(|index, history, format| {
+            encode_position_into(history, format, fill, &mut positions[index])
+        })?;
         Ok((positions, gather))
     }
 
@@ -547,8 +558,9 @@ impl TorchComputation<'_> {
         let batch = self.queued.len();
         let (masks, values) = rows.first_mut(padded_batch_size(batch));
         let mut planes = [Plane::default(); PLANES];
+        let fill = self.backend.history_fill;
         let gather = self.encode_each(|index, history, format| {
-            let transform = encode_position_into(history, format, &mut planes)?;
+            let transform = encode_position_into(history, format, fill, &mut planes)?;
             write_row(&planes, index, masks, values);
             Some(transform)
         })?;

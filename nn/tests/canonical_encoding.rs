@@ -4,7 +4,9 @@
 
 use std::collections::BTreeMap;
 
-use nn::encoder::{encode_position, encode_position_into, BoardTransform, EncodedPosition, InputPlanes, Plane, PLANES};
+use nn::encoder::{
+    encode_position, encode_position_into, BoardTransform, EncodedPosition, HistoryFill, InputPlanes, Plane, PLANES,
+};
 use nn::game_history;
 use nn::network::InputFormat;
 use nn::policy_map::{move_policy_index, TransposedMoves};
@@ -61,7 +63,7 @@ fn lc0_formats(case: &Case) -> &serde_json::Map<String, Value> {
 }
 
 fn encode(case: &Case, code: &str) -> EncodedPosition {
-    encode_position(&case.history, format(code)).unwrap()
+    encode_position(&case.history, format(code), HistoryFill::FenOnly).unwrap()
 }
 
 /// The value a plane puts on `square` (lc0 leaves value 1 on empty planes; only set squares count).
@@ -134,7 +136,8 @@ fn planes_written_over_others_match_lc0() {
                 continue;
             }
             let what = format!("{} in format {code}, over the planes before", case.name);
-            let transform = encode_position_into(&case.history, format(code), &mut planes).unwrap();
+            let transform =
+                encode_position_into(&case.history, format(code), HistoryFill::FenOnly, &mut planes).unwrap();
             assert_planes_equal(&planes, &reference_planes(entry), &what);
             assert_eq!(u64::from(transform.lc0_code()), entry["transform"].as_u64().unwrap(), "{what}");
         }

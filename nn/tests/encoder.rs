@@ -1,7 +1,7 @@
 //! Input planes worked out by hand (docs/lc0/network.md §5.9): history fill, the en-passant undo in the fill
 //! copies, perspective, repetitions, rule-50 and the castling planes of formats 1 and 2.
 
-use nn::encoder::{encode_position, InputPlanes};
+use nn::encoder::{encode_position, HistoryFill, InputPlanes};
 use nn::game_history;
 use nn::network::InputFormat;
 
@@ -11,7 +11,7 @@ const ALL: u64 = !0;
 
 fn planes(fen: &str, moves: &[&str], format: InputFormat) -> InputPlanes {
     let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-    encode_position(&game_history(fen, &moves).unwrap(), format)
+    encode_position(&game_history(fen, &moves).unwrap(), format, HistoryFill::FenOnly)
         .unwrap()
         .planes
 }
@@ -43,6 +43,42 @@ fn start_position_fills_only_known_slots() {
         )),
         8
     );
+}
+
+fn planes_with_fill(fen: &str, moves: &[&str], fill: HistoryFill) -> InputPlanes {
+    let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    encode_position(&game_history(fen, &moves).unwrap(), InputFormat::Classical, fill).unwrap().planes
+}
+
+#[test]
+fn always_fills_after_the_start_position_and_no_never_fills() {
+    let start_board: [u64; 12] =
+        [RANK_2, 0x42, 0x24, 0x81, 0x08, 0x10, RANK_7, 0x42 << 56, 0x24 << 56, 0x81 << 56, 0x08 << 56, 0x10 << 56];
+    let p = planes_with_fill(START, &[], HistoryFill::Always);
+    for slot in 0..8 {
+        let pieces: Vec<u64> = p[slot * 13..slot * 13 + 12].iter().map(|plane| plane.mask).collect();
+        assert_eq!(pieces, start_board, "slot {slot}: the start position");
+    }
+    let after_e4_e5 = |fill| filled_slots(&planes_with_fill(START, &["e2e4", "e7e5"], fill));
+    assert_eq!(after_e4_e5(HistoryFill::Always), 8, "two moves and six copies of the start position");
+    assert_eq!(after_e4_e5(HistoryFill::FenOnly), 3);
+    assert_eq!(after_e4_e5(HistoryFill::No), 3);
+    let endgame = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1";
+    assert_eq!(filled_slots(&planes_with_fill(endgame, &[], HistoryFill::No)), 1, "a FEN, no copies");
+    assert_eq!(filled_slots(&planes_with_fill(endgame, &["e1d1"], HistoryFill::No)), 2);
+    assert_eq!(filled_slots(&planes_with_fill(endgame, &["e1d1"], HistoryFill::Always)), 8);
+}
+
+#[test]
+fn no_fill_keeps_one_copy_with_the_double_push_undone_after_a_fen_with_an_en_passant_square() {
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2";
+    let p = planes_with_fill(fen, &[], HistoryFill::No);
+    assert_eq!(filled_slots(&p), 2, "the position and the one before its double push");
+    assert_eq!(p[6].mask, RANK_7 & !(1 << 52) | 1 << 36, "now: their pawn on e5");
+    assert_eq!(p[13 + 6].mask, RANK_7, "before: their pawn back on e7");
+    let after_a_move = planes_with_fill(fen, &["g1f3"], HistoryFill::No);
+    assert_eq!(filled_slots(&after_a_move), 3, "the game's two positions and the undone push");
+    assert_eq!(after_a_move[2 * 13].mask, RANK_2, "black to move: our (black's) pawns seen from black, e7 back");
 }
 
 #[test]
@@ -156,7 +192,7 @@ fn castling_plane_format_marks_rook_squares() {
 
 #[test]
 fn empty_history_has_no_encoding() {
-    assert!(encode_position(&[], InputFormat::Classical).is_none());
+    assert!(encode_position(&[], InputFormat::Classical, HistoryFill::FenOnly).is_none());
 }
 
 /// Random games that often move a piece back where it came from (so positions repeat) and run long without a
@@ -222,11 +258,13 @@ fn the_history_copied_for_a_batch_encodes_as_the_whole_game_in_every_format() {
                 let mut copy = Vec::new();
                 copy_read_history(whole, format, &mut copy);
                 shortened += usize::from(copy.len() < whole.len());
-                assert_eq!(
-                    encode_position(&copy, format),
-                    encode_position(whole, format),
-                    "{format:?}, position {end} of game {number}"
-                );
+                for fill in HistoryFill::ALL {
+                    assert_eq!(
+                        encode_position(&copy, format, fill),
+                        encode_position(whole, format, fill),
+                        "{format:?}, {fill:?}, position {end} of game {number}"
+                    );
+                }
             }
         }
     }

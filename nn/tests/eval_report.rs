@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use nn::encoder::HistoryFill;
 use nn::policy_map::TransposedMoves;
 use nn::{evaluate_position, BackendKind, BackendOptions, DeviceChoice, NnError, Precision};
 
@@ -25,6 +26,7 @@ fn options(kind: BackendKind) -> BackendOptions {
         exact_softmax: false,
         cache_size: 0,
         transposed_moves: TransposedMoves::AsPlanes,
+        history_fill: HistoryFill::FenOnly,
         test_backend_delay: std::time::Duration::ZERO,
         record_file: None,
     }

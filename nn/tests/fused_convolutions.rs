@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use nn::encoder::{encode_position, InputPlanes};
+use nn::encoder::{encode_position, HistoryFill, InputPlanes};
 use nn::torch_net::TorchNetwork;
 use nn::network::Network;
 use nn::{game_history, load_network};
@@ -19,7 +19,7 @@ fn inputs(network: &Network) -> Vec<InputPlanes> {
         .map(|moves| {
             let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
             let history = game_history(START, &moves).expect("legal");
-            encode_position(&history, network.input_format).expect("a history").planes
+            encode_position(&history, network.input_format, HistoryFill::FenOnly).expect("a history").planes
         })
         .collect()
 }

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use nn::encoder::{encode_position, InputPlanes};
+use nn::encoder::{encode_position, HistoryFill, InputPlanes};
 use nn::raw_outputs::PolicyGather;
 use nn::torch_net::TorchNetwork;
 use nn::{game_history, load_network};
@@ -36,7 +36,7 @@ fn assert_gathered_rows_equal_the_f32_rows(net: &str, kind: tch::Kind) {
         .map(|moves| {
             let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
             let history = game_history(START, &moves).expect("legal");
-            encode_position(&history, network.input_format).expect("a history").planes
+            encode_position(&history, network.input_format, HistoryFill::FenOnly).expect("a history").planes
         })
         .collect();
     let torch = TorchNetwork::new(&network, tch::Device::Cpu, kind).expect("libtorch network");

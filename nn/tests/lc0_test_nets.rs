@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use nn::encoder::{encode_position, InputPlanes};
+use nn::encoder::{encode_position, HistoryFill, InputPlanes};
 use nn::network::{Body, Network, ValueKind};
 use nn::rust_net::RustNetwork;
 use nn::torch_backend::wdl_softmax;
@@ -43,7 +43,7 @@ fn planes(network: &Network, position: &Value) -> InputPlanes {
         .map(|m| m.as_str().expect("a move").to_string())
         .collect();
     let history = game_history(position["fen"].as_str().expect("a FEN"), &moves).expect("a legal game");
-    encode_position(&history, network.input_format).expect("a history").planes
+    encode_position(&history, network.input_format, HistoryFill::FenOnly).expect("a history").planes
 }
 
 /// Checks batch element `i` of `raw` against lc0's recording of the position.

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use nn::encoder::{encode_position, BoardTransform, InputPlanes};
+use nn::encoder::{encode_position, BoardTransform, HistoryFill, InputPlanes};
 use nn::network::Network;
 use nn::options::{BF16_TOLERANCE, FP16_TOLERANCE};
 use nn::policy_map::{move_policy_index, TransposedMoves};
@@ -64,7 +64,7 @@ fn maia() -> Network {
 fn positions(network: &Network, cases: &[Case]) -> Vec<InputPlanes> {
     cases
         .iter()
-        .map(|case| encode_position(&case.history, network.input_format).unwrap().planes)
+        .map(|case| encode_position(&case.history, network.input_format, HistoryFill::FenOnly).unwrap().planes)
         .collect()
 }
 
@@ -100,7 +100,7 @@ fn uci(m: &Move) -> String {
 #[test]
 fn input_planes_match_lc0() {
     for case in cases() {
-        let planes = encode_position(&case.history, nn::network::InputFormat::Classical)
+        let planes = encode_position(&case.history, nn::network::InputFormat::Classical, HistoryFill::FenOnly)
             .unwrap()
             .planes;
         let expected = case.json["input_planes"].as_array().unwrap();
@@ -236,6 +236,7 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
         exact_softmax: false,
         cache_size: 0,
         transposed_moves: TransposedMoves::AsPlanes,
+        history_fill: HistoryFill::FenOnly,
         test_backend_delay: std::time::Duration::ZERO,
         record_file: None,
     };

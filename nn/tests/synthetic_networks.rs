@@ -4,7 +4,7 @@
 
 mod synthetic;
 
-use nn::encoder::{encode_position, write_dense};
+use nn::encoder::{encode_position, write_dense, HistoryFill};
 use nn::network::InputFormat;
 use nn::rust_net::RustNetwork;
 use nn::torch_net::{RawOutputs, TorchNetwork};
@@ -36,7 +36,7 @@ fn check(spec: Spec) {
         &["f8c5".into(), "c2c3".into()],
     )
     .unwrap();
-    let planes = encode_position(&history, InputFormat::Classical).unwrap().planes;
+    let planes = encode_position(&history, InputFormat::Classical, HistoryFill::FenOnly).unwrap().planes;
     let mut input = vec![0.0f32; 112 * 64];
     write_dense(&planes, &mut input);
     let torch = TorchNetwork::new(&network, tch::Device::Cpu, tch::Kind::Float).unwrap();

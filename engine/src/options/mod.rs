@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 use std::time::Duration;
 
+use nn::encoder::HistoryFill;
 use nn::policy_map::TransposedMoves;
 use nn::{BackendKind, BackendOptions, DeviceChoice, Precision};
 use timemgr::options::error::Suggestion;
@@ -369,6 +370,11 @@ declare_options! {
         "Canonical-input networks (formats 3-5): look up the moves of a pawnless position without castling rights \
          as lc0 0.32-909a4082 does (a half turn, for visit-for-visit parity with it) instead of as the input \
          planes move (as the networks were trained).";
+    history_fill: String = "fen_only", OptionKind::Combo(HistoryFill::NAMES), "HistoryFill", "history-fill",
+        "The network sees 7 earlier positions beside the current one; where the game has none, copies of its first \
+         position fill them: fen_only when the game starts from a FEN other than the start position (lc0's \
+         default), always, or no (only one copy, its double push undone, when the first position has an \
+         en-passant square).";
     chess960: bool = false, OptionKind::Check, "UCI_Chess960", "chess960",
         "Castling moves are written as king takes rook (Chess960); FENs with Chess960 castling are read either way.";
     show_wdl: bool = false, OptionKind::Check, "UCI_ShowWDL", "show-wdl",
@@ -709,6 +715,8 @@ impl EngineOptions {
             } else {
                 TransposedMoves::AsPlanes
             },
+            history_fill: HistoryFill::from_name(&self.history_fill)
+                .ok_or_else(|| self.combo_error("HistoryFill", &self.history_fill))?,
             test_backend_delay: Duration::from_secs_f64(self.test_backend_delay_ms / 1000.0),
             record_file: (!self.record_file.is_empty()).then(|| PathBuf::from(&self.record_file)),
         })

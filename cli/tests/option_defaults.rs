@@ -77,6 +77,12 @@ const LC0_OPTIONS: &[Lc0Option] = &[
     ("UCI_RatingAdv", "0", Some((-10000.0, 10000.0))),
     ("LogFile", "", None),
     ("HistoryFill", "fen_only", None),
+    ("RootHasOwnCpuctParams", "false", None),
+    ("CPuctAtRoot", "1.745", Some((0.0, 100.0))),
+    ("CPuctBaseAtRoot", "38739", Some((1.0, 1e9))),
+    ("CPuctFactorAtRoot", "3.894", Some((0.0, 1000.0))),
+    ("FpuStrategyAtRoot", "same", None),
+    ("FpuValueAtRoot", "1.0", Some((-100.0, 100.0))),
 ];
 
 /// lc0's default of `name`, as text.
@@ -181,10 +187,10 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
     let params = defaults.search_params();
 
     for (field, name) in [
-        (params.cpuct, "CPuct"),
-        (params.cpuct_base, "CPuctBase"),
-        (params.cpuct_factor, "CPuctFactor"),
-        (params.fpu_value, "FpuValue"),
+        (params.exploration.cpuct, "CPuct"),
+        (params.exploration.cpuct_base, "CPuctBase"),
+        (params.exploration.cpuct_factor, "CPuctFactor"),
+        (params.exploration.fpu_value, "FpuValue"),
         (params.max_out_of_order_evals_factor, "MaxOutOfOrderEvalsFactor"),
         (params.max_collision_visits_scaling_power, "MaxCollisionVisitsScalingPower"),
         (params.moves_left_max_effect, "MovesLeftMaxEffect"),
@@ -219,7 +225,8 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
     ] {
         assert_eq!(field, lc0_check(name), "{name} reaches the search as lc0's");
     }
-    assert_eq!(params.fpu_absolute, lc0_default("FpuStrategy") == "absolute", "FpuStrategy");
+    assert_eq!(params.exploration.fpu_absolute, lc0_default("FpuStrategy") == "absolute", "FpuStrategy");
+    assert_eq!(params.root_exploration, params.exploration, "lc0's root defaults: RootHasOwnCpuctParams off, same FPU");
     assert_eq!(Some(params.score_type), ScoreType::from_name(lc0_default("ScoreType")), "ScoreType");
 
     let stoppers = defaults.common_stopper_options();

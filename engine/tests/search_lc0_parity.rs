@@ -92,6 +92,32 @@ fn sequential_400_node_searches_with_each_history_fill_match_lc0() {
     }
 }
 
+/// lc0's root-only exploration: `RootHasOwnCpuctParams` with `CPuctAtRoot`, `CPuctBaseAtRoot` and `CPuctFactorAtRoot`,
+/// and `FpuStrategyAtRoot=absolute` with `FpuValueAtRoot`, which visits every root move early (about 20–40 of them
+/// here, where the default FPU visits 6–12), on the five Maia-1900 positions.
+#[test]
+fn sequential_400_node_searches_with_the_roots_own_cpuct_and_fpu_match_lc0() {
+    let sequential = ["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1"];
+    for (reference, extra) in [
+        (
+            "lc0-root-cpuct-sequential-search-400.json",
+            &[
+                "--root-has-own-cpuct-params",
+                "--cpuct-at-root=3.0",
+                "--cpuct-base-at-root=5000",
+                "--cpuct-factor-at-root=1.0",
+            ][..],
+        ),
+        (
+            "lc0-root-fpu-absolute-sequential-search-400.json",
+            &["--fpu-strategy-at-root=absolute", "--fpu-value-at-root=0.5"][..],
+        ),
+    ] {
+        let flags: Vec<&str> = sequential.iter().chain(extra).copied().collect();
+        compare_with_lc0(reference, MAIA, engine_flags(&flags), &|| Box::new(Visits(400)));
+    }
+}
+
 /// Chess960 and DFRC positions (reference/chess960-search-positions.json): castling rooks off the a- and
 /// h-files in the input planes, castling in the history and among the root moves.
 #[test]

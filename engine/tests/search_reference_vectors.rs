@@ -32,7 +32,8 @@ fn cpuct_matches_lc0_with_fast_log() {
     for row in rows("cpuct") {
         let n = row["N"].as_u64().unwrap() as u32;
         let expected = row["cpuct_f32_fastlog"].as_f64().unwrap() as f32;
-        assert_eq!(cpuct(&params, n), expected, "cpuct({n})");
+        assert_eq!(cpuct(&params, n, false), expected, "cpuct({n})");
+        assert_eq!(cpuct(&params, n, true), expected, "cpuct({n}) at the root, by default the same");
     }
 }
 

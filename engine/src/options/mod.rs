@@ -25,7 +25,8 @@ pub use config_file::ConfigFileError;
 pub use time_manager::TimeManagerSetting;
 
 use crate::search::{
-    accurate_params, contempt, simplified_params, ContemptMode, GatherBound, RescaleParams, ScoreType, SearchParams,
+    accurate_params, contempt, simplified_params, ContemptMode, Exploration, GatherBound, RescaleParams, ScoreType,
+    SearchParams,
 };
 
 /// Why an option could not be set, or a command line not understood; names the problem and the way out.
@@ -286,6 +287,8 @@ macro_rules! declare_options {
 }
 
 const FPU_STRATEGIES: &[&str] = &["reduction", "absolute"];
+/// The root's FPU strategies: lc0's, and `same` for the other nodes' strategy and value.
+const FPU_STRATEGIES_AT_ROOT: &[&str] = &["reduction", "absolute", "same"];
 
 /// The default network: relative to the repository root or the working directory, unless the binary was built
 /// with `make EVALFILE=PATH` (how OpenBench hands an engine its network; it deletes the build tree afterwards).
@@ -315,6 +318,20 @@ declare_options! {
         "How the value of unvisited moves is set: parent Q minus a reduction, or an absolute value.";
     fpu_value: f64 = 0.33, OptionKind::Float { min: -100.0, max: 100.0 }, "FpuValue", "fpu-value",
         "The FPU reduction (or absolute value).";
+    root_has_own_cpuct_params: bool = false, OptionKind::Check, "RootHasOwnCpuctParams",
+        "root-has-own-cpuct-params", "The root's exploration constant from CPuctAtRoot, CPuctBaseAtRoot and \
+         CPuctFactorAtRoot instead of CPuct, CPuctBase and CPuctFactor.";
+    cpuct_at_root: f64 = 1.745, OptionKind::Float { min: 0.0, max: 100.0 }, "CPuctAtRoot", "cpuct-at-root",
+        "CPuct at the root, with RootHasOwnCpuctParams.";
+    cpuct_base_at_root: f64 = 38739.0, OptionKind::Float { min: 1.0, max: 1e9 }, "CPuctBaseAtRoot",
+        "cpuct-base-at-root", "CPuctBase at the root, with RootHasOwnCpuctParams.";
+    cpuct_factor_at_root: f64 = 3.894, OptionKind::Float { min: 0.0, max: 1000.0 }, "CPuctFactorAtRoot",
+        "cpuct-factor-at-root", "CPuctFactor at the root, with RootHasOwnCpuctParams.";
+    fpu_strategy_at_root: String = "same", OptionKind::Combo(FPU_STRATEGIES_AT_ROOT), "FpuStrategyAtRoot",
+        "fpu-strategy-at-root", "FpuStrategy for the root's unvisited moves, with FpuValueAtRoot; same: the \
+         FpuStrategy and FpuValue of every other node.";
+    fpu_value_at_root: f64 = 1.0, OptionKind::Float { min: -100.0, max: 100.0 }, "FpuValueAtRoot",
+        "fpu-value-at-root", "The root's FPU reduction (or absolute value) unless FpuStrategyAtRoot is same.";
     policy_temperature: f64 = 1.359, OptionKind::Float { min: 0.1, max: 10.0 }, "PolicyTemperature",
         "policy-softmax-temp", "Softmax temperature applied to the network's policy.";
     smart_pruning_factor: f64 = 1.33, OptionKind::Float { min: 0.0, max: 10.0 }, "SmartPruningFactor",
@@ -627,11 +644,8 @@ impl EngineOptions {
             gather_bound: GatherBound::from_name(&self.gather_within_playouts_left).unwrap_or_default(),
             idling_minimum_work: self.idling_minimum_work as usize,
             thread_idling_threshold: self.thread_idling_threshold as usize,
-            cpuct: self.cpuct as f32,
-            cpuct_base: self.cpuct_base as f32,
-            cpuct_factor: self.cpuct_factor as f32,
-            fpu_absolute: self.fpu_strategy == "absolute",
-            fpu_value: self.fpu_value as f32,
+            exploration: self.exploration(),
+            root_exploration: self.root_exploration(),
             sticky_endgames: self.sticky_endgames,
             two_fold_draws: self.two_fold_draws,
             max_collision_visits: self.max_collision_visits as u32,
@@ -655,6 +669,33 @@ impl EngineOptions {
             wdl_max_s: self.wdl_max_s as f32,
             wdl_eval_objectivity: self.wdl_eval_objectivity as f32,
         }
+    }
+
+    /// cpuct and first-play urgency below the root.
+    fn exploration(&self) -> Exploration {
+        Exploration {
+            cpuct: self.cpuct as f32,
+            cpuct_base: self.cpuct_base as f32,
+            cpuct_factor: self.cpuct_factor as f32,
+            fpu_absolute: self.fpu_strategy == "absolute",
+            fpu_value: self.fpu_value as f32,
+        }
+    }
+
+    /// The root's, as lc0's `BaseSearchParams` resolves them: the `…AtRoot` cpuct only with
+    /// `RootHasOwnCpuctParams`, the other nodes' FPU with `FpuStrategyAtRoot=same`.
+    fn root_exploration(&self) -> Exploration {
+        let below = self.exploration();
+        let (cpuct, cpuct_base, cpuct_factor) = if self.root_has_own_cpuct_params {
+            (self.cpuct_at_root as f32, self.cpuct_base_at_root as f32, self.cpuct_factor_at_root as f32)
+        } else {
+            (below.cpuct, below.cpuct_base, below.cpuct_factor)
+        };
+        let (fpu_absolute, fpu_value) = match self.fpu_strategy_at_root.as_str() {
+            "same" => (below.fpu_absolute, below.fpu_value),
+            strategy => (strategy == "absolute", self.fpu_value_at_root as f32),
+        };
+        Exploration { cpuct, cpuct_base, cpuct_factor, fpu_absolute, fpu_value }
     }
 
     /// lc0's WDL rescaling from the contempt options (params.cc 687–703); `Contempt` is valid (`set` checks it).
@@ -978,8 +1019,8 @@ mod tests {
         options.set("FpuStrategy", "absolute").unwrap();
         options.set("Backend", "uniform").unwrap();
         options.set("SmartPruningFactor", "0").unwrap();
-        assert!(options.search_params().fpu_absolute);
-        assert_eq!(options.search_params().cpuct, 1.745);
+        assert!(options.search_params().exploration.fpu_absolute);
+        assert_eq!(options.search_params().exploration.cpuct, 1.745);
         assert_eq!(options.common_stopper_options().smart_pruning_factor, 0.0);
         let backend = options.backend_options().unwrap();
         assert_eq!((backend.kind, backend.cache_size), (BackendKind::Uniform, 0));

@@ -25,7 +25,7 @@ pub use info::{
     ScoreType, ShownValue,
 };
 pub use draw_score::DrawScore;
-pub use params::{GatherBound, SearchParams};
+pub use params::{Exploration, GatherBound, SearchParams};
 pub use wdl_rescale::{
     accurate_params, contempt, simplified_params, wdl_rescale, BadContempt, ContemptMode, RescaleParams, SearchContempt,
 };
@@ -41,9 +41,10 @@ use stats::{Progress, RootFilter};
 use std::sync::{Arc, Mutex, MutexGuard};
 use timemgr::search_stats::{IterationStats, Stopper};
 
-/// cpuct(N) = cpuct + cpuct_factor · FastLog((N + cpuct_base)/cpuct_base) for a parent with N visits.
-pub fn cpuct(params: &SearchParams, parent_visits: u32) -> f32 {
-    select::cpuct(params, parent_visits)
+/// cpuct(N) = cpuct + cpuct_factor · FastLog((N + cpuct_base)/cpuct_base) for a parent with N visits, with the
+/// root's parameters at the root.
+pub fn cpuct(params: &SearchParams, parent_visits: u32, at_root: bool) -> f32 {
+    select::cpuct(params, parent_visits, at_root)
 }
 
 /// Called once with the outcome after the best move is sent, on the thread that sent it and outside the

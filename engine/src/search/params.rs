@@ -4,6 +4,22 @@
 use super::info::ScoreType;
 use super::wdl_rescale::{ContemptMode, RescaleParams};
 
+/// How widely PUCT explores a node's children: cpuct's growth with the node's visits and the first-play urgency
+/// of its unvisited children (docs/lc0/search.md §4.3).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Exploration {
+    /// cpuct at N = 0.
+    pub cpuct: f32,
+    /// Visits scale of cpuct's logarithmic growth.
+    pub cpuct_base: f32,
+    /// Weight of cpuct's logarithmic growth.
+    pub cpuct_factor: f32,
+    /// First-play urgency is `fpu_value` itself (true) or a reduction from the parent's Q (false).
+    pub fpu_absolute: bool,
+    /// The FPU value or reduction.
+    pub fpu_value: f32,
+}
+
 /// Every option the search obeys. It has no defaults of its own: `EngineOptions::default().search_params()`
 /// gives lc0's UCI defaults, declared once in the options table.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,16 +41,10 @@ pub struct SearchParams {
     pub idling_minimum_work: usize,
     /// The backend is idle while more than this many threads are neither computing nor waiting for it.
     pub thread_idling_threshold: usize,
-    /// cpuct at N = 0.
-    pub cpuct: f32,
-    /// Visits scale of cpuct's logarithmic growth.
-    pub cpuct_base: f32,
-    /// Weight of cpuct's logarithmic growth.
-    pub cpuct_factor: f32,
-    /// First-play urgency is `fpu_value` itself (true) or a reduction from the parent's Q (false).
-    pub fpu_absolute: bool,
-    /// The FPU value or reduction.
-    pub fpu_value: f32,
+    /// cpuct and first-play urgency below the root.
+    pub exploration: Exploration,
+    /// The same at the root, where lc0 lets them differ (`RootHasOwnCpuctParams`, `FpuStrategyAtRoot`).
+    pub root_exploration: Exploration,
     /// Propagate proven wins, losses and draws up the tree.
     pub sticky_endgames: bool,
     /// Score a position repeated once inside the searched path as a draw.
@@ -99,6 +109,17 @@ pub enum GatherBound {
     TimeTrouble,
     /// Every move's, a reused tree's first gather waiting for the stoppers' first estimate.
     All,
+}
+
+impl SearchParams {
+    /// The exploration at the root (`at_root`) or below it.
+    pub fn exploration_at(&self, at_root: bool) -> &Exploration {
+        if at_root {
+            &self.root_exploration
+        } else {
+            &self.exploration
+        }
+    }
 }
 
 impl GatherBound {

@@ -4,7 +4,7 @@
 
 use super::gather_context::GatherContext;
 use super::node::{EdgeAndNode, Node, Terminal, VisitedWalk};
-use super::params::SearchParams;
+use super::params::Exploration;
 use super::select::{fpu_given_visited_policy, puct_multiplier, MovesLeftUtility};
 use super::stats::best_root_edge;
 use super::tree::Tree;
@@ -138,7 +138,7 @@ impl ScoreScratch {
         &mut self,
         node: &Node,
         reachable: usize,
-        params: &SearchParams,
+        exploration: &Exploration,
         draw_score: f32,
         moves_left: MovesLeftUtility<'_>,
         puct_mult: f32,
@@ -185,7 +185,7 @@ impl ScoreScratch {
             score: 0.0,
             visited: false,
         }));
-        let fpu = fpu_given_visited_policy(params, node, draw_score, visited_policy);
+        let fpu = fpu_given_visited_policy(exploration, node, draw_score, visited_policy);
         for child in children.iter_mut() {
             if !child.visited {
                 child.utility = fpu;
@@ -293,9 +293,9 @@ impl Pass<'_, '_, '_> {
         };
         let draw_score = self.context.draw_score.at(path.len());
         let moves_left = MovesLeftUtility::new(params, node, self.context.has_moves_left);
-        let puct_mult = puct_multiplier(params, node);
+        let puct_mult = puct_multiplier(params, node, is_root);
         let mut scratch = std::mem::take(&mut self.scores);
-        scratch.score(node, reachable, params, draw_score, moves_left, puct_mult);
+        scratch.score(node, reachable, params.exploration_at(is_root), draw_score, moves_left, puct_mult);
         let ScoreScratch { children, allowed } = &mut scratch;
         allowed.clear();
         // Without `searchmoves`, and without a best root move to prune the others against, every root move is allowed.
@@ -500,13 +500,14 @@ mod tests {
             .collect();
         let node = Node::with_edges(edges, Node { n: 3, wl: -0.05, d: 0.3, m: 31.0, ..Node::default() });
         let params = crate::options::EngineOptions::default().search_params();
-        assert!(!params.fpu_absolute, "the default FPU is relative to the node's Q");
+        assert!(!params.exploration.fpu_absolute, "the default FPU is relative to the node's Q");
         let mut scratch = ScoreScratch::default();
-        scratch.score(&node, 5, &params, 0.0, MovesLeftUtility::new(&params, &node, false), 1.0);
+        scratch.score(&node, 5, &params.exploration, 0.0, MovesLeftUtility::new(&params, &node, false), 1.0);
         // FPU = −Q − FpuValue·√(p₀ + p₁₁) at draw score 0, the priors as their 16 bits hold them.
         let (p0, p11) = (node.edges[0].p(), node.edges[11].p());
-        let fpu = 0.05 - params.fpu_value * (p0 + p11).sqrt();
-        assert!((fpu - (0.05 - params.fpu_value * p0.sqrt())).abs() > 1e-3, "the twelfth child matters");
+        let reduction = params.exploration.fpu_value;
+        let fpu = 0.05 - reduction * (p0 + p11).sqrt();
+        assert!((fpu - (0.05 - reduction * p0.sqrt())).abs() > 1e-3, "the twelfth child matters");
         let utilities: Vec<f32> = scratch.children.iter().map(|child| child.utility).collect();
         assert_eq!(utilities.len(), 5);
         assert!((utilities[0] - 0.1).abs() < 1e-6, "{utilities:?}");

@@ -59,9 +59,10 @@ fn prefetch_below(
     if node.n == 0 || node.terminal != Terminal::No {
         return Ok(0);
     }
-    let puct_mult = puct_multiplier(params, node);
+    let at_root = plies == 0;
+    let puct_mult = puct_multiplier(params, node, at_root);
     let draw_score = context.draw_score.at(plies);
-    let fpu = fpu(params, node, draw_score);
+    let fpu = fpu(params, node, draw_score, at_root);
     let mut scored: Vec<(f32, usize)> = node
         .edges_and_nodes()
         .enumerate()

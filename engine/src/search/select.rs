@@ -3,17 +3,20 @@
 
 use super::fastmath::fast_log;
 use super::node::{EdgeAndNode, Node};
-use super::params::SearchParams;
+use super::params::{Exploration, SearchParams};
 use std::cmp::Ordering;
 
-/// cpuct(N) = cpuct + factor · FastLog((N + base)/base), N = the parent's visits.
-pub fn cpuct(params: &SearchParams, parent_n: u32) -> f32 {
-    let growth = if params.cpuct_factor == 0.0 {
+/// cpuct(N) = cpuct + factor · FastLog((N + base)/base), N = the parent's visits, with the root's parameters at the
+/// root (lc0's `ComputeCpuct`).
+pub fn cpuct(params: &SearchParams, parent_n: u32, at_root: bool) -> f32 {
+    let exploration = params.exploration_at(at_root);
+    let growth = if exploration.cpuct_factor == 0.0 {
         0.0
     } else {
-        params.cpuct_factor * fast_log((parent_n as f32 + params.cpuct_base) / params.cpuct_base)
+        let base = exploration.cpuct_base;
+        exploration.cpuct_factor * fast_log((parent_n as f32 + base) / base)
     };
-    params.cpuct + growth
+    exploration.cpuct + growth
 }
 
 /// The collision allowance of one gather for `n = min(root N, remaining playouts)`.
@@ -33,17 +36,17 @@ pub fn collision_budget(params: &SearchParams, n: u64) -> u32 {
     (budget.round() as u32).min(params.max_collision_visits)
 }
 
-/// First-play urgency of a node's unvisited children.
-pub fn fpu(params: &SearchParams, node: &Node, draw_score: f32) -> f32 {
-    fpu_given_visited_policy(params, node, draw_score, node.visited_policy())
+/// First-play urgency of a node's unvisited children (the root's own at the root, `at_root`).
+pub fn fpu(params: &SearchParams, node: &Node, draw_score: f32, at_root: bool) -> f32 {
+    fpu_given_visited_policy(params.exploration_at(at_root), node, draw_score, node.visited_policy())
 }
 
 /// The same for a caller that has summed [`Node::visited_policy`] in its own walk of the children.
-pub fn fpu_given_visited_policy(params: &SearchParams, node: &Node, draw_score: f32, visited_policy: f32) -> f32 {
-    if params.fpu_absolute {
-        params.fpu_value
+pub fn fpu_given_visited_policy(exploration: &Exploration, node: &Node, draw_score: f32, visited_policy: f32) -> f32 {
+    if exploration.fpu_absolute {
+        exploration.fpu_value
     } else {
-        -node.q(-draw_score) - params.fpu_value * visited_policy.sqrt()
+        -node.q(-draw_score) - exploration.fpu_value * visited_policy.sqrt()
     }
 }
 
@@ -91,9 +94,9 @@ impl<'a> MovesLeftUtility<'a> {
 }
 
 /// The exploration multiplier cpuct(N) · sqrt(max(N − 1, 1)).
-pub fn puct_multiplier(params: &SearchParams, node: &Node) -> f32 {
+pub fn puct_multiplier(params: &SearchParams, node: &Node, at_root: bool) -> f32 {
     // lc0 takes std::sqrt of an unsigned count, which is the double overload, and multiplies in double.
-    (f64::from(cpuct(params, node.n)) * f64::from(node.children_visits().max(1)).sqrt()) as f32
+    (f64::from(cpuct(params, node.n, at_root)) * f64::from(node.children_visits().max(1)).sqrt()) as f32
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

@@ -109,7 +109,7 @@ pub fn iteration_stats(
     }
     // lc0 takes the odd-depth draw score here (GetDrawScore(true)), unlike everywhere else at the root.
     let stats_draw_score = draw_score.at(1);
-    let root_fpu = fpu(params, root, stats_draw_score);
+    let root_fpu = fpu(params, root, stats_draw_score, true);
     let moves_left = MovesLeftUtility::new(params, root, has_moves_left);
     let mut max_n = 0;
     let mut best_qu = -1000.0f32;

@@ -21,8 +21,8 @@ pub fn verbose_move_stats(
     draw_score: DrawScore,
 ) -> Vec<String> {
     let draw_score = draw_score.at(0);
-    let root_fpu = fpu(params, root, draw_score);
-    let puct_mult = puct_multiplier(params, root);
+    let root_fpu = fpu(params, root, draw_score, true);
+    let puct_mult = puct_multiplier(params, root, true);
     let moves_left = MovesLeftUtility::new(params, root, has_moves_left);
     let u = |edge: EdgeAndNode<'_>| edge.p() * puct_mult / (1 + edge.n_started()) as f32;
     let mut edges: Vec<EdgeAndNode<'_>> = root.edges_and_nodes().collect();

@@ -83,6 +83,15 @@ const LC0_OPTIONS: &[Lc0Option] = &[
     ("CPuctFactorAtRoot", "3.894", Some((0.0, 1000.0))),
     ("FpuStrategyAtRoot", "same", None),
     ("FpuValueAtRoot", "1.0", Some((-100.0, 100.0))),
+    ("Temperature", "0", Some((0.0, 100.0))),
+    ("TempDecayMoves", "0", Some((0.0, 640.0))),
+    ("TempDecayDelayMoves", "0", Some((0.0, 100.0))),
+    ("TempCutoffMove", "0", Some((0.0, 1000.0))),
+    ("TempEndgame", "0", Some((0.0, 100.0))),
+    ("TempValueCutoff", "100", Some((0.0, 100.0))),
+    ("TempVisitOffset", "0", Some((-1000.0, 1000.0))),
+    ("DirichletNoiseEpsilon", "0", Some((0.0, 1.0))),
+    ("DirichletNoiseAlpha", "0.3", Some((0.0, 10_000_000.0))),
 ];
 
 /// lc0's default of `name`, as text.

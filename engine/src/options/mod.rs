@@ -25,8 +25,8 @@ pub use config_file::ConfigFileError;
 pub use time_manager::TimeManagerSetting;
 
 use crate::search::{
-    accurate_params, contempt, simplified_params, ContemptMode, Exploration, GatherBound, RescaleParams, ScoreType,
-    SearchParams,
+    accurate_params, contempt, simplified_params, ContemptMode, Exploration, GatherBound, MoveTemperature,
+    RescaleParams, RootNoise, ScoreType, SearchParams,
 };
 
 /// Why an option could not be set, or a command line not understood; names the problem and the way out.
@@ -489,6 +489,28 @@ declare_options! {
     wdl_book_exit_bias: f64 = 0.65, OptionKind::Float { min: -2.0, max: 2.0 }, "WDLBookExitBias",
         "wdl-book-exit-bias", "Book exit bias assumed when measuring Elo (0.2 for the start position, 1 for a 50% \
          white win); matters above a target draw rate of 80%.";
+    temperature: f64 = 0.0, OptionKind::Float { min: 0.0, max: 100.0 }, "Temperature", "temperature",
+        "Draw the move played among the root's moves, weighted by visits to the power 1/Temperature, instead of \
+         playing the best one (0): larger values play more varied moves. The info lines keep the best move.";
+    temp_decay_moves: i64 = 0, OptionKind::Spin { min: 0, max: 640 }, "TempDecayMoves", "tempdecay-moves",
+        "Lower Temperature linearly to 0 over this many moves of the game (0: no decay).";
+    temp_decay_delay_moves: i64 = 0, OptionKind::Spin { min: 0, max: 100 }, "TempDecayDelayMoves",
+        "tempdecay-delay-moves", "Keep Temperature for this many moves before TempDecayMoves lowers it.";
+    temp_cutoff_move: i64 = 0, OptionKind::Spin { min: 0, max: 1000 }, "TempCutoffMove", "temp-cutoff-move",
+        "From this move number on, TempEndgame replaces Temperature (0: never).";
+    temp_endgame: f64 = 0.0, OptionKind::Float { min: 0.0, max: 100.0 }, "TempEndgame", "temp-endgame",
+        "The temperature from TempCutoffMove on, and the least the decay lowers Temperature to.";
+    temp_value_cutoff: f64 = 100.0, OptionKind::Float { min: 0.0, max: 100.0 }, "TempValueCutoff",
+        "temp-value-cutoff", "With a temperature, never play a move whose win percentage is this many points \
+         below the most visited move's.";
+    temp_visit_offset: f64 = 0.0, OptionKind::Float { min: -1000.0, max: 1000.0 }, "TempVisitOffset",
+        "temp-visit-offset", "Added to each move's visits before the temperature weights them; a move left with \
+         none is never played.";
+    dirichlet_noise_epsilon: f64 = 0.0, OptionKind::Float { min: 0.0, max: 1.0 }, "DirichletNoiseEpsilon",
+        "noise-epsilon", "Share of the root's priors replaced by Dirichlet noise, so that the search also looks \
+         at moves the network rates low (training; not for normal play).";
+    dirichlet_noise_alpha: f64 = 0.3, OptionKind::Float { min: 0.0, max: 10_000_000.0 }, "DirichletNoiseAlpha",
+        "noise-alpha", "Alpha of the Dirichlet noise: larger values spread it more evenly over the moves.";
     uci_opponent: String = "", OptionKind::Text, "UCI_Opponent", "uci-opponent",
         "Set by the GUI: the opponent's title, rating, kind and name; matched by Contempt's name=value entries.";
     uci_rating_adv: f64 = 0.0, OptionKind::Float { min: -10000.0, max: 10000.0 }, "UCI_RatingAdv",
@@ -668,6 +690,19 @@ impl EngineOptions {
             wdl_rescale: self.wdl_rescale_params(),
             wdl_max_s: self.wdl_max_s as f32,
             wdl_eval_objectivity: self.wdl_eval_objectivity as f32,
+            move_temperature: MoveTemperature {
+                initial: self.temperature as f32,
+                decay_moves: self.temp_decay_moves as u32,
+                decay_delay_moves: self.temp_decay_delay_moves as u32,
+                cutoff_move: self.temp_cutoff_move as u32,
+                endgame: self.temp_endgame as f32,
+                value_cutoff: self.temp_value_cutoff as f32,
+                visit_offset: self.temp_visit_offset as f32,
+            },
+            root_noise: RootNoise {
+                epsilon: self.dirichlet_noise_epsilon as f32,
+                alpha: self.dirichlet_noise_alpha as f32,
+            },
         }
     }
 

@@ -524,6 +524,7 @@ fn finish_leaf(
             node.set_network_wl(-prepared.wl);
             if path.is_empty() {
                 progress.root_moves_left = Some(prepared.m);
+                context.params.root_noise.apply(&mut node.edges, &mut rand::rng());
             }
             let (v, d) = if context.contempt.reshapes_evaluations() {
                 context.contempt.leaf(-prepared.wl, prepared.d, path.len())

@@ -12,9 +12,11 @@ mod packed_slice;
 mod params;
 mod pick;
 mod prefetch;
+mod root_noise;
 mod run;
 mod select;
 mod stats;
+mod temperature;
 mod tree;
 mod verbose;
 mod wdl_rescale;
@@ -26,6 +28,8 @@ pub use info::{
 };
 pub use draw_score::DrawScore;
 pub use params::{Exploration, GatherBound, SearchParams};
+pub use root_noise::RootNoise;
+pub use temperature::MoveTemperature;
 pub use wdl_rescale::{
     accurate_params, contempt, simplified_params, wdl_rescale, BadContempt, ContemptMode, RescaleParams, SearchContempt,
 };

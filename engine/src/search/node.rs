@@ -98,7 +98,7 @@ impl Default for Node {
 }
 
 /// A move from a node with its prior, as lc0's Edge; the child, once visited, is kept by the node.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Edge {
     /// The move, packed; unpack it against the node's position.
     pub mv: PackedMove,

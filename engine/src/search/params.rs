@@ -2,6 +2,8 @@
 //! options (`crate::options`, docs/lc0/search.md §4.1).
 
 use super::info::ScoreType;
+use super::root_noise::RootNoise;
+use super::temperature::MoveTemperature;
 use super::wdl_rescale::{ContemptMode, RescaleParams};
 
 /// How widely PUCT explores a node's children: cpuct's growth with the node's visits and the first-play urgency
@@ -89,6 +91,10 @@ pub struct SearchParams {
     pub wdl_max_s: f32,
     /// How objective the displayed evaluation is under contempt (1: fully).
     pub wdl_eval_objectivity: f32,
+    /// How randomly the move played is drawn from the root's moves (temperature 0: the best move).
+    pub move_temperature: MoveTemperature,
+    /// The Dirichlet noise mixed into the root's priors.
+    pub root_noise: RootNoise,
 }
 
 /// Which moves' gathers the stoppers' playouts left bound (`GatherWithinPlayoutsLeft`; the engine's option defaults

@@ -6,7 +6,7 @@ use super::gather::{abandon, finish, gather, max_out_of_order, prepare};
 use super::gather_context::GatherContext;
 use super::params::{GatherBound, SearchParams};
 use super::select::collision_budget;
-use super::stats::{best_root_edge, info_lines, iteration_stats, principal_variation, InfoContext, RootFilter};
+use super::stats::{best_root_edge, info_lines, iteration_stats, played_variation, InfoContext, RootFilter};
 use super::node::Node;
 use super::tree::{Tree, TreeState};
 use super::verbose::verbose_move_stats;
@@ -650,7 +650,7 @@ impl Run {
                 )));
             }
             Fault::strike(self.fault, FaultPlace::BestMove, 1);
-            let pv = principal_variation(root, state.tree.root_position(), &self.filter, self.draw_score);
+            let pv = played_variation(root, state.tree.root_position(), &self.filter, self.draw_score, &self.params);
             let outcome = SearchOutcome {
                 // A failed search may end before the root's first visit: it still plays a legal move.
                 best: pv.first().copied().or_else(|| self.fallback_move(&state.tree)),

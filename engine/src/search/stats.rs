@@ -5,9 +5,11 @@ use super::info::{mate_moves, shown_value, wdl_permille, InfoLine, Score, ScoreT
 use super::node::Node;
 use super::params::SearchParams;
 use super::select::{best_child, fpu, MovesLeftUtility};
+use super::temperature::draw_root_edge;
 use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
 use crate::position::PackedMove;
+use rand::Rng;
 use shakmaty::{Chess, Move, Position};
 use timemgr::search_stats::{IterationStats, TimeUsageHint};
 
@@ -68,6 +70,28 @@ pub fn best_root_edge(root: &Node, filter: &RootFilter, draw_score: DrawScore) -
 pub fn principal_variation(root: &Node, root_position: &Chess, filter: &RootFilter, draw_score: DrawScore) -> Vec<Move> {
     best_root_edge(root, filter, draw_score)
         .map_or_else(Vec::new, |first| variation(root, root_position, first, draw_score))
+}
+
+/// The variation whose first move is played: the principal variation, or with a temperature (lc0's
+/// `EnsureBestMoveKnown`) a root move drawn by [`draw_root_edge`] and the best moves after it.
+pub fn played_variation(
+    root: &Node,
+    root_position: &Chess,
+    filter: &RootFilter,
+    draw_score: DrawScore,
+    params: &SearchParams,
+) -> Vec<Move> {
+    let settings = &params.move_temperature;
+    let temperature = settings.at(root_position.fullmoves().get() - 1);
+    if temperature > 0.0 {
+        let root_draw_score = draw_score.at(0);
+        let fpu = fpu(params, root, root_draw_score, true);
+        let uniform = |sum: f32| (rand::rng().random::<f64>() * f64::from(sum)) as f32;
+        if let Some(first) = draw_root_edge(root, filter, temperature, settings, fpu, root_draw_score, uniform) {
+            return variation(root, root_position, first, draw_score);
+        }
+    }
+    principal_variation(root, root_position, filter, draw_score)
 }
 
 /// The variation that starts with the root's edge `first` and follows the best children from there.

@@ -76,6 +76,10 @@ const LC0_OPTIONS: &[Lc0Option] = &[
     ("UCI_Opponent", "", None),
     ("UCI_RatingAdv", "0", Some((-10000.0, 10000.0))),
     ("LogFile", "", None),
+    ("PerPVCounters", "false", None),
+    ("StrictTiming", "false", None),
+    ("NodesPerSecondLimit", "0", Some((0.0, 1e6))),
+    ("SolidTreeThreshold", "100", Some((1.0, 2e9))),
     ("HistoryFill", "fen_only", None),
     ("RootHasOwnCpuctParams", "false", None),
     ("CPuctAtRoot", "1.745", Some((0.0, 100.0))),
@@ -208,6 +212,14 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
         (params.moves_left_constant_factor, "MovesLeftConstantFactor"),
         (params.moves_left_scaled_factor, "MovesLeftScaledFactor"),
         (params.moves_left_quadratic_factor, "MovesLeftQuadraticFactor"),
+        (params.root_exploration.cpuct, "CPuctAtRoot"),
+        (params.nps_limit, "NodesPerSecondLimit"),
+        (params.move_temperature.initial, "Temperature"),
+        (params.move_temperature.endgame, "TempEndgame"),
+        (params.move_temperature.value_cutoff, "TempValueCutoff"),
+        (params.move_temperature.visit_offset, "TempVisitOffset"),
+        (params.root_noise.epsilon, "DirichletNoiseEpsilon"),
+        (params.root_noise.alpha, "DirichletNoiseAlpha"),
     ] {
         assert_eq!(field, lc0_f32(name), "{name} reaches the search as lc0's f32");
     }
@@ -221,6 +233,10 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
         (u64::from(params.max_collision_visits_scaling_end), "MaxCollisionVisitsScalingEnd"),
         (params.ram_limit_mb, "RamLimitMb"),
         (params.multipv as u64, "MultiPV"),
+        (u64::from(params.solid_tree_threshold), "SolidTreeThreshold"),
+        (u64::from(params.move_temperature.decay_moves), "TempDecayMoves"),
+        (u64::from(params.move_temperature.decay_delay_moves), "TempDecayDelayMoves"),
+        (u64::from(params.move_temperature.cutoff_move), "TempCutoffMove"),
     ] {
         assert_eq!(field, lc0_integer(name), "{name} reaches the search as lc0's");
     }
@@ -231,6 +247,7 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
         (params.two_fold_draws, "TwoFoldDraws"),
         (params.verbose_move_stats, "VerboseMoveStats"),
         (params.syzygy_fast_play, "SyzygyFastPlay"),
+        (params.per_pv_counters, "PerPVCounters"),
     ] {
         assert_eq!(field, lc0_check(name), "{name} reaches the search as lc0's");
     }

@@ -277,6 +277,80 @@ fn multipv_sends_one_line_per_best_move_in_best_move_order() {
 }
 
 #[test]
+fn per_pv_counters_show_each_lines_first_move_visits_as_its_nodes() {
+    let field = |line: &str, name: &str| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        words.iter().position(|w| *w == name).map(|at| words[at + 1].parse::<u64>().unwrap()).unwrap()
+    };
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1"]);
+    for line in ["setoption name MultiPV value 3", "setoption name VerboseMoveStats value true", "position startpos"] {
+        engine.send(line);
+    }
+    let last_lines = |answer: &[String]| -> Vec<String> {
+        let infos: Vec<&String> = answer.iter().filter(|line| line.starts_with("info depth")).collect();
+        infos[infos.len() - 3..].iter().map(|line| line.to_string()).collect()
+    };
+    engine.send("go nodes 300");
+    let totals = last_lines(&engine.bestmove());
+    let total = field(&totals[0], "nodes");
+    assert!(total >= 300 && totals.iter().all(|line| field(line, "nodes") == total), "the total: {totals:?}");
+    engine.send("setoption name PerPVCounters value true");
+    engine.send("ucinewgame");
+    engine.send("position startpos");
+    engine.send("go nodes 300");
+    let answer = engine.bestmove();
+    for line in last_lines(&answer) {
+        let first = line.split(" pv ").nth(1).unwrap().split(' ').next().unwrap();
+        let verbose = answer.iter().find(|l| l.starts_with(&format!("info string {first} "))).expect("a stats line");
+        assert_eq!(field(&line, "nodes"), field(verbose, "N:"), "{line} against {verbose}");
+        assert!(field(&line, "nodes") < total * 2 / 3, "one of twenty root moves: {line}");
+    }
+    engine.quit();
+}
+
+#[test]
+fn strict_timing_starts_the_moves_clock_at_go_after_an_isready_instead_of_at_position() {
+    // The time of the first info line: since the move's clock started.
+    let first_info_time = |strict: &str| {
+        let mut engine = Engine::start(&["--backend=uniform", "--threads=1", &format!("--strict-uci-timing={strict}")]);
+        engine.ready();
+        engine.send("position startpos");
+        std::thread::sleep(Duration::from_millis(800));
+        engine.ready();
+        engine.send("go wtime 60000 btime 60000 nodes 50");
+        let answer = engine.bestmove();
+        engine.quit();
+        let info = answer.iter().find(|line| line.starts_with("info depth")).expect("an info line").clone();
+        let words: Vec<&str> = info.split_whitespace().collect();
+        words[words.iter().position(|w| *w == "time").unwrap() + 1].parse::<u64>().unwrap()
+    };
+    assert!(first_info_time("false") >= 800, "lc0's default: the clock runs from position");
+    assert!(first_info_time("true") < 800, "StrictTiming: from go, the GUI having waited for readyok");
+}
+
+#[test]
+fn nodes_per_second_limit_keeps_the_search_to_that_speed() {
+    let field = |line: &str, name: &str| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        words.iter().position(|w| *w == name).map(|at| words[at + 1].parse::<u64>().unwrap()).unwrap()
+    };
+    let last_info = |limit: &str| {
+        let mut engine = Engine::start(&["--backend=uniform", "--threads=1", "--minibatch-size=1"]);
+        engine.send(&format!("setoption name NodesPerSecondLimit value {limit}"));
+        engine.send("position startpos");
+        engine.send("go movetime 1000");
+        let answer = engine.bestmove();
+        engine.quit();
+        answer.iter().rev().find(|line| line.starts_with("info depth")).expect("an info line").clone()
+    };
+    let free = last_info("0");
+    assert!(field(&free, "nodes") > 5000, "the uniform backend searches far faster unlimited: {free}");
+    let limited = last_info("500");
+    let (nodes, nps) = (field(&limited, "nodes"), field(&limited, "nps"));
+    assert!((300..=650).contains(&nodes) && nps <= 550, "about 500 nodes in the second: {limited}");
+}
+
+#[test]
 fn show_eps_adds_network_evaluations_per_second_after_nps() {
     let field = |line: &str, name: &str| {
         let words: Vec<&str> = line.split_whitespace().collect();

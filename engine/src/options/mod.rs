@@ -341,6 +341,9 @@ declare_options! {
         "Batches to evaluate before smart pruning may stop the search.";
     move_overhead_ms: i64 = 200, OptionKind::Spin { min: 0, max: 100_000_000 }, "MoveOverheadMs",
         "move-overhead", "Milliseconds reserved per move for communication lag.";
+    strict_timing: bool = false, OptionKind::Check, "StrictTiming", "strict-uci-timing",
+        "The move's clock starts at go when an isready came after position (for a GUI that makes up for lag and \
+         waits for readyok before go), instead of at position.";
     time_manager: TimeManagerSetting = timemgr::DEFAULT_TIME_MANAGER, OptionKind::Text, "TimeManager", "time-manager",
         "Time manager and its parameters, e.g. legacy or smooth(max-move-budget=0.5); `kairos tm-help` lists them.";
     weights_file: String = DEFAULT_WEIGHTS, OptionKind::Text, "WeightsFile", "weights",
@@ -402,6 +405,11 @@ declare_options! {
         "Adds network evaluations per second (cache hits excluded) to info lines.";
     multipv: i64 = 1, OptionKind::Spin { min: 1, max: 500 }, "MultiPV", "multipv",
         "Number of best moves sent as their own info line (multipv 1, 2, ...).";
+    per_pv_counters: bool = false, OptionKind::Check, "PerPVCounters", "per-pv-counters",
+        "Each info line's nodes are the visits of its first move instead of the search's total.";
+    nodes_per_second_limit: f64 = 0.0, OptionKind::Float { min: 0.0, max: 1e6 }, "NodesPerSecondLimit", "nps-limit",
+        "The most nodes a second the search makes, waiting after a batch while it is faster (0: no limit; closer \
+         with smaller batches and longer searches). Not under VirtualClock, whose speed VirtualNps sets.";
     score_type: String = "WDL_mu", OptionKind::Combo(ScoreType::NAMES), "ScoreType", "score-type",
         "What the info score shows: WDL_mu (lc0's default), centipawn variants, win_percentage, Q or W-L.";
     verbose_move_stats: bool = false, OptionKind::Check, "VerboseMoveStats", "verbose-move-stats",
@@ -459,6 +467,9 @@ declare_options! {
         "kldgain-average-interval", "Nodes between two checks of the KLD-gain stopper.";
     sticky_endgames: bool = true, OptionKind::Check, "StickyEndgames", "sticky-endgames",
         "Propagates proven results up the tree.";
+    solid_tree_threshold: i64 = 100, OptionKind::Spin { min: 1, max: 2_000_000_000 }, "SolidTreeThreshold",
+        "solid-tree-threshold", "Visits after which a node's children are laid out together as lc0's solid nodes, \
+         which changes which of them its scans count as visited (and so the search, as in lc0).";
     two_fold_draws: bool = true, OptionKind::Check, "TwoFoldDraws", "two-fold-draws",
         "Scores a position repeated once inside the tree as a draw.";
     draw_score: f64 = 0.0, OptionKind::Float { min: -1.0, max: 1.0 }, "DrawScore", "draw-score",
@@ -669,6 +680,7 @@ impl EngineOptions {
             exploration: self.exploration(),
             root_exploration: self.root_exploration(),
             sticky_endgames: self.sticky_endgames,
+            solid_tree_threshold: self.solid_tree_threshold as u32,
             two_fold_draws: self.two_fold_draws,
             max_collision_visits: self.max_collision_visits as u32,
             max_collision_visits_scaling_start: self.max_collision_visits_scaling_start as u32,
@@ -683,6 +695,8 @@ impl EngineOptions {
             ram_limit_mb: self.ram_limit_mb as u64,
             verbose_move_stats: self.verbose_move_stats,
             multipv: self.multipv as usize,
+            per_pv_counters: self.per_pv_counters,
+            nps_limit: self.nodes_per_second_limit as f32,
             score_type: ScoreType::from_name(&self.score_type).unwrap_or_default(),
             syzygy_fast_play: self.syzygy_fast_play,
             draw_score: self.draw_score as f32,

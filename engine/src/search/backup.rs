@@ -17,10 +17,19 @@ struct Carry {
     clear_own_prior: bool,
 }
 
+/// The search's options that a backup obeys.
+#[derive(Clone, Copy, Debug)]
+pub struct BackupRules {
+    /// Proven results propagate up the tree (lc0's `StickyEndgames`).
+    pub sticky_endgames: bool,
+    /// Visits after which a node's children become solid (lc0's `SolidTreeThreshold`).
+    pub solid_tree_threshold: u32,
+}
+
 /// Backs up one visit along `path` (edge indices from the root) with the leaf's value `(v, d, m)` from the
 /// view of the player who moved into the leaf; a terminal node on the way backs up its own proven value.
-pub fn backup(root: &mut Node, path: &[u16], v: f32, d: f32, m: f32, sticky_endgames: bool) {
-    backup_from(root, path, true, v, d, m, sticky_endgames);
+pub fn backup(root: &mut Node, path: &[u16], v: f32, d: f32, m: f32, rules: BackupRules) {
+    backup_from(root, path, true, v, d, m, rules);
 }
 
 fn backup_from(
@@ -30,7 +39,7 @@ fn backup_from(
     v: f32,
     d: f32,
     m: f32,
-    sticky: bool,
+    rules: BackupRules,
 ) -> Carry {
     let mut carry = match path.split_first() {
         None => Carry {
@@ -41,14 +50,14 @@ fn backup_from(
             v_delta: 0.0,
             d_delta: 0.0,
             m_delta: 0.0,
-            update_parent_bounds: sticky && node.terminal != Terminal::No,
+            update_parent_bounds: rules.sticky_endgames && node.terminal != Terminal::No,
             clear_own_prior: false,
         },
         Some((&index, rest)) => {
             let child = node
                 .child_mut(usize::from(index))
                 .expect("backup path follows existing children");
-            let mut carry = backup_from(child, rest, false, v, d, m, sticky);
+            let mut carry = backup_from(child, rest, false, v, d, m, rules);
             if carry.clear_own_prior {
                 // As lc0's MakeTerminal: a proven loss has no reason to keep an exploration bonus.
                 node.edges[usize::from(index)].prior = encode_prior(0.0);
@@ -76,7 +85,7 @@ fn backup_from(
     if carry.n_to_fix > 0 && node.terminal == Terminal::No {
         node.adjust_for_terminal(carry.v_delta, carry.d_delta, carry.m_delta, carry.n_to_fix);
     }
-    node.maybe_make_solid();
+    node.maybe_make_solid(rules.solid_tree_threshold);
     carry
 }
 
@@ -144,6 +153,9 @@ mod tests {
     use crate::search::node::Edge;
     use shakmaty::{Chess, Position};
 
+    /// lc0's defaults.
+    const STICKY: BackupRules = BackupRules { sticky_endgames: true, solid_tree_threshold: 100 };
+
     /// root → parent → child, the parent's only move, with the child made terminal as `kind` and one visit in
     /// flight along the line, as a gather leaves it.
     fn line_to(kind: Terminal) -> Node {
@@ -164,15 +176,28 @@ mod tests {
         // lc0 (node.cc 300–301, search.cc 2217–2369): a two-fold keeps the bounds (−1, +1), so the parent of an
         // only move into one stays unproven, while an only move into a draw by the rules proves the parent a draw.
         let mut by_rules = line_to(Terminal::EndOfGame);
-        backup(&mut by_rules, &[0, 0], 0.0, 1.0, 4.0, true);
+        backup(&mut by_rules, &[0, 0], 0.0, 1.0, 4.0, STICKY);
         let parent = by_rules.child(0).unwrap();
         assert_eq!((parent.terminal, parent.lower, parent.upper), (Terminal::EndOfGame, 0, 0));
 
         let mut two_fold = line_to(Terminal::TwoFold);
-        backup(&mut two_fold, &[0, 0], 0.0, 1.0, 4.0, true);
+        backup(&mut two_fold, &[0, 0], 0.0, 1.0, 4.0, STICKY);
         let parent = two_fold.child(0).unwrap();
         assert_eq!((parent.terminal, parent.lower, parent.upper), (Terminal::No, -1, 1));
         let child = parent.child(0).unwrap();
         assert_eq!((child.terminal, child.lower, child.upper), (Terminal::TwoFold, -1, 1));
+    }
+
+    #[test]
+    fn nodes_turn_solid_at_the_solid_tree_threshold() {
+        // After the backup the root has 3 visits and its only child 2, none in flight below either.
+        for (threshold, root_solid, child_solid) in [(2, true, true), (3, true, false), (4, false, false)] {
+            let mut root = line_to(Terminal::TwoFold);
+            let rules = BackupRules { solid_tree_threshold: threshold, ..STICKY };
+            backup(&mut root, &[0, 0], 0.0, 1.0, 4.0, rules);
+            let child = root.child(0).unwrap();
+            assert_eq!((root.n, child.n), (3, 2));
+            assert_eq!((root.solid(), child.solid()), (root_solid, child_solid), "threshold {threshold}");
+        }
     }
 }

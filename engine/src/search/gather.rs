@@ -2,7 +2,7 @@
 //! (the passes of [`super::pick`]), detect terminals, back up out-of-order results, then expand and back up the
 //! evaluated batch.
 
-use super::backup::{backup, cancel_visit};
+use super::backup::{backup, cancel_visit, BackupRules};
 use super::gather_context::GatherContext;
 use super::node::{Bound, Edge, Node, Terminal};
 use super::packed_slice::PackedSlice;
@@ -534,14 +534,11 @@ fn finish_leaf(
             (v, d, prepared.m)
         }
     };
-    backup(
-        &mut tree.root,
-        path,
-        v,
-        d,
-        m,
-        context.params.sticky_endgames,
-    );
+    let rules = BackupRules {
+        sticky_endgames: context.params.sticky_endgames,
+        solid_tree_threshold: context.params.solid_tree_threshold,
+    };
+    backup(&mut tree.root, path, v, d, m, rules);
     let depth = path.len() as u32 + 1;
     progress.playouts += 1;
     progress.cumulative_depth += u64::from(depth);

@@ -59,7 +59,7 @@ pub struct Node {
 pub(super) struct NodeFlags(u8);
 
 impl NodeFlags {
-    /// lc0 keeps the children of a node with [`SOLID_TREE_THRESHOLD`] visits in one array; that changes
+    /// lc0 keeps the children of a node with `SolidTreeThreshold` visits in one array; that changes
     /// which children its scans count as visited (see [`Node::visited_children`]).
     const SOLID: u8 = 1;
     /// The parent has created this node, as lc0 creates a child on its first visit (a placeholder slot has
@@ -74,9 +74,6 @@ impl NodeFlags {
         self.0 |= flag;
     }
 }
-
-/// Visits after which lc0 makes a node's children solid (its `solid-tree-threshold`).
-pub const SOLID_TREE_THRESHOLD: u32 = 100;
 
 impl Default for Node {
     fn default() -> Self {
@@ -380,10 +377,10 @@ impl Node {
             .filter_map(|(index, visited)| visited.then_some(index))
     }
 
-    /// lc0's MakeSolid, once a node has enough visits: only when no child holds a leaf visit in flight and
+    /// lc0's MakeSolid, once a node has `threshold` visits: only when no child holds a leaf visit in flight and
     /// every visit in flight here went to a child (no collision right below).
-    pub fn maybe_make_solid(&mut self) {
-        if self.solid() || self.n < SOLID_TREE_THRESHOLD || self.edges.is_empty() || self.terminal != Terminal::No {
+    pub fn maybe_make_solid(&mut self, threshold: u32) {
+        if self.solid() || self.n < threshold || self.edges.is_empty() || self.terminal != Terminal::No {
             return;
         }
         let mut in_flight = 0;

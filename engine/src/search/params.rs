@@ -49,6 +49,8 @@ pub struct SearchParams {
     pub root_exploration: Exploration,
     /// Propagate proven wins, losses and draws up the tree.
     pub sticky_endgames: bool,
+    /// Visits after which a node's children are laid out as lc0's solid ones (lc0's `SolidTreeThreshold`).
+    pub solid_tree_threshold: u32,
     /// Score a position repeated once inside the searched path as a draw.
     pub two_fold_draws: bool,
     /// Largest collision budget of one gather.
@@ -77,6 +79,10 @@ pub struct SearchParams {
     pub verbose_move_stats: bool,
     /// How many best moves get their own `info` line (MultiPV).
     pub multipv: usize,
+    /// Each `info` line's `nodes` are its first move's visits (lc0's `PerPVCounters`).
+    pub per_pv_counters: bool,
+    /// The most nodes a second the search may make on the wall clock (0: no limit; lc0's `NodesPerSecondLimit`).
+    pub nps_limit: f32,
     /// What the `score` of an `info` line shows.
     pub score_type: ScoreType,
     /// With DTZ tables, keep only the root's winning moves of the shortest DTZ (lc0's `SyzygyFastPlay`).

@@ -349,7 +349,7 @@ impl Run {
                 }
             };
             match iteration {
-                Ok(Work::Playouts) => {}
+                Ok(Work::Playouts) => self.keep_under_nps_limit(),
                 Ok(Work::CollisionsOnly(batches)) => self.wait_for_backup(batches),
                 Ok(Work::Nothing) => std::thread::sleep(Duration::from_millis(10)),
                 Err(error) => {
@@ -476,6 +476,25 @@ impl Run {
         }
     }
 
+    /// lc0's `NodesPerSecondLimit`: after a batch, waits a millisecond at a time while the search has made more
+    /// nodes a second since its first batch than the limit. Only on the wall clock: a virtual clock stands still
+    /// while the search waits.
+    fn keep_under_nps_limit(&self) {
+        let limit = f64::from(self.params.nps_limit);
+        if limit <= 0.0 || !self.clock.advances_between_batches() {
+            return;
+        }
+        while !self.stop.load(Ordering::SeqCst) && !self.abort.load(Ordering::SeqCst) {
+            let first_batch_ms = lock(&self.control).first_batch_ms;
+            let since_ms = self.elapsed_ms() - first_batch_ms.unwrap_or(0.0);
+            let playouts = lock(&self.state).progress.playouts;
+            if since_ms > 0.0 && playouts as f64 * 1000.0 / since_ms <= limit {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
     /// One gather–compute–backup cycle.
     fn iteration(&self) -> Result<Work, BackendError> {
         let backend = Arc::clone(&self.backend);
@@ -599,7 +618,7 @@ impl Run {
             .map_or(0, |first| (now - first) as i64);
         if stats.total_nodes > 0 && !self.stop.load(Ordering::SeqCst) {
             let mut hints = Hints::default();
-            hints.reset(None);
+            hints.reset((self.params.nps_limit > 0.0).then_some(self.params.nps_limit));
             if control.stopper.should_stop(&stats, &mut hints) {
                 self.stop.store(true, Ordering::SeqCst);
                 self.wake.notify_all();
@@ -630,6 +649,7 @@ impl Run {
             score_type: self.params.score_type,
             contempt: self.contempt,
             draw_score: self.draw_score,
+            per_pv_counters: self.params.per_pv_counters,
         };
         let root_ready = stats.total_nodes > 0 || self.failed.load(Ordering::SeqCst);
         let may_send = self.stop.load(Ordering::SeqCst)

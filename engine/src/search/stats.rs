@@ -87,7 +87,8 @@ pub fn played_variation(
         let root_draw_score = draw_score.at(0);
         let fpu = fpu(params, root, root_draw_score, true);
         let uniform = |sum: f32| (rand::rng().random::<f64>() * f64::from(sum)) as f32;
-        if let Some(first) = draw_root_edge(root, filter, temperature, settings, fpu, root_draw_score, uniform) {
+        let allows = |mv| filter.allows(mv);
+        if let Some(first) = draw_root_edge(root, allows, temperature, settings, fpu, root_draw_score, uniform) {
             return variation(root, root_position, first, draw_score);
         }
     }
@@ -199,6 +200,8 @@ pub struct InfoContext<'a> {
     pub contempt: SearchContempt,
     /// What a draw is worth at each depth.
     pub draw_score: DrawScore,
+    /// Each line's `nodes` are its first move's visits instead of the search's total (lc0's `PerPVCounters`).
+    pub per_pv_counters: bool,
 }
 
 /// The root's children in lc0's best-move order (§4.8) among the allowed moves, the first `count` of them;
@@ -276,7 +279,10 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
         depth: ((progress.cumulative_depth / progress.playouts.max(1)) as u32).max(1),
         seldepth: progress.max_depth,
         time_ms: context.time_ms,
-        nodes: progress.playouts + progress.reused_visits,
+        nodes: match edge {
+            Some(edge) if context.per_pv_counters => u64::from(edge.n()),
+            _ => progress.playouts + progress.reused_visits,
+        },
         score,
         wdl: wdl_permille(shown.wl, shown.d),
         moves_left,

@@ -4,7 +4,7 @@
 //! `GetBestRootChildWithTemperature`). The `info` lines and the ponder move's own choice keep the best moves.
 
 use super::node::Node;
-use super::stats::RootFilter;
+use crate::position::PackedMove;
 
 /// lc0's temperature options.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,14 +47,14 @@ impl MoveTemperature {
     }
 }
 
-/// The root's edge drawn at `temperature` (> 0): among the moves `filter` allows whose Q (the unvisited ones' `fpu`,
+/// The root's edge drawn at `temperature` (> 0): among the moves `allows` takes (`searchmoves`) whose Q (the unvisited ones' `fpu`,
 /// with `draw_score`) is within the value cutoff of the most visited move's, each with weight
 /// `((N + offset) / max(N + offset))^(1/temperature)`, or its prior where no move has visits after the offset.
 /// `toss(sum)` is a uniform draw in `[0, sum)`; the edge is the first whose running sum of weights reaches it.
 /// `None` where no move may be drawn.
 pub fn draw_root_edge(
     root: &Node,
-    filter: &RootFilter,
+    allows: impl Fn(PackedMove) -> bool,
     temperature: f32,
     settings: &MoveTemperature,
     fpu: f32,
@@ -62,7 +62,7 @@ pub fn draw_root_edge(
     toss: impl FnOnce(f32) -> f32,
 ) -> Option<usize> {
     let offset = settings.visit_offset;
-    let allowed = || root.edges_and_nodes().enumerate().filter(|(_, edge)| filter.allows(edge.mv));
+    let allowed = || root.edges_and_nodes().enumerate().filter(|(_, edge)| allows(edge.mv));
     let (mut max_n, mut max_eval) = (0.0f32, -1.0f32);
     for (_, edge) in allowed() {
         if edge.n() as f32 + offset > max_n {
@@ -121,7 +121,7 @@ mod tests {
     /// The sum of the weights that [`draw_root_edge`] tosses over.
     fn weight_sum(root: &Node, temperature: f32, settings: &MoveTemperature) -> f32 {
         let mut seen = 0.0;
-        draw_root_edge(root, &RootFilter::default(), temperature, settings, -1.0, 0.0, |sum| {
+        draw_root_edge(root, |_| true, temperature, settings, -1.0, 0.0, |sum| {
             seen = sum;
             0.0
         });
@@ -129,7 +129,7 @@ mod tests {
     }
 
     fn draw(root: &Node, temperature: f32, settings: &MoveTemperature, toss: f32) -> Option<usize> {
-        draw_root_edge(root, &RootFilter::default(), temperature, settings, -1.0, 0.0, |_| toss)
+        draw_root_edge(root, |_| true, temperature, settings, -1.0, 0.0, |_| toss)
     }
 
     #[test]

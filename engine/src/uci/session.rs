@@ -76,7 +76,11 @@ pub struct Session {
     /// network loads at `isready`, then every search's; the time managers start from it (`init-nps=0`).
     measured_nps: Arc<Mutex<Option<f32>>>,
     clock: SharedClock,
+    /// When the move's clock started: at `position`, or at `go` without a clock (and with `StrictTiming` after an
+    /// `isready`), as lc0 starts it.
     position_received_ms: f64,
+    /// Whether an `isready` came since the last `position` (lc0's `isready_seen_`, for `StrictTiming`).
+    isready_since_position: bool,
     running: Option<Running>,
     /// The game ply of this game's first search: where the GUI's opening book (if any) ended.
     book_exit_ply: Option<u32>,
@@ -101,6 +105,7 @@ impl Session {
             measured_nps: Arc::new(Mutex::new(None)),
             clock,
             position_received_ms: 0.0,
+            isready_since_position: false,
             running: None,
             book_exit_ply: None,
             game_lengths: GameLengths::default(),
@@ -122,6 +127,7 @@ impl Session {
                     }
                     self.ensure_tablebases()?;
                 }
+                self.isready_since_position = true;
                 self.out.send("readyok")?;
             }
             UciCommand::SetOption { name, value } => self.set_option(&name, &value)?,
@@ -348,6 +354,7 @@ impl Session {
         }
         self.game = game;
         self.position_received_ms = self.clock.elapsed_ms();
+        self.isready_since_position = false;
         Ok(())
     }
 
@@ -380,7 +387,8 @@ impl Session {
 
     fn go(&mut self, go: GoCommand) -> io::Result<()> {
         self.finish_search();
-        if go.params.wtime.is_none() && go.params.btime.is_none() {
+        let no_clock = go.params.wtime.is_none() && go.params.btime.is_none();
+        if no_clock || (self.options.strict_timing && self.isready_since_position) {
             self.position_received_ms = self.clock.elapsed_ms();
         }
         let (game, predicted) = if go.params.ponder { self.ponder_game()? } else { (self.game.clone(), None) };

@@ -47,8 +47,8 @@ impl MoveTemperature {
     }
 }
 
-/// The root's edge drawn at `temperature` (> 0): among the moves `allows` takes (`searchmoves`) whose Q (the unvisited ones' `fpu`,
-/// with `draw_score`) is within the value cutoff of the most visited move's, each with weight
+/// The root's edge drawn at `temperature` (> 0): among the moves `allows` takes (`searchmoves`) whose Q (the
+/// unvisited ones' `fpu`, with `draw_score`) is within the value cutoff of the most visited move's, each with weight
 /// `((N + offset) / max(N + offset))^(1/temperature)`, or its prior where no move has visits after the offset.
 /// `toss(sum)` is a uniform draw in `[0, sum)`; the edge is the first whose running sum of weights reaches it.
 /// `None` where no move may be drawn.

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use engine::options::{EngineOptions, OptionKind, OPTIONS};
+use engine::options::{EngineOptions, OptionKind, OptionsError, OPTIONS};
 use engine::search::ScoreType;
 use nn::encoder::HistoryFill;
 use nn::{BackendKind, DeviceChoice, Precision};
@@ -98,6 +98,27 @@ const LC0_OPTIONS: &[Lc0Option] = &[
     ("DirichletNoiseAlpha", "0.3", Some((0.0, 10_000_000.0))),
 ];
 
+/// Every option of lc0 909a4082's `uci` answer with `--show-hidden`, in its order (copied from that answer).
+const LC0_UCI_OPTIONS: &[&str] = &[
+    "LogFile", "ConfigFile", "Ponder", "SyzygyPath", "StrictTiming", "Threads", "MinibatchSize", "CPuct",
+    "CPuctAtRoot", "CPuctBase", "CPuctBaseAtRoot", "CPuctFactor", "CPuctFactorAtRoot", "RootHasOwnCpuctParams",
+    "TwoFoldDraws", "Temperature", "TempDecayMoves", "TempDecayDelayMoves", "TempCutoffMove", "TempEndgame",
+    "TempValueCutoff", "TempVisitOffset", "DirichletNoiseEpsilon", "DirichletNoiseAlpha", "VerboseMoveStats",
+    "LogLiveStats", "FpuStrategy", "FpuValue", "FpuStrategyAtRoot", "FpuValueAtRoot", "CacheHistoryLength",
+    "MaxCollisionEvents", "MaxCollisionVisits", "MaxCollisionVisitsScalingStart", "MaxCollisionVisitsScalingEnd",
+    "MaxCollisionVisitsScalingPower", "OutOfOrderEval", "MaxOutOfOrderEvalsFactor", "StickyEndgames", "SyzygyFastPlay",
+    "MultiPV", "PerPVCounters", "ScoreType", "MovesLeftMaxEffect", "MovesLeftThreshold", "MovesLeftSlope",
+    "MovesLeftConstantFactor", "MovesLeftScaledFactor", "MovesLeftQuadraticFactor", "MaxConcurrentSearchers",
+    "DrawScore", "ContemptMode", "Contempt", "ContemptMaxValue", "WDLCalibrationElo", "WDLContemptAttenuation",
+    "WDLMaxS", "WDLEvalObjectivity", "WDLDrawRateTarget", "WDLDrawRateReference", "WDLBookExitBias",
+    "NodesPerSecondLimit", "TaskWorkers", "MinimumProcessingWork", "MinimumPickingWork", "MinimumRemainingPickingWork",
+    "MinimumPerTaskProcessing", "IdlingMinimumWork", "ThreadIdlingThreshold", "UCI_Opponent", "UCI_RatingAdv",
+    "SearchSpinBackoff", "GarbageCollectionDelay", "MaxPrefetch", "SolidTreeThreshold", "KLDGainAverageInterval",
+    "MinimumKLDGainPerNode", "SmartPruningFactor", "SmartPruningMinimumBatches", "NodesAsPlayouts", "RamLimitMb",
+    "MoveOverheadMs", "TimeManager", "ClearTree", "UCI_Chess960", "UCI_ShowWDL", "UCI_ShowEPS", "UCI_ShowMovesLeft",
+    "PolicyTemperature", "HistoryFill", "WeightsFile", "Backend", "BackendOptions", "NNCacheSize",
+];
+
 /// lc0's default of `name`, as text.
 fn lc0_default(name: &str) -> &'static str {
     LC0_OPTIONS.iter().find(|(lc0_name, _, _)| *lc0_name == name).unwrap_or_else(|| panic!("{name} is not in LC0_OPTIONS")).1
@@ -180,7 +201,7 @@ fn the_lc0_named_options_carry_lc0s_defaults_and_ranges() {
         let declared_range = match spec.kind {
             OptionKind::Spin { min, max } => Some((min as f64, max as f64)),
             OptionKind::Float { min, max } => Some((min, max)),
-            OptionKind::Check | OptionKind::Text | OptionKind::Combo(_) => None,
+            OptionKind::Check | OptionKind::Text | OptionKind::Combo(_) | OptionKind::Button => None,
         };
         assert_eq!(declared_range, *lc0_range, "{name}: Kairos's range, lc0's");
     }
@@ -192,7 +213,9 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
     // The time-manager keys are views of the TimeManager string (engine/src/options/mod.rs tests them): setting a
     // key of a manager that is not selected is refused by design, so only the declared table is set back.
     let mut announced = EngineOptions::default();
-    for (name, default) in binary_defaults().into_iter().filter(|(name, _)| OPTIONS.iter().any(|s| s.uci_name == name)) {
+    // A button has no default: pressing it is no setting.
+    let declared = |name: &str| OPTIONS.iter().any(|s| s.uci_name == name && s.kind != OptionKind::Button);
+    for (name, default) in binary_defaults().into_iter().filter(|(name, _)| declared(name)) {
         announced.set(&name, &default).unwrap_or_else(|e| panic!("{name}={default}: {e}"));
     }
     let defaults = EngineOptions::default();
@@ -271,4 +294,27 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
         "the declared Backend, BackendDevice and Precision; lc0's softmax; the session adds the NNCacheSize cache"
     );
     assert_eq!(defaults.nn_cache_size as u64, lc0_integer("NNCacheSize"));
+}
+
+#[test]
+fn every_option_lc0_lists_is_kairos_s_or_refused_with_what_kairos_does_instead() {
+    let announced = binary_defaults();
+    let mut refused = Vec::new();
+    for name in LC0_UCI_OPTIONS.iter().filter(|name| !announced.contains_key(**name)) {
+        let error = EngineOptions::default().set(name, "1").expect_err("an option Kairos does not announce");
+        let explained = match &error {
+            OptionsError::Lc0Only { .. } => true,
+            OptionsError::UnknownOption { suggestion, .. } => {
+                suggestion.0.as_ref().is_some_and(|kairos| announced.contains_key(kairos))
+            }
+            _ => false,
+        };
+        assert!(explained, "{name}: {error}");
+        refused.push(*name);
+    }
+    // lc0's machinery Kairos has no counterpart of (task workers, spin locks, its garbage collector, two options its
+    // classic search ignores, the configuration file's name) and BackendOptions, which BackendDevice replaces.
+    assert_eq!(refused.len(), 12, "{refused:?}");
+    let by_flag = EngineOptions::from_cli_flags(&["--task-workers=2".to_string()]).unwrap_err();
+    assert!(by_flag.to_string().starts_with("'--task-workers' is lc0's option for the threads"), "{by_flag}");
 }

@@ -351,6 +351,25 @@ fn nodes_per_second_limit_keeps_the_search_to_that_speed() {
 }
 
 #[test]
+fn clear_tree_makes_the_next_search_start_from_an_empty_tree() {
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1"]);
+    let mut nodes_after = |commands: &[&str]| {
+        commands.iter().for_each(|command| engine.send(command));
+        let answer = engine.bestmove();
+        let info = answer.iter().rev().find(|line| line.starts_with("info depth")).expect("an info line").clone();
+        let words: Vec<&str> = info.split_whitespace().collect();
+        words[words.iter().position(|w| *w == "nodes").unwrap() + 1].parse::<u64>().unwrap()
+    };
+    assert!(nodes_after(&["position startpos", "go nodes 100"]) >= 100);
+    assert!(nodes_after(&["position startpos", "go nodes 1"]) >= 100, "the tree is reused");
+    let cleared = nodes_after(&["setoption name ClearTree", "position startpos", "go nodes 1"]);
+    assert!(cleared < 10, "the tree was forgotten: {cleared} nodes");
+    nodes_after(&["position startpos", "go nodes 100"]);
+    assert!(nodes_after(&["position startpos", "go nodes 1"]) >= 100, "the press was used up: reused again");
+    engine.quit();
+}
+
+#[test]
 fn show_eps_adds_network_evaluations_per_second_after_nps() {
     let field = |line: &str, name: &str| {
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -677,6 +696,44 @@ fn log_file_holds_every_line_in_and_out_in_order_as_lc0s() {
         ["uci", &set_log, "isready", "position startpos moves e2e4", "go nodes 30", set_bad_log];
     assert_eq!(inputs(&logs[0]), expected_first);
     assert_eq!(inputs(&logs[1]), ["isready", set_log.as_str(), "isready", "quit"]);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn move_stats_are_logged_at_every_best_move_and_with_log_live_stats_at_every_info_update() {
+    let path = std::env::temp_dir().join(format!("kairos-live-stats-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let log_flag = format!("--logfile={}", path.display());
+    let mut engine = Engine::start(&["--backend=uniform", "--threads=1", &log_flag]);
+    let count = |lines: &[String], prefix: &str| lines.iter().filter(|line| line.starts_with(prefix)).count();
+    engine.send("position startpos");
+    engine.send("go nodes 300");
+    let plain = engine.bestmove();
+    let stats_sent = plain.iter().filter(|line| line.starts_with("info string") && line.contains(" N: ")).count();
+    assert_eq!(stats_sent, 0, "VerboseMoveStats is off: no statistics sent: {plain:?}");
+    engine.send("setoption name LogLiveStats value true");
+    engine.send("ucinewgame");
+    engine.send("position startpos");
+    engine.send("go nodes 3000");
+    let live = engine.bestmove();
+    let updates = count(&live, "info depth");
+    assert!(updates >= 3, "several info updates: {live:?}");
+    engine.send("setoption name VerboseMoveStats value true");
+    engine.send("ucinewgame");
+    engine.send("position startpos");
+    engine.send("go nodes 3000");
+    let sent = engine.bestmove();
+    assert_eq!(count(&sent, "info string node "), count(&sent, "info depth"), "with each update: {sent:?}");
+    engine.quit();
+    let log = logs_in(&path).concat();
+    let headers: Vec<usize> = (0..log.len()).filter(|&at| log[at] == "=== Move stats:").collect();
+    // One block at the first best move, then one with each info update of the second search (its last one with
+    // the best move); the third search sent its statistics instead.
+    assert_eq!(headers.len(), 1 + updates, "{log:?}");
+    for &at in &headers {
+        let block = &log[at + 1..at + 22];
+        assert!(block[..20].iter().all(|line| line.contains(" N: ")) && block[20].starts_with("node "), "{block:?}");
+    }
     let _ = std::fs::remove_file(&path);
 }
 

@@ -48,6 +48,14 @@ pub enum OptionsError {
         /// The nearest flag, if one is near.
         suggestion: Suggestion,
     },
+    /// One of lc0's options for machinery Kairos does not have: set or given as a flag, it is refused with why.
+    #[error("'{name}' is lc0's option {why}, so Kairos has nothing to set; leave it out")]
+    Lc0Only {
+        /// The option's UCI name or flag as given.
+        name: String,
+        /// What it tunes in lc0, and what Kairos does instead.
+        why: &'static str,
+    },
     /// A command-line argument is not of the form `--flag`, `--flag=value` or `--flag value`.
     #[error("unexpected argument '{argument}'; flags are written --flag=value or --flag value")]
     NotAFlag {
@@ -124,6 +132,8 @@ pub enum OptionKind {
     Text,
     /// One of a fixed list of words, matched case-insensitively (`type combo`).
     Combo(&'static [&'static str]),
+    /// An action without a value (`type button`), pressed by `setoption name X`.
+    Button,
 }
 
 impl OptionKind {
@@ -135,6 +145,7 @@ impl OptionKind {
             OptionKind::Float { min, max } => format!("a number from {min} to {max}"),
             OptionKind::Text => "any text".to_string(),
             OptionKind::Combo(choices) => format!("one of {}", choices.join(", ")),
+            OptionKind::Button => "no value (a button: setoption name X presses it)".to_string(),
         }
     }
 }
@@ -210,6 +221,32 @@ impl OptionField for f64 {
     }
 }
 
+/// A button's state: pressed since the session last acted on it (lc0's `Button::TestAndReset`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ButtonPress(pub bool);
+
+impl From<bool> for ButtonPress {
+    fn from(pressed: bool) -> Self {
+        Self(pressed)
+    }
+}
+
+impl ButtonPress {
+    /// Whether the button was pressed; it is released.
+    pub fn take(&mut self) -> bool {
+        std::mem::take(&mut self.0)
+    }
+}
+
+impl OptionField for ButtonPress {
+    fn from_raw(_spec: &OptionSpec, _raw: &str) -> Result<Self, OptionsError> {
+        Ok(Self(true))
+    }
+    fn to_uci(&self) -> String {
+        String::new()
+    }
+}
+
 impl OptionField for String {
     fn from_raw(spec: &OptionSpec, raw: &str) -> Result<Self, OptionsError> {
         match spec.kind {
@@ -270,6 +307,9 @@ macro_rules! declare_options {
                         return Ok(());
                     }
                 )*
+                if let Some((_, why)) = LC0_ONLY.iter().find(|(lc0, _)| lc0.uci_name.eq_ignore_ascii_case(name)) {
+                    return Err(OptionsError::Lc0Only { name: name.to_string(), why });
+                }
                 let renamed = LC0_RENAMED.iter().find(|(lc0, _)| lc0.uci_name.eq_ignore_ascii_case(name));
                 let suggestion = match renamed {
                     Some((_, kairos)) => Suggestion(Some(kairos.uci_name.to_string())),
@@ -403,6 +443,8 @@ declare_options! {
         "Adds the expected moves left to info lines (networks with a moves-left head).";
     show_eps: bool = false, OptionKind::Check, "UCI_ShowEPS", "show-eps",
         "Adds network evaluations per second (cache hits excluded) to info lines.";
+    clear_tree: ButtonPress = false, OptionKind::Button, "ClearTree", "clear-tree",
+        "Forgets the search tree at the next go, keeping the network cache (lc0's ClearTree).";
     multipv: i64 = 1, OptionKind::Spin { min: 1, max: 500 }, "MultiPV", "multipv",
         "Number of best moves sent as their own info line (multipv 1, 2, ...).";
     per_pv_counters: bool = false, OptionKind::Check, "PerPVCounters", "per-pv-counters",
@@ -413,7 +455,11 @@ declare_options! {
     score_type: String = "WDL_mu", OptionKind::Combo(ScoreType::NAMES), "ScoreType", "score-type",
         "What the info score shows: WDL_mu (lc0's default), centipawn variants, win_percentage, Q or W-L.";
     verbose_move_stats: bool = false, OptionKind::Check, "VerboseMoveStats", "verbose-move-stats",
-        "Sends the statistics of every root move as info string lines.";
+        "Sends the statistics of every root move as info string lines before bestmove (without it they go to the \
+         LogFile only, as in lc0).";
+    log_live_stats: bool = false, OptionKind::Check, "LogLiveStats", "log-live-stats",
+        "The statistics of VerboseMoveStats at every info update too: as info string lines with \
+         VerboseMoveStats, else to the LogFile only.";
     ram_limit_mb: i64 = 0, OptionKind::Spin { min: 0, max: 100_000_000 }, "RamLimitMb", "ram-limit-mb",
         "Stops the search before the tree and cache exceed this many MB; 0 disables.";
     nodes_as_playouts: bool = false, OptionKind::Check, "NodesAsPlayouts", "nodes-as-playouts",
@@ -560,6 +606,55 @@ const LC0_RENAMED: &[(OptionNames, OptionNames)] = &[(
     OptionNames { uci_name: "BackendDevice", flag: "backend-device" },
 )];
 
+/// lc0 909a4082's visible options for machinery Kairos does not have, with what each tunes there and what Kairos
+/// does instead: a user who brings lc0's settings learns why one is refused.
+const LC0_ONLY: &[(OptionNames, &str)] = &[
+    (
+        OptionNames { uci_name: "TaskWorkers", flag: "task-workers" },
+        "for the threads that help each of its search threads pick nodes; Kairos's search threads pick alone \
+         (Threads sets how many)",
+    ),
+    (OptionNames { uci_name: "MinimumPickingWork", flag: "minimum-picking-work" }, TASK_WORKERS_SHARE),
+    (
+        OptionNames { uci_name: "MinimumRemainingPickingWork", flag: "minimum-remaining-picking-work" },
+        TASK_WORKERS_SHARE,
+    ),
+    (OptionNames { uci_name: "MinimumPerTaskProcessing", flag: "minimum-per-task-processing" }, TASK_WORKERS_SHARE),
+    (OptionNames { uci_name: "MinimumProcessingWork", flag: "minimum-processing-work" }, TASK_WORKERS_SHARE),
+    (
+        OptionNames { uci_name: "MaxConcurrentSearchers", flag: "max-concurrent-searchers" },
+        "for how many of its search threads may gather a batch at once; Kairos's gather one at a time, under the \
+         tree's lock",
+    ),
+    (
+        OptionNames { uci_name: "SearchSpinBackoff", flag: "search-spin-backoff" },
+        "for the backoff of the spin lock its search threads take turns on; Kairos's wait on a mutex",
+    ),
+    (
+        OptionNames { uci_name: "GarbageCollectionDelay", flag: "garbage-collection-delay" },
+        "for when its garbage collector frees the branches a move leaves behind; Kairos frees them at once, on a \
+         thread of their own",
+    ),
+    (
+        OptionNames { uci_name: "MaxCollisionEvents", flag: "max-collision-events" },
+        "that its classic search reads but never uses (MaxCollisionVisits bounds the collisions, in lc0 as here)",
+    ),
+    (
+        OptionNames { uci_name: "CacheHistoryLength", flag: "cache-history-length" },
+        "that its classic search's cache never uses: it keys an evaluation on the position alone, as Kairos's does",
+    ),
+    (
+        OptionNames { uci_name: "ConfigFile", flag: "config" },
+        "naming the configuration file, read once at start-up: in UCI mode Kairos reads kairos.config, or the \
+         file of --config=PATH on its command line",
+    ),
+];
+
+/// Why lc0's four task-worker thresholds are refused.
+const TASK_WORKERS_SHARE: &str =
+    "for how its task workers share the picking and processing of a batch; Kairos's search threads have no task \
+     workers";
+
 /// A `Backend` refused because it is one of lc0's names says what Kairos sets instead.
 fn with_lc0_backend_hint(error: OptionsError) -> OptionsError {
     match error {
@@ -606,6 +701,9 @@ pub fn all_option_specs() -> impl Iterator<Item = &'static OptionSpec> {
 
 /// The error for a flag that is neither an option's nor one of the caller's `extra_flags`, naming the nearest.
 fn unknown_flag(flag: &str, extra_flags: &[&str]) -> OptionsError {
+    if let Some((_, why)) = LC0_ONLY.iter().find(|(lc0, _)| lc0.flag == flag) {
+        return OptionsError::Lc0Only { name: format!("--{flag}"), why };
+    }
     let flags = all_option_specs().map(|spec| spec.flag).chain(extra_flags.iter().copied());
     let renamed = LC0_RENAMED.iter().find(|(lc0, _)| lc0.flag == flag).map(|(_, kairos)| kairos.flag.to_string());
     let nearest = renamed.or(Suggestion::closest(flag, flags).0);
@@ -694,6 +792,7 @@ impl EngineOptions {
             moves_left_quadratic_factor: self.moves_left_quadratic_factor as f32,
             ram_limit_mb: self.ram_limit_mb as u64,
             verbose_move_stats: self.verbose_move_stats,
+            log_live_stats: self.log_live_stats,
             multipv: self.multipv as usize,
             per_pv_counters: self.per_pv_counters,
             nps_limit: self.nodes_per_second_limit as f32,
@@ -937,6 +1036,7 @@ impl EngineOptions {
                     let vars: String = choices.iter().map(|choice| format!(" var {choice}")).collect();
                     format!("option name {} type combo default {value}{vars}", spec.uci_name)
                 }
+                OptionKind::Button => format!("option name {} type button", spec.uci_name),
             })
             .collect()
     }

@@ -101,6 +101,8 @@ pub enum SearchEvent {
     Info(InfoLine),
     /// Verbose move statistics, one `info string` per line.
     VerboseStats(Vec<String>),
+    /// The same statistics for the `LogFile` only (VerboseMoveStats off), as lc0 logs them at every best move.
+    LoggedStats(Vec<String>),
     /// The backend failed; the search stops and still sends a best move from what it has.
     Error(String),
     /// The search's move; `best` None means no legal move (`bestmove 0000`).

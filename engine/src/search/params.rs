@@ -77,6 +77,8 @@ pub struct SearchParams {
     pub ram_limit_mb: u64,
     /// Send per-move statistics before `bestmove`.
     pub verbose_move_stats: bool,
+    /// The per-move statistics also at every `info` update (lc0's `LogLiveStats`).
+    pub log_live_stats: bool,
     /// How many best moves get their own `info` line (MultiPV).
     pub multipv: usize,
     /// Each `info` line's `nodes` are its first move's visits (lc0's `PerPVCounters`).

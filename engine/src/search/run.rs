@@ -19,7 +19,7 @@ use crate::position::PackedMove;
 use crate::tablebase::Tablebases;
 use nn::stage_timing::{enter, Stage};
 use nn::{Backend, BackendError};
-use shakmaty::{Move, Position};
+use shakmaty::{Chess, Move, Position};
 use std::any::Any;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -659,16 +659,7 @@ impl Run {
             for line in info_lines(root, &info_context) {
                 (control.sink)(SearchEvent::Info(line));
             }
-            if self.params.verbose_move_stats {
-                (control.sink)(SearchEvent::VerboseStats(verbose_move_stats(
-                    root,
-                    state.tree.root_position(),
-                    &self.params,
-                    self.has_moves_left,
-                    &self.contempt,
-                    self.draw_score,
-                )));
-            }
+            (control.sink)(self.move_stats(root, state.tree.root_position()));
             Fault::strike(self.fault, FaultPlace::BestMove, 1);
             let pv = played_variation(root, state.tree.root_position(), &self.filter, self.draw_score, &self.params);
             let outcome = SearchOutcome {
@@ -691,8 +682,23 @@ impl Run {
             for line in info_lines(root, &info_context) {
                 (control.sink)(SearchEvent::Info(line));
             }
+            if self.params.log_live_stats {
+                (control.sink)(self.move_stats(root, state.tree.root_position()));
+            }
         }
         None
+    }
+
+    /// lc0's `SendMovesStats`: the root's VerboseMoveStats lines, sent as `info string` with VerboseMoveStats and
+    /// else only logged (at every best move, and with LogLiveStats at every info update).
+    fn move_stats(&self, root: &Node, root_position: &Chess) -> SearchEvent {
+        let lines =
+            verbose_move_stats(root, root_position, &self.params, self.has_moves_left, &self.contempt, self.draw_score);
+        if self.params.verbose_move_stats {
+            SearchEvent::VerboseStats(lines)
+        } else {
+            SearchEvent::LoggedStats(lines)
+        }
     }
 
     fn hashfull(&self, tree: &Tree) -> Option<u32> {

@@ -93,6 +93,11 @@ impl UciLog {
         self.write(format!("<< {line}"));
     }
 
+    /// Logs a line the engine neither read nor sent.
+    pub fn note(&self, line: &str) {
+        self.write(line.to_string());
+    }
+
     /// Applies the value of `LogFile` (lc0's `SetFilename`): nothing if it is unchanged; empty closes the log,
     /// [`STDERR`] logs to stderr, any other value appends to that file. A new log starts with lc0's header and the
     /// lines kept so far. On an error no log is open, and the same value is not tried again until it changes.

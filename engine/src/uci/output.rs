@@ -39,6 +39,11 @@ impl UciOutput {
         self.log.input(line);
     }
 
+    /// Logs a line of the engine's own that is not sent (lc0's `LOGFILE`), such as move statistics.
+    pub fn log_note(&self, line: &str) {
+        self.log.note(line);
+    }
+
     /// Applies the `LogFile` option and reports, as an error line, a log that cannot be opened or that failed
     /// to write since the last call.
     pub fn apply_log_file(&self, path: &str) -> io::Result<()> {

@@ -81,6 +81,8 @@ pub struct Session {
     position_received_ms: f64,
     /// Whether an `isready` came since the last `position` (lc0's `isready_seen_`, for `StrictTiming`).
     isready_since_position: bool,
+    /// `ClearTree` was pressed: the next search starts from an empty tree.
+    clear_tree_pending: bool,
     running: Option<Running>,
     /// The game ply of this game's first search: where the GUI's opening book (if any) ended.
     book_exit_ply: Option<u32>,
@@ -106,6 +108,7 @@ impl Session {
             clock,
             position_received_ms: 0.0,
             isready_since_position: false,
+            clear_tree_pending: false,
             running: None,
             book_exit_ply: None,
             game_lengths: GameLengths::default(),
@@ -202,6 +205,7 @@ impl Session {
         if let Err(error) = self.options.set(name, value) {
             return self.out.error(&error.to_string());
         }
+        self.clear_tree_pending |= self.options.clear_tree.take();
         let after = &self.options;
         if before.backend_options() != after.backend_options() {
             self.evaluator = None;
@@ -446,6 +450,9 @@ impl Session {
             return self.out.send("bestmove 0000");
         };
         evaluator.search.set_tablebases(self.tablebases.clone());
+        if std::mem::take(&mut self.clear_tree_pending) {
+            evaluator.search.reset();
+        }
         let reused_visits = evaluator.search.set_position(&self.search_game);
         let game_ply = self.search_game.game_ply();
         let book_exit_ply = *self.book_exit_ply.get_or_insert(game_ply);
@@ -546,6 +553,11 @@ impl Reporter {
             },
             SearchEvent::VerboseStats(lines) => {
                 lines.iter().try_for_each(|line| self.out.send(&format!("info string {line}")))
+            }
+            SearchEvent::LoggedStats(lines) => {
+                self.out.log_note("=== Move stats:");
+                lines.iter().for_each(|line| self.out.log_note(line));
+                Ok(())
             }
             SearchEvent::Error(message) => self.out.error(&message),
             SearchEvent::BestMove { best, ponder, .. } => match &self.pondering {

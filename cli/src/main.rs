@@ -11,6 +11,7 @@ use std::process::ExitCode;
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn main() -> ExitCode {
+    engine::uci::warnings::install();
     engine::memory::set_allocator_purge(purge_jemalloc);
     nn::load_cuda_runtime();
     match utf8_arguments().and_then(|args| commands::run(&args)) {

@@ -737,6 +737,31 @@ fn move_stats_are_logged_at_every_best_move_and_with_log_live_stats_at_every_inf
     let _ = std::fs::remove_file(&path);
 }
 
+#[test]
+fn the_networks_warnings_reach_stderr_and_the_log_file() {
+    let path = std::env::temp_dir().join(format!("kairos-warning-log-{}.txt", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let log_flag = format!("--logfile={}", path.display());
+    let output = Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .args([log_flag.as_str(), "--backend-device=cuda:7"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().expect("stdin").write_all(b"isready\nquit\n")?;
+            child.wait_with_output()
+        })
+        .expect("kairos runs");
+    let warning = "warning: CUDA device 7 is not available; running the network on the CPU";
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.lines().any(|line| line == warning), "{stderr}");
+    let log = logs_in(&path).concat();
+    let at = log.iter().position(|line| line == warning).unwrap_or_else(|| panic!("the warning is logged: {log:?}"));
+    assert!(log[..at].contains(&">> isready".to_string()) && log[at..].contains(&"<< readyok".to_string()), "{log:?}");
+    let _ = std::fs::remove_file(&path);
+}
+
 /// The binary's `uci` answer and stderr with `args` and the environment `env`, and whether it exited cleanly.
 fn uci_answer(args: &[&str], env: &[(&str, &std::ffi::OsStr)]) -> (Vec<String>, String, bool) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_kairos"));

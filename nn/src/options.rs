@@ -355,7 +355,7 @@ pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Plac
                 Device::Cuda(ordinal)
             } else {
                 if choice != DeviceChoice::Auto {
-                    eprintln!("warning: CUDA device {ordinal} is not available; running the network on the CPU");
+                    log::warn!("CUDA device {ordinal} is not available; running the network on the CPU");
                 }
                 Device::Cpu
             }

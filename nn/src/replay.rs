@@ -55,12 +55,12 @@ impl ReplayBackend {
     }
 }
 
-/// A replay that strayed says so once, when it ends, on the standard error (no UCI message carries it).
+/// A replay that strayed says so once, when it ends, as a warning (stderr, and a UCI session's LogFile).
 impl Drop for ReplayBackend {
     fn drop(&mut self) {
         let (requests, misses) = self.misses();
         if misses > 0 {
-            eprintln!(
+            log::warn!(
                 "replay: {misses} of {requests} positions were not in {} and were answered with uniform priors and \
                  value 0; record with the replay's settings (threads, minibatch, limits in nodes: a search limited \
                  by time strays, as does the UCI speed calibration at the first isready)",

@@ -164,13 +164,13 @@ impl NetworkThread {
                 tch::set_num_threads(i32::try_from(cpu_threads).unwrap_or(i32::MAX));
             }
             if device != Device::Cpu && kind == Kind::Float && !disable_tf32_convolutions() {
-                eprintln!(
-                    "warning: this libtorch cannot turn TF32 off, so fp32 convolutions on CUDA may run in TF32; \
+                log::warn!(
+                    "this libtorch cannot turn TF32 off, so fp32 convolutions on CUDA may run in TF32; \
                      set NVIDIA_TF32_OVERRIDE=0 to keep them fp32"
                 );
             }
             if device != Device::Cpu && !set_cudnn_benchmark(cuda.cudnn_benchmark) && cuda.cudnn_benchmark {
-                eprintln!("warning: this libtorch cannot switch cuDNN's benchmark mode on; its heuristics choose");
+                log::warn!("this libtorch cannot switch cuDNN's benchmark mode on; its heuristics choose");
             }
             let network = match network {
                 ThreadNetwork::Upload(parsed) => match upload(*parsed, device, kind, cuda) {
@@ -187,7 +187,7 @@ impl NetworkThread {
                 .then(|| {
                     GraphedForward::new(&network, MAX_BATCH)
                         .and_then(|mut graphs| graphs.capture_every_size(&network).map(|()| graphs))
-                        .map_err(|why| eprintln!("warning: {why}; the network runs without CUDA graphs"))
+                        .map_err(|why| log::warn!("{why}; the network runs without CUDA graphs"))
                         .ok()
                 })
                 .flatten();
@@ -197,7 +197,7 @@ impl NetworkThread {
                     .map(|_| InputRows::new(MAX_BATCH, true))
                     .collect::<Result<_, _>>()
                     .unwrap_or_else(|why| {
-                        eprintln!("warning: no page-locked input rows ({why}); the network thread writes every batch");
+                        log::warn!("no page-locked input rows ({why}); the network thread writes every batch");
                         Vec::new()
                     }),
             };
@@ -279,7 +279,7 @@ fn upload(network: Network, device: Device, kind: Kind, cuda: CudaSettings) -> R
     drop(network);
     if cuda.fusion {
         if let Err(why) = uploaded.fuse_convolutions() {
-            eprintln!("warning: {why}; the convolutions' bias, skip and ReLU run as separate operations");
+            log::warn!("{why}; the convolutions' bias, skip and ReLU run as separate operations");
         }
     }
     Ok(uploaded)
@@ -297,7 +297,7 @@ fn run_batch(
         match graphed.forward(network, inputs, gather) {
             Ok(outputs) => return Ok(outputs),
             Err(why) => {
-                eprintln!("warning: CUDA graphs are off from now on, as one failed: {why}");
+                log::warn!("CUDA graphs are off from now on, as one failed: {why}");
                 *graphs = None;
             }
         }

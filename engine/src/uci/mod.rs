@@ -1,7 +1,7 @@
 //! The UCI front end: reads commands line by line, drives the search, and writes every answer as one
 //! flushed line. Bad input never ends the session: it is answered with `info string error …`, and so is a
 //! panic while handling a command, after which a `go` still gets its `bestmove`. With `LogFile` set, every line in
-//! and out is logged there.
+//! and out is logged there, and the network's warnings too.
 
 pub mod child;
 mod command;
@@ -9,6 +9,7 @@ mod log_file;
 mod output;
 mod session;
 mod trace_file;
+pub mod warnings;
 
 pub use command::{parse_command, CommandError, GoCommand, UciCommand};
 pub use output::UciOutput;
@@ -26,6 +27,7 @@ use crate::options::EngineOptions;
 /// Returns an error only when reading the input or writing the output fails.
 pub fn run_uci(options: EngineOptions, input: impl BufRead, output: impl Write + Send + 'static) -> anyhow::Result<()> {
     let out = UciOutput::new(output);
+    out.take_warnings();
     out.apply_log_file(&options.log_file)?;
     let mut session = Session::new(options, out.clone());
     for line in input.lines() {

@@ -39,6 +39,11 @@ impl UciOutput {
         self.log.input(line);
     }
 
+    /// Makes this output's log the one that the libraries' warnings go to, beside stderr.
+    pub fn take_warnings(&self) {
+        super::warnings::register_session_log(Arc::clone(&self.log));
+    }
+
     /// Logs a line of the engine's own that is not sent (lc0's `LOGFILE`), such as move statistics.
     pub fn log_note(&self, line: &str) {
         self.log.note(line);

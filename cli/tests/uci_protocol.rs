@@ -276,12 +276,15 @@ fn multipv_sends_one_line_per_best_move_in_best_move_order() {
     engine.quit();
 }
 
+/// The number after the word `name` in `line` (an info line's `nodes`, `time`, or a statistics line's `N:`).
+fn field(line: &str, name: &str) -> u64 {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == name).unwrap_or_else(|| panic!("no {name} in {line}"));
+    words[at + 1].parse().unwrap_or_else(|_| panic!("{name} is not a number in {line}"))
+}
+
 #[test]
 fn per_pv_counters_show_each_lines_first_move_visits_as_its_nodes() {
-    let field = |line: &str, name: &str| {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        words.iter().position(|w| *w == name).map(|at| words[at + 1].parse::<u64>().unwrap()).unwrap()
-    };
     let mut engine = Engine::start(&["--backend=uniform", "--threads=1"]);
     for line in ["setoption name MultiPV value 3", "setoption name VerboseMoveStats value true", "position startpos"] {
         engine.send(line);
@@ -321,8 +324,7 @@ fn strict_timing_starts_the_moves_clock_at_go_after_an_isready_instead_of_at_pos
         let answer = engine.bestmove();
         engine.quit();
         let info = answer.iter().find(|line| line.starts_with("info depth")).expect("an info line").clone();
-        let words: Vec<&str> = info.split_whitespace().collect();
-        words[words.iter().position(|w| *w == "time").unwrap() + 1].parse::<u64>().unwrap()
+        field(&info, "time")
     };
     assert!(first_info_time("false") >= 800, "lc0's default: the clock runs from position");
     assert!(first_info_time("true") < 800, "StrictTiming: from go, the GUI having waited for readyok");
@@ -330,10 +332,6 @@ fn strict_timing_starts_the_moves_clock_at_go_after_an_isready_instead_of_at_pos
 
 #[test]
 fn nodes_per_second_limit_keeps_the_search_to_that_speed() {
-    let field = |line: &str, name: &str| {
-        let words: Vec<&str> = line.split_whitespace().collect();
-        words.iter().position(|w| *w == name).map(|at| words[at + 1].parse::<u64>().unwrap()).unwrap()
-    };
     let last_info = |limit: &str| {
         let mut engine = Engine::start(&["--backend=uniform", "--threads=1", "--minibatch-size=1"]);
         engine.send(&format!("setoption name NodesPerSecondLimit value {limit}"));
@@ -357,8 +355,7 @@ fn clear_tree_makes_the_next_search_start_from_an_empty_tree() {
         commands.iter().for_each(|command| engine.send(command));
         let answer = engine.bestmove();
         let info = answer.iter().rev().find(|line| line.starts_with("info depth")).expect("an info line").clone();
-        let words: Vec<&str> = info.split_whitespace().collect();
-        words[words.iter().position(|w| *w == "nodes").unwrap() + 1].parse::<u64>().unwrap()
+        field(&info, "nodes")
     };
     assert!(nodes_after(&["position startpos", "go nodes 100"]) >= 100);
     assert!(nodes_after(&["position startpos", "go nodes 1"]) >= 100, "the tree is reused");

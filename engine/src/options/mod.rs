@@ -1205,7 +1205,10 @@ mod tests {
         for (spec, value) in OPTIONS.iter().zip(defaults.values_as_text()) {
             let mut options = EngineOptions::default();
             options.set(spec.uci_name, &value).unwrap_or_else(|e| panic!("{}: {e}", spec.uci_name));
+            // A button has no value to set back: setting it presses it.
+            let pressed = spec.kind == OptionKind::Button && options.clear_tree.take();
             assert_eq!(options, defaults, "{}", spec.uci_name);
+            assert_eq!(pressed, spec.kind == OptionKind::Button, "{}", spec.uci_name);
             let same_uci = all_option_specs().filter(|other| other.uci_name.eq_ignore_ascii_case(spec.uci_name));
             let same_flag = all_option_specs().filter(|other| other.flag == spec.flag);
             assert_eq!((same_uci.count(), same_flag.count()), (1, 1), "{}", spec.uci_name);

@@ -731,6 +731,15 @@ fn move_stats_are_logged_at_every_best_move_and_with_log_live_stats_at_every_inf
         let block = &log[at + 1..at + 22];
         assert!(block[..20].iter().all(|line| line.contains(" N: ")) && block[20].starts_with("node "), "{block:?}");
     }
+    // After each best move's block, lc0's block for the node under the move played: black's twenty replies.
+    let played = plain.last().unwrap().split_whitespace().nth(1).unwrap();
+    let after = headers[0] + 22;
+    assert_eq!(log[after], format!("--- Opponent moves after: {played}"), "{log:?}");
+    let replies = &log[after + 1..after + 22];
+    assert!(replies[..20].iter().all(|line| line.contains(" N: ")) && replies[20].starts_with("node "), "{replies:?}");
+    assert!(replies.iter().any(|line| line.starts_with("e7e5 ")), "black's moves: {replies:?}");
+    let opponent_blocks = log.iter().filter(|line| line.starts_with("--- Opponent moves after: ")).count();
+    assert_eq!(opponent_blocks, 3, "one a best move, none with the live updates: {log:?}");
     let _ = std::fs::remove_file(&path);
 }
 

@@ -101,8 +101,9 @@ pub enum SearchEvent {
     Info(InfoLine),
     /// Verbose move statistics, one `info string` per line.
     VerboseStats(Vec<String>),
-    /// The same statistics for the `LogFile` only (VerboseMoveStats off), as lc0 logs them at every best move.
-    LoggedStats(Vec<String>),
+    /// Lines for the `LogFile` only: the move statistics with VerboseMoveStats off, and those of the node under the
+    /// move played, as lc0 logs them at every best move.
+    LoggedLines(Vec<String>),
     /// The backend failed; the search stops and still sends a best move from what it has.
     Error(String),
     /// The search's move; `best` None means no legal move (`bestmove 0000`).

@@ -9,18 +9,19 @@ use super::select::collision_budget;
 use super::stats::{best_root_edge, info_lines, iteration_stats, played_variation, InfoContext, RootFilter};
 use super::node::Node;
 use super::tree::{Tree, TreeState};
-use super::verbose::verbose_move_stats;
+use super::verbose::{verbose_move_stats, verbose_move_stats_below};
 use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
 use super::{AfterBestMove, SearchEvent, SearchOutcome};
 use crate::clock::SharedClock;
 use crate::fault::{panic_message, Fault, FaultPlace};
-use crate::position::PackedMove;
+use crate::position::{uci_move, PackedMove};
 use crate::tablebase::Tablebases;
 use nn::stage_timing::{enter, Stage};
 use nn::{Backend, BackendError};
 use shakmaty::{Chess, Move, Position};
 use std::any::Any;
+use std::iter;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -659,9 +660,11 @@ impl Run {
             for line in info_lines(root, &info_context) {
                 (control.sink)(SearchEvent::Info(line));
             }
-            (control.sink)(self.move_stats(root, state.tree.root_position()));
-            Fault::strike(self.fault, FaultPlace::BestMove, 1);
             let pv = played_variation(root, state.tree.root_position(), &self.filter, self.draw_score, &self.params);
+            for event in self.move_stats(root, state.tree.root_position(), pv.first()) {
+                (control.sink)(event);
+            }
+            Fault::strike(self.fault, FaultPlace::BestMove, 1);
             let outcome = SearchOutcome {
                 // A failed search may end before the root's first visit: it still plays a legal move.
                 best: pv.first().copied().or_else(|| self.fallback_move(&state.tree)),
@@ -683,22 +686,34 @@ impl Run {
                 (control.sink)(SearchEvent::Info(line));
             }
             if self.params.log_live_stats {
-                (control.sink)(self.move_stats(root, state.tree.root_position()));
+                for event in self.move_stats(root, state.tree.root_position(), None) {
+                    (control.sink)(event);
+                }
             }
         }
         None
     }
 
     /// lc0's `SendMovesStats`: the root's VerboseMoveStats lines, sent as `info string` with VerboseMoveStats and
-    /// else only logged (at every best move, and with LogLiveStats at every info update).
-    fn move_stats(&self, root: &Node, root_position: &Chess) -> SearchEvent {
-        let lines =
-            verbose_move_stats(root, root_position, &self.params, self.has_moves_left, &self.contempt, self.draw_score);
-        if self.params.verbose_move_stats {
+    /// else only logged (at every best move, and with LogLiveStats at every info update); with the move `played`,
+    /// the lines of the node under it, logged.
+    fn move_stats(&self, root: &Node, root_position: &Chess, played: Option<&Move>) -> Vec<SearchEvent> {
+        let (params, contempt) = (&self.params, &self.contempt);
+        let lines = verbose_move_stats(root, root_position, params, self.has_moves_left, contempt, self.draw_score);
+        let mut events = vec![if params.verbose_move_stats {
             SearchEvent::VerboseStats(lines)
         } else {
-            SearchEvent::LoggedStats(lines)
+            SearchEvent::LoggedLines(iter::once("=== Move stats:".to_string()).chain(lines).collect())
+        }];
+        let played_edge = played.and_then(|mv| root.edges.iter().position(|edge| edge.mv == PackedMove::pack(mv)));
+        let below = played_edge.and_then(|index| {
+            verbose_move_stats_below(root, root_position, index, params, self.has_moves_left, contempt, self.draw_score)
+        });
+        if let (Some(played), Some(below)) = (played, below) {
+            let header = format!("--- Opponent moves after: {}", uci_move(played, true));
+            events.push(SearchEvent::LoggedLines(iter::once(header).chain(below).collect()));
         }
+        events
     }
 
     fn hashfull(&self, tree: &Tree) -> Option<u32> {

@@ -20,9 +20,38 @@ pub fn verbose_move_stats(
     contempt: &SearchContempt,
     draw_score: DrawScore,
 ) -> Vec<String> {
-    let draw_score = draw_score.at(0);
-    let root_fpu = fpu(params, root, draw_score, true);
-    let puct_mult = puct_multiplier(params, root, true);
+    node_lines(root, root_position, params, has_moves_left, contempt, draw_score.at(0), true)
+}
+
+/// The same lines for the node under the root's edge `index` (lc0 logs them for the move played), its draw score
+/// and exploration those of odd depth; `None` where the edge has no node.
+pub fn verbose_move_stats_below(
+    root: &Node,
+    root_position: &Chess,
+    index: usize,
+    params: &SearchParams,
+    has_moves_left: bool,
+    contempt: &SearchContempt,
+    draw_score: DrawScore,
+) -> Option<Vec<String>> {
+    let node = root.child(index)?;
+    let mut position = root_position.clone();
+    position.play_unchecked(root.edges[index].mv.unpack(root_position.board()));
+    Some(node_lines(node, &position, params, has_moves_left, contempt, draw_score.at(1), false))
+}
+
+/// One line per child of `root` (the root or a child of it, `at_root` saying which), then one for the node itself.
+fn node_lines(
+    root: &Node,
+    root_position: &Chess,
+    params: &SearchParams,
+    has_moves_left: bool,
+    contempt: &SearchContempt,
+    draw_score: f32,
+    at_root: bool,
+) -> Vec<String> {
+    let root_fpu = fpu(params, root, draw_score, at_root);
+    let puct_mult = puct_multiplier(params, root, at_root);
     let moves_left = MovesLeftUtility::new(params, root, has_moves_left);
     let u = |edge: EdgeAndNode<'_>| edge.p() * puct_mult / (1 + edge.n_started()) as f32;
     let mut edges: Vec<EdgeAndNode<'_>> = root.edges_and_nodes().collect();

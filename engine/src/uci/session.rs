@@ -554,8 +554,7 @@ impl Reporter {
             SearchEvent::VerboseStats(lines) => {
                 lines.iter().try_for_each(|line| self.out.send(&format!("info string {line}")))
             }
-            SearchEvent::LoggedStats(lines) => {
-                self.out.log_note("=== Move stats:");
+            SearchEvent::LoggedLines(lines) => {
                 lines.iter().for_each(|line| self.out.log_note(line));
                 Ok(())
             }

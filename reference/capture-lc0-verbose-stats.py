@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""Runs lc0 and records its `info` lines for `go nodes 1` on the five Maia-1900 reference positions."""
+"""Runs lc0 and records its `info` lines for `go nodes N` (1 unless NODES is given) on the five Maia-1900 reference
+positions.
+
+usage: capture-lc0-verbose-stats.py LC0 WEIGHTS maia1900-reference.json OUT [NODES]
+"""
 import json, subprocess, sys
 
 lc0, weights, reference, out = sys.argv[1:5]
+nodes = sys.argv[5] if len(sys.argv) > 5 else "1"
 positions = json.load(open(reference))["positions"]
 flags = ["--backend=blas", "--threads=1", "--minibatch-size=1", "--max-prefetch=0",
          "--out-of-order-eval=false", "--smart-pruning-factor=0"]
 result = {
     "description": (
-        "lc0's own UCI output (master 909a4082, CPU blas backend, OpenBLAS 0.3.21) for `go nodes 1` with "
+        f"lc0's own UCI output (master 909a4082, CPU blas backend, OpenBLAS 0.3.21) for `go nodes {nodes}` with "
         "maia-1900.pb.gz on the five positions of maia1900-reference.json, with UCI_ShowWDL and "
         "VerboseMoveStats on and the flags below; 'lines' are the info lines before bestmove, with the "
         "`time` field removed. Numbers that come from the network can differ from another backend's in the "
@@ -21,7 +26,7 @@ for name, position in positions.items():
     fen = position["fen"]
     moves = position.get("moves", [])
     script = "uci\nsetoption name UCI_ShowWDL value true\nsetoption name VerboseMoveStats value true\nisready\n"
-    script += f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "") + "\ngo nodes 1\n"
+    script += f"position fen {fen}" + (" moves " + " ".join(moves) if moves else "") + f"\ngo nodes {nodes}\n"
     proc = subprocess.Popen([lc0, f"--weights={weights}"] + flags, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     proc.stdin.write(script)

@@ -77,8 +77,15 @@ fn node_lines(
                 child.map_or(0, |c| c.n_in_flight),
                 edge.p(),
             );
+            // lc0 shows a child's values wherever it has a node, visited or not: once created, and under a solid
+            // node for every move (an unvisited one's WL, D and M all 0).
+            let values = match child {
+                Some(c) => Some((c.wl as f32, c.d, c.m)),
+                None if root.solid() => Some((0.0, 0.0, 0.0)),
+                None => None,
+            };
             line.push_str(&node_stats(
-                child.filter(|c| c.n > 0).map(|c| (c.wl as f32, c.d, c.m)),
+                values,
                 root_fpu,
                 contempt,
                 draw_score,

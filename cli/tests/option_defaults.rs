@@ -287,7 +287,7 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
 
     let backend = defaults.backend_options().expect("the default network is installed (scripts/setup)");
     assert_eq!(backend.policy_temperature, lc0_f32("PolicyTemperature"));
-    assert_eq!(Some(backend.history_fill), HistoryFill::from_name(lc0_default("HistoryFill")), "HistoryFill");
+    assert_eq!(Some(backend.history_fill), lc0_default("HistoryFill").parse::<HistoryFill>().ok(), "HistoryFill");
     assert_eq!(
         (backend.kind, backend.devices, backend.precision, backend.exact_softmax, backend.cache_size),
         (BackendKind::Torch, vec![DeviceChoice::Auto], Precision::Auto, false, 0),

@@ -147,11 +147,6 @@ impl HistoryFill {
     /// Every fill, in the order of [`HistoryFill::NAMES`].
     pub const ALL: [Self; 3] = [Self::No, Self::FenOnly, Self::Always];
 
-    /// The fill named `name` (lc0's spelling), if any.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::NAMES.iter().position(|candidate| *candidate == name).map(|index| Self::ALL[index])
-    }
-
     /// How many copies of the first position may follow the game's positions.
     fn copies(self, history: &[HistoryEntry]) -> usize {
         match self {

@@ -173,6 +173,17 @@ impl FromStr for Precision {
     }
 }
 
+impl FromStr for HistoryFill {
+    type Err = NnError;
+    fn from_str(s: &str) -> Result<Self, NnError> {
+        named(Self::NAMES, &Self::ALL, s).ok_or(NnError::InvalidOption {
+            option: "history fill",
+            value: s.into(),
+            expected: "no, fen_only or always",
+        })
+    }
+}
+
 /// Everything needed to build a backend; the engine fills it from its options (the one place of their defaults).
 #[derive(Clone, Debug, PartialEq)]
 pub struct BackendOptions {

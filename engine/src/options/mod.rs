@@ -904,8 +904,7 @@ impl EngineOptions {
             } else {
                 TransposedMoves::AsPlanes
             },
-            history_fill: HistoryFill::from_name(&self.history_fill)
-                .ok_or_else(|| self.combo_error("HistoryFill", &self.history_fill))?,
+            history_fill: self.history_fill.parse().map_err(|_| self.combo_error("HistoryFill", &self.history_fill))?,
             test_backend_delay: Duration::from_secs_f64(self.test_backend_delay_ms / 1000.0),
             record_file: (!self.record_file.is_empty()).then(|| PathBuf::from(&self.record_file)),
         })

@@ -23,12 +23,12 @@ impl RootNoise {
     /// first (lc0's `SortEdges`, equal priors in their order before), as lc0 does before the root's first visit
     /// goes down. Nothing without noise, or with an alpha no gamma distribution takes.
     pub fn apply(&self, edges: &mut [Edge], rng: &mut impl Rng) {
-        let Ok(gamma) = Gamma::new(f64::from(self.alpha), 1.0) else {
-            return;
-        };
         if self.epsilon == 0.0 {
             return;
         }
+        let Ok(gamma) = Gamma::new(f64::from(self.alpha), 1.0) else {
+            return;
+        };
         let draws: Vec<f32> = edges.iter().map(|_| gamma.sample(rng) as f32).collect();
         let total: f32 = draws.iter().sum();
         if total < f32::MIN_POSITIVE {

@@ -40,34 +40,34 @@ pub fn verbose_move_stats_below(
     Some(node_lines(node, &position, params, has_moves_left, contempt, draw_score.at(1), false))
 }
 
-/// One line per child of `root` (the root or a child of it, `at_root` saying which), then one for the node itself.
+/// One line per child of `node` (the root or a child of it, `at_root` saying which), then one for the node itself.
 fn node_lines(
-    root: &Node,
-    root_position: &Chess,
+    node: &Node,
+    position: &Chess,
     params: &SearchParams,
     has_moves_left: bool,
     contempt: &SearchContempt,
     draw_score: f32,
     at_root: bool,
 ) -> Vec<String> {
-    let root_fpu = fpu(params, root, draw_score, at_root);
-    let puct_mult = puct_multiplier(params, root, at_root);
-    let moves_left = MovesLeftUtility::new(params, root, has_moves_left);
+    let node_fpu = fpu(params, node, draw_score, at_root);
+    let puct_mult = puct_multiplier(params, node, at_root);
+    let moves_left = MovesLeftUtility::new(params, node, has_moves_left);
     let u = |edge: EdgeAndNode<'_>| edge.p() * puct_mult / (1 + edge.n_started()) as f32;
-    let mut edges: Vec<EdgeAndNode<'_>> = root.edges_and_nodes().collect();
+    let mut edges: Vec<EdgeAndNode<'_>> = node.edges_and_nodes().collect();
     edges.sort_by(|&a, &b| {
-        let key = |edge: EdgeAndNode<'_>| edge.q_with_draw(root_fpu, draw_score) + u(edge);
+        let key = |edge: EdgeAndNode<'_>| edge.q_with_draw(node_fpu, draw_score) + u(edge);
         a.n().cmp(&b.n()).then(key(a).total_cmp(&key(b)))
     });
     let mut lines: Vec<String> = edges
         .into_iter()
         .map(|edge| {
             let child = edge.node;
-            let q = edge.q_with_draw(root_fpu, draw_score);
-            // lc0 left-aligns a move's policy index and right-aligns the root's edge count; it shows
+            let q = edge.q_with_draw(node_fpu, draw_score);
+            // lc0 left-aligns a move's policy index and right-aligns the node's edge count; it shows
             // the untransformed index (`MoveToNNIndex(move, 0)`) whatever the input format.
-            let mv = edge.mv.unpack(root_position.board());
-            let index = move_policy_index(&mv, root_position.turn(), BoardTransform::IDENTITY, TransposedMoves::AsPlanes)
+            let mv = edge.mv.unpack(position.board());
+            let index = move_policy_index(&mv, position.turn(), BoardTransform::IDENTITY, TransposedMoves::AsPlanes)
                 .map_or_else(|| format!("{:<4}", "-"), |i| format!("{i:<4}"));
             let mut line = head(
                 // lc0 writes these moves as in Chess960, castling as king takes rook.
@@ -81,12 +81,12 @@ fn node_lines(
             // node for every move (an unvisited one's WL, D and M all 0).
             let values = match child {
                 Some(c) => Some((c.wl as f32, c.d, c.m)),
-                None if root.solid() => Some((0.0, 0.0, 0.0)),
+                None if node.solid() => Some((0.0, 0.0, 0.0)),
                 None => None,
             };
             line.push_str(&node_stats(
                 values,
-                root_fpu,
+                node_fpu,
                 contempt,
                 draw_score,
             ));
@@ -101,13 +101,13 @@ fn node_lines(
         .collect();
     let mut line = head(
         "node ",
-        &format!("{:>4}", root.edges.len()),
-        root.n,
-        root.n_in_flight,
-        root.visited_policy(),
+        &format!("{:>4}", node.edges.len()),
+        node.n,
+        node.n_in_flight,
+        node.visited_policy(),
     );
-    line.push_str(&node_stats(Some((-root.wl as f32, root.d, root.m)), root_fpu, contempt, draw_score));
-    line.push_str(&tail(Some(root), -1.0, draw_score));
+    line.push_str(&node_stats(Some((-node.wl as f32, node.d, node.m)), node_fpu, contempt, draw_score));
+    line.push_str(&tail(Some(node), -1.0, draw_score));
     lines.push(line);
     lines
 }

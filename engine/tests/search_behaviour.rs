@@ -240,8 +240,9 @@ fn a_reused_trees_first_gather_stays_within_the_stoppers_playouts_left() {
     let trouble = |extra, affordable| moves_affording(GatherBound::TimeTrouble, extra, Some(affordable));
     assert_eq!(trouble(3, 1000), lc0s, "time in hand: a small move searches as lc0's");
     assert_eq!(trouble(200, 1000), large, "time in hand: a large move searches as lc0's");
-    assert_eq!(trouble(3, 75), (lc0s.0, 3), "in time trouble a small move stops at its limit");
-    assert_eq!(trouble(200, 75), (large.0, 200), "in time trouble every gather stays within the playouts left");
+    // In time trouble the first search, which can afford no more than 75 playouts either, stops at its 400 too.
+    assert_eq!(trouble(3, 75), (400, 3), "in time trouble a small move stops at its limit");
+    assert_eq!(trouble(200, 75), (400, 200), "in time trouble every gather stays within the playouts left");
     assert_eq!(moves(GatherBound::TimeTrouble, 3), lc0s, "a stopper that knows no time bounds nothing");
 }
 
@@ -596,7 +597,10 @@ fn prefetch_warms_the_cache_and_hits_are_backed_up_out_of_order() {
         with > 50,
         "prefetched positions should come back as cache hits, got {with}"
     );
-    assert_eq!(prefetched.stats.total_nodes, plain.stats.total_nodes);
+    // One leaf a gather: without prefetch every gather is one playout and the search stops at 300; with it, the
+    // last gather may back up the cache hits it meets before its leaf as well, as lc0's passes its limit.
+    assert_eq!(plain.stats.total_nodes, 300);
+    assert!((300..=310).contains(&prefetched.stats.total_nodes), "{}", prefetched.stats.total_nodes);
     assert_eq!(
         prefetched.best, plain.best,
         "the same network gives the same search"

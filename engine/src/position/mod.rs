@@ -2,12 +2,14 @@
 
 mod game;
 mod history;
+mod lc0_move_order;
 mod material;
 mod notation;
 mod packed_move;
 
 pub use game::{GameOutcome, GameState, PositionError};
 pub use history::{PositionHistory, PositionKey};
+pub use lc0_move_order::lc0_move_order;
 pub use material::has_mating_material;
 pub use nn::fen::chess_from_fen;
 pub use notation::uci_move;

@@ -11,11 +11,12 @@ use super::pick::{pick_nodes, Collision, PassBuffers, Picked, Span};
 use super::prefetch::prefetch;
 use super::stats::Progress;
 use super::tree::{Tree, TreeState};
-use crate::position::{has_mating_material, PackedMove, PositionHistory};
+use super::std_sort::std_sort;
+use crate::position::{has_mating_material, lc0_move_order, PackedMove, PositionHistory};
 use nn::prior::encode_prior;
 use nn::stage_timing::{enter, Stage};
 use nn::{Added, BackendError, Computation, EvalRequest, Evaluation};
-use shakmaty::{Move, Position};
+use shakmaty::{Color, Move, Position};
 use shakmaty_syzygy::Wdl;
 use std::ops::DerefMut;
 
@@ -42,10 +43,11 @@ struct PreparedLeaf {
 }
 
 impl PreparedLeaf {
-    /// The edges of a leaf with `moves` from its evaluation, sorted by prior as lc0 sorts them; `keys` is a buffer
-    /// for the sort, kept by the caller from one leaf to the next.
+    /// The edges of a leaf with `moves` and `turn` to move from its evaluation, sorted by prior as lc0 sorts them;
+    /// `keys` is a buffer for the sort, kept by the caller from one leaf to the next.
     fn new(
         moves: &[Move],
+        turn: Color,
         evaluation: Evaluation,
         from_network: bool,
         keys: &mut Vec<u32>,
@@ -57,14 +59,21 @@ impl PreparedLeaf {
                 moves.len()
             )));
         }
-        // lc0 sorts by the 16-bit prior, highest first (node.cc, SortEdges; its order among equal priors is its
-        // std::sort's over its own move order). Here equal priors keep the legal moves' order, by an unstable sort of
-        // keys that hold the prior's complement above the move's index: fewer instructions than a stable sort of
-        // the edges.
+        // lc0 sorts its edges, in its move generator's order, by the 16-bit prior, highest first (node.cc,
+        // SortEdges), with std::sort, which is not stable: equal priors end where libstdc++'s sort leaves them.
+        // Keys hold the prior's complement above the move's index. Distinct priors have one order, which the
+        // standard library's sort finds faster; only ties need lc0's move order and libstdc++'s sort.
+        let prior_key = |index: u32| u32::from(!encode_prior(evaluation.policy[index as usize])) << 16 | index;
         keys.clear();
-        let key = |(index, &p): (usize, &f32)| (u32::from(!encode_prior(p)) << 16) | index as u32;
-        keys.extend(evaluation.policy.iter().enumerate().map(key));
+        keys.extend((0..moves.len() as u32).map(prior_key));
         keys.sort_unstable();
+        if keys.windows(2).any(|pair| pair[0] >> 16 == pair[1] >> 16) {
+            lc0_move_order(moves, turn, keys);
+            for key in keys.iter_mut() {
+                *key = prior_key(*key);
+            }
+            std_sort(keys, |a, b| a >> 16 < b >> 16);
+        }
         let edges = (keys.iter())
             .map(|&key| Edge { mv: PackedMove::pack(&moves[(key & 0xFFFF) as usize]), prior: !(key >> 16) as u16 })
             .collect();
@@ -78,6 +87,8 @@ struct Leaf {
     path: Span,
     /// Its legal moves in [`Store::moves`] (none until it is examined, or if it was not new or was proven).
     moves: Span,
+    /// The side to move there, whose moves lc0 lists in its own order.
+    turn: Color,
     value: LeafValue,
 }
 
@@ -183,7 +194,9 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
                     } else {
                         path_moves.truncate(start);
                     }
-                    visits.push(Leaf { path, moves: Span::default(), value: LeafValue::Terminal });
+                    // Its side to move is set when it is examined, as its moves are; a leaf not new has neither.
+                    let turn = Color::White;
+                    visits.push(Leaf { path, moves: Span::default(), turn, value: LeafValue::Terminal });
                 }
                 Picked::Collision(collision) => collisions.push(collision),
             }
@@ -199,6 +212,7 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
             let moves = &mut gathered.store.moves;
             let examined = examine_leaf(leaf.path.len(), &history.positions, context, computation, moves)?;
             leaf.moves = examined.moves;
+            leaf.turn = history.positions.last().turn();
             match examined.verdict {
                 Verdict::Value(value) => leaf.value = value,
                 Verdict::Proven(proof) => proofs.push((index, proof)),
@@ -298,10 +312,10 @@ pub fn prepare(gathered: &mut Gathered, mut results: Vec<Evaluation>) -> Result<
                 let evaluation = results.get_mut(index).map(std::mem::take).ok_or_else(|| {
                     BackendError::Compute(format!("the batch returned no result for position {index}"))
                 })?;
-                PreparedLeaf::new(moves, evaluation, true, &mut keys)?
+                PreparedLeaf::new(moves, leaf.turn, evaluation, true, &mut keys)?
             }
             LeafValue::Ready(evaluation) => {
-                PreparedLeaf::new(moves, std::mem::take(evaluation), false, &mut keys)?
+                PreparedLeaf::new(moves, leaf.turn, std::mem::take(evaluation), false, &mut keys)?
             }
             LeafValue::Prepared(_) | LeafValue::Terminal => continue,
         };
@@ -506,7 +520,9 @@ fn finish_leaf(
     let prepared = match leaf.value {
         LeafValue::Terminal => None,
         LeafValue::Prepared(prepared) => Some(prepared),
-        LeafValue::Ready(evaluation) => Some(PreparedLeaf::new(moves, evaluation, false, &mut Vec::new())?),
+        LeafValue::Ready(evaluation) => {
+            Some(PreparedLeaf::new(moves, leaf.turn, evaluation, false, &mut Vec::new())?)
+        }
         LeafValue::Queued(index) => {
             return Err(BackendError::Compute(format!("position {index} of the batch was never prepared")));
         }
@@ -554,6 +570,7 @@ mod tests {
     use crate::search::wdl_rescale::SearchContempt;
     use nn::test_backend::{TestBackend, TestMode};
     use nn::Backend;
+    use crate::position::uci_move;
     use shakmaty::Chess;
     use std::sync::{Mutex, MutexGuard};
 
@@ -654,20 +671,17 @@ mod tests {
     }
 
     #[test]
-    fn equal_priors_keep_the_order_of_the_legal_moves() {
-        // The start position's 20 legal moves in shakmaty's order, every third given 0.08 and the rest 0.03: moves
-        // 0, 3, …, 18 come first and the others after them, each group in the order of the legal moves.
-        let legal: Vec<PackedMove> = Chess::default().legal_moves().iter().map(PackedMove::pack).collect();
-        let prior_of = |index: usize| if index.is_multiple_of(3) { 0.08 } else { 0.03 };
-        let edges = root_after(|results| {
-            results[0].policy = (0..legal.len()).map(prior_of).collect();
-        })
-        .unwrap();
-        let (high, low): (Vec<usize>, Vec<usize>) = (0..legal.len()).partition(|&index| prior_of(index) > 0.05);
-        let expected: Vec<PackedMove> = high.into_iter().chain(low).map(|index| legal[index]).collect();
-        assert_eq!(edges.iter().map(|&(mv, _)| mv).collect::<Vec<_>>(), expected);
-        assert!(edges[..7].iter().all(|&(_, p)| (p - 0.08).abs() < 1e-3), "{edges:?}");
-        assert!(edges[7..].iter().all(|&(_, p)| (p - 0.03).abs() < 1e-3), "{edges:?}");
+    fn equal_priors_end_in_the_order_lc0s_std_sort_leaves_its_moves() {
+        // The start position's 20 moves, all with one prior. lc0 lists them as its generator does, knights first
+        // (reference/lc0-move-order.json: b1a3 b1c3 g1f3 g1h3 a2a3 a2a4 … h2h3 h2h4), and g++'s std::sort
+        // leaves 20 equal elements in the order 10, 19, 18, …, 11, 0, 9, 8, …, 1 of them
+        // (reference/libstdcxx-sort-orders.json).
+        let edges = root_after(|results| results[0].policy = vec![0.05; 20]).unwrap();
+        let board = Chess::default().board().clone();
+        let order: Vec<String> = edges.iter().map(|&(mv, _)| uci_move(&mv.unpack(&board), false)).collect();
+        let expected = "d2d3 h2h4 h2h3 g2g4 g2g3 f2f4 f2f3 e2e4 e2e3 d2d4 \
+                        b1a3 c2c4 c2c3 b2b4 b2b3 a2a4 a2a3 g1h3 g1f3 b1c3";
+        assert_eq!(order.join(" "), expected);
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod root_noise;
 mod run;
 mod select;
 mod stats;
+mod std_sort;
 mod temperature;
 mod tree;
 mod verbose;

@@ -8,6 +8,7 @@ use rand::Rng;
 use rand_distr::{Distribution, Gamma};
 
 use super::node::Edge;
+use super::std_sort::std_sort;
 
 /// lc0's Dirichlet noise options.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -20,7 +21,7 @@ pub struct RootNoise {
 
 impl RootNoise {
     /// Mixes the noise into the priors of a newly evaluated root's `edges` and sorts them by prior again, highest
-    /// first (lc0's `SortEdges`, equal priors in their order before), as lc0 does before the root's first visit
+    /// first (lc0's `SortEdges`, by its std::sort), as lc0 does before the root's first visit
     /// goes down. Nothing without noise, or with an alpha no gamma distribution takes.
     pub fn apply(&self, edges: &mut [Edge], rng: &mut impl Rng) {
         if self.epsilon == 0.0 {
@@ -38,7 +39,7 @@ impl RootNoise {
             let noisy = decode_prior(edge.prior) * (1.0 - self.epsilon) + self.epsilon * draw / total;
             edge.prior = encode_prior(noisy);
         }
-        edges.sort_by_key(|edge| std::cmp::Reverse(edge.prior));
+        std_sort(edges, |a, b| a.prior > b.prior);
     }
 }
 

@@ -6,6 +6,7 @@ use super::wdl_rescale::SearchContempt;
 use super::node::{EdgeAndNode, Node, Terminal};
 use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier, MovesLeftUtility};
+use super::std_sort::std_sort;
 use crate::position::uci_move;
 use nn::encoder::BoardTransform;
 use nn::policy_map::{move_policy_index, TransposedMoves};
@@ -54,14 +55,13 @@ fn node_lines(
     let puct_mult = puct_multiplier(params, node, at_root);
     let moves_left = MovesLeftUtility::new(params, node, has_moves_left);
     let u = |edge: EdgeAndNode<'_>| edge.p() * puct_mult / (1 + edge.n_started()) as f32;
-    let mut edges: Vec<EdgeAndNode<'_>> = node.edges_and_nodes().collect();
-    edges.sort_by(|&a, &b| {
-        let key = |edge: EdgeAndNode<'_>| edge.q_with_draw(node_fpu, draw_score) + u(edge);
-        a.n().cmp(&b.n()).then(key(a).total_cmp(&key(b)))
-    });
+    // lc0 sorts (visits, Q + U, edge) tuples with std::sort, which leaves ties where libstdc++'s sort does.
+    let score = |edge: EdgeAndNode<'_>| edge.q_with_draw(node_fpu, draw_score) + u(edge);
+    let mut edges: Vec<(u32, f32, EdgeAndNode<'_>)> = node.edges_and_nodes().map(|e| (e.n(), score(e), e)).collect();
+    std_sort(&mut edges, |a, b| a.0 < b.0 || (a.0 == b.0 && a.1 < b.1));
     let mut lines: Vec<String> = edges
         .into_iter()
-        .map(|edge| {
+        .map(|(_, _, edge)| {
             let child = edge.node;
             let q = edge.q_with_draw(node_fpu, draw_score);
             // lc0 left-aligns a move's policy index and right-aligns the node's edge count; it shows

@@ -8,9 +8,10 @@ usage: capture-libstdcxx-sort.py OUT
 Compiles a small C++ program with the system g++ and feeds it seeded random cases: 16-bit keys, few distinct
 values so that many tie, at sizes around the 16 elements where std::sort switches from introsort to insertion
 sort and up to 218 (the most legal moves of a chess position). For each case the program sorts (key, index) pairs
-on the key alone, highest first (lc0's `a.p_ > b.p_`), with std::sort ("sort") and with
+on the key alone, highest first (lc0's `a.p_ > b.p_`), with std::sort ("sort"), with
 std::partial_sort(first, last, last) ("heap", the heap sort std::sort falls back to when its recursion gets too
-deep), and prints the indices in their sorted order.
+deep) and with std::partial_sort(first, first + K, last) ("partial K", as lc0 ranks its MultiPV lines), and prints
+the indices in the order the sort leaves them.
 """
 import json, os, random, subprocess, sys, tempfile
 
@@ -26,12 +27,15 @@ int main() {
   while (std::getline(std::cin, line)) {
     std::istringstream in(line);
     std::string mode;
+    size_t middle = 0;
     in >> mode;
+    if (mode == "partial") in >> middle;
     std::vector<std::pair<unsigned, unsigned>> items;
     for (unsigned key; in >> key;) items.emplace_back(key, items.size());
     auto higher = [](const auto& a, const auto& b) { return a.first > b.first; };
     if (mode == "sort") std::sort(items.begin(), items.end(), higher);
-    else std::partial_sort(items.begin(), items.end(), items.end(), higher);
+    else if (mode == "heap") std::partial_sort(items.begin(), items.end(), items.end(), higher);
+    else std::partial_sort(items.begin(), items.begin() + std::min(middle, items.size()), items.end(), higher);
     for (size_t i = 0; i < items.size(); ++i) std::cout << (i ? " " : "") << items[i].second;
     std::cout << "\n";
   }
@@ -57,15 +61,17 @@ with tempfile.TemporaryDirectory() as scratch:
     subprocess.run(["g++", "-O2", "-std=c++17", source, "-o", binary], check=True)
     compiler = subprocess.run(["g++", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
     records = []
-    for mode in ("sort", "heap"):
-        script = "".join(f"{mode} {' '.join(map(str, keys))}\n" for keys in cases)
+    for mode in ("sort", "heap", "partial 1", "partial 3", "partial 4", "partial 5"):
+        chosen = cases if mode in ("sort", "heap") else [keys for keys in cases if len(keys) <= 64]
+        script = "".join(f"{mode} {' '.join(map(str, keys))}\n" for keys in chosen)
         orders = subprocess.run([binary], input=script, capture_output=True, text=True, check=True).stdout
-        for keys, order in zip(cases, orders.splitlines()):
+        for keys, order in zip(chosen, orders.splitlines()):
             records.append({"mode": mode, "keys": keys, "order": [int(i) for i in order.split()]})
 
 json.dump({
-    "description": ("libstdc++'s std::sort ('sort') and std::partial_sort(first, last, last) ('heap') of (key, "
-                    "index) pairs compared on the key alone, highest first; 'order' lists the indices as sorted. "
+    "description": ("libstdc++'s std::sort ('sort'), std::partial_sort(first, last, last) ('heap') and "
+                    "std::partial_sort(first, first + K, last) ('partial K') of (key, index) pairs compared on the "
+                    "key alone, highest first; 'order' lists the indices in the order the sort leaves them. "
                     f"Compiled by {compiler}, the compiler lc0 was built with; by capture-libstdcxx-sort.py."),
     "cases": records,
 }, open(out, "w"))

@@ -1,8 +1,10 @@
 //! Kairos's UCI output against lc0's own, captured from lc0 (master 909a4082, blas backend) with the same
 //! network, flags and positions: the `info` line and every VerboseMoveStats line of `go nodes 1` on the five
-//! reference positions (reference/lc0-verbose-stats-nodes1.json). Text must match exactly, except that a
-//! number that comes from the network may differ by one unit in its last printed digit (backend float noise,
-//! amplified by lc0's 16-bit prior storage), and `time` and `nps` are left out.
+//! reference positions (reference/lc0-verbose-stats-nodes1.json) and after 400 visits, and where lc0's order among
+//! ties decides the search (reference/tie-order-search-positions.json): under its uniform priors, sequential, with
+//! MultiPV and with prefetch, and one tie of Maia-1900's. Text must match exactly, except that a number that comes
+//! from the network may differ by one unit in its last printed digit (backend float noise, amplified by lc0's
+//! 16-bit prior storage), and `time` and `nps` are left out.
 
 use std::time::Duration;
 
@@ -44,9 +46,10 @@ fn maia_fp32() -> Vec<String> {
     vec![weights, "--backend-device=cpu".into(), "--precision=fp32".into()]
 }
 
-fn kairos_lines(fen: &str, moves: &[&str], nodes: u32, backend: &[String]) -> (Vec<String>, String) {
-    let mut flags: Vec<&str> = backend.iter().map(String::as_str).collect();
-    flags.extend([
+/// Kairos's `info` lines and best move for `go nodes` on a position, searched sequentially as lc0 was for the
+/// references, with `extra_flags` after those (the later of two values of a flag wins, in both engines).
+fn kairos_lines(fen: &str, moves: &[&str], nodes: u32, extra_flags: &[String]) -> (Vec<String>, String) {
+    let mut flags = vec![
         "--threads=1",
         "--minibatch-size=1",
         "--max-prefetch=0",
@@ -54,7 +57,8 @@ fn kairos_lines(fen: &str, moves: &[&str], nodes: u32, backend: &[String]) -> (V
         "--smart-pruning-factor=0",
         "--show-wdl",
         "--verbose-move-stats",
-    ]);
+    ];
+    flags.extend(extra_flags.iter().map(String::as_str));
     let mut engine = UciSession::start(&flags);
     let position = if moves.is_empty() {
         format!("position fen {fen}")
@@ -110,19 +114,44 @@ fn a_tie_between_two_priors_of_maia_is_broken_as_lc0_breaks_it() {
     assert!(differences <= 60, "{differences} differences is more than float noise");
 }
 
+/// lc0 ranks its MultiPV lines with std::partial_sort, which leaves equal moves in an order of its own: under uniform
+/// priors its first line after 800 visits from the start is h2h4 while its best move is d2d3. The last four `info`
+/// lines (MultiPV 4) and the statistics of each position of reference/tie-order-search-positions.json must be lc0's.
+#[test]
+fn multipv_lines_rank_equal_moves_as_lc0_ranks_them() {
+    let flags = ["--backend=uniform".to_string(), "--multipv=4".to_string()];
+    let from_last_update = |lines: Vec<String>| {
+        let first = lines.iter().rposition(|line| line.contains(" multipv 1 ")).expect("a first MultiPV line");
+        lines[first..].to_vec()
+    };
+    let differences = compare_with_lc0("lc0-uniform-multipv-4-nodes800.json", 800, &flags, from_last_update, 0.0);
+    assert_eq!(differences, 0);
+}
+
+/// lc0 prefetches into its cache the children a gather left unvisited, in the order of their scores, which it sorts
+/// a few at a time with std::partial_sort; under uniform priors they all tie, and the cache hits a later gather meets
+/// are backed up out of order, so that order shapes the tree. Batches of 8 with a prefetch of 32, 600 visits.
+#[test]
+fn prefetch_under_uniform_priors_warms_what_lc0_warms() {
+    let flags = ["--backend=uniform", "--minibatch-size=8", "--max-prefetch=32", "--out-of-order-eval=true"];
+    let flags: Vec<String> = flags.iter().map(|flag| flag.to_string()).collect();
+    let differences = compare_with_lc0("lc0-uniform-prefetch-nodes600.json", 600, &flags, from_last_info, 0.0);
+    assert_eq!(differences, 0);
+}
+
 /// The last `info` line and the statistics after it: how many `info` lines come before depends on lc0's watchdog.
 fn from_last_info(lines: Vec<String>) -> Vec<String> {
     let last = lines.iter().rposition(|line| line.starts_with("info depth")).expect("an info line");
     lines[last..].to_vec()
 }
 
-/// Compares Kairos's lines, under the `backend` flags, with the reference's (both cut by `cut`) position by
-/// position; the number of numbers that differ, each one unit apart in its last printed digit or within `relative`
-/// of lc0's.
+/// Compares Kairos's lines, under the evaluator's and any other `flags`, with the reference's (both cut by `cut`)
+/// position by position; the number of numbers that differ, each one unit apart in its last printed digit or within
+/// `relative` of lc0's.
 fn compare_with_lc0(
     reference: &str,
     nodes: u32,
-    backend: &[String],
+    flags: &[String],
     cut: impl Fn(Vec<String>) -> Vec<String>,
     relative: f64,
 ) -> usize {
@@ -130,7 +159,7 @@ fn compare_with_lc0(
     let mut last_digit_differences = 0;
     for (name, position) in reference["positions"].as_object().unwrap() {
         let moves: Vec<&str> = position["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
-        let (ours, bestmove) = kairos_lines(position["fen"].as_str().unwrap(), &moves, nodes, backend);
+        let (ours, bestmove) = kairos_lines(position["fen"].as_str().unwrap(), &moves, nodes, flags);
         assert_eq!(bestmove, position["bestmove"].as_str().unwrap(), "{name}");
         let theirs: Vec<String> =
             position["lines"].as_array().unwrap().iter().map(|l| l.as_str().unwrap().to_string()).collect();

@@ -6,6 +6,7 @@ use super::gather_context::GatherContext;
 use super::node::{Node, Terminal};
 use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier};
+use super::std_sort::partial_sort;
 use crate::position::PositionHistory;
 use nn::{BackendError, Computation, EvalRequest};
 use shakmaty::Position;
@@ -69,16 +70,24 @@ fn prefetch_below(
         .filter(|(_, e)| e.p() != 0.0)
         .map(|(i, e)| (e.p() * puct_mult / (1 + e.n_started()) as f32 + e.q_with_draw(fpu, draw_score), i))
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // lc0 sorts the scores a few at a time as the loop reaches them, with std::partial_sort, whose order among
+    // equal scores decides which of them is prefetched first.
+    let mut first_unsorted = 0;
     let mut budget = budget;
     let mut spent_total = 0;
     let mut budget_to_spend = budget;
     let len = history.len();
-    for (rank, &(_, index)) in scored.iter().enumerate() {
+    for rank in 0..scored.len() {
         if budget == 0 {
             break;
         }
-        let edge = node.edge(index);
+        if first_unsorted != scored.len() && rank + 2 >= first_unsorted {
+            let chunk = if budget < 2 { 2 } else { 3 };
+            let sorted = scored.len().min(first_unsorted + chunk);
+            partial_sort(&mut scored[first_unsorted..], sorted - first_unsorted, &|a, b| a.0 > b.0);
+            first_unsorted = sorted;
+        }
+        let edge = node.edge(scored[rank].1);
         if let Some(&(next_score, _)) = scored.get(rank + 1) {
             // lc0 compares with the Q that uses the negated FPU here.
             let q = edge.q_with_draw(-fpu, draw_score);

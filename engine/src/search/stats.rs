@@ -4,13 +4,15 @@
 use super::info::{mate_moves, shown_value, wdl_permille, InfoLine, Score, ScoreType};
 use super::node::Node;
 use super::params::SearchParams;
-use super::select::{best_child, fpu, MovesLeftUtility};
+use super::select::{best_child, compare_for_best, fpu, MovesLeftUtility};
+use super::std_sort::partial_sort;
 use super::temperature::draw_root_edge;
 use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
 use crate::position::PackedMove;
 use rand::Rng;
 use shakmaty::{Chess, Move, Position};
+use std::cmp::Ordering;
 use timemgr::search_stats::{IterationStats, TimeUsageHint};
 
 /// Counters of one search.
@@ -204,22 +206,23 @@ pub struct InfoContext<'a> {
     pub per_pv_counters: bool,
 }
 
-/// The root's children in lc0's best-move order (§4.8) among the allowed moves, the first `count` of them;
-/// none before the root has a visit.
+/// The root's children in lc0's best-move order (§4.8) among the allowed moves, the first `count` of them, ranked
+/// as lc0 ranks its MultiPV lines (`GetBestChildrenNoTemperature`: libstdc++'s std::partial_sort, which puts equal
+/// children in an order of its own, so that lc0's first line need not show its best move); none before the root
+/// has a visit.
 ///
-/// Picked one at a time (the first on ties), not sorted: lc0's order is not total where terminal draws meet
-/// other moves (two terminals compare by M, a terminal and a non-terminal by N), and Rust's sort panics when
-/// it sees that, which killed the search thread in a game of the 10+0.1 SPRT (EXPERIMENTS.md).
+/// lc0's order is not total where terminal draws meet other moves (two terminals compare by M, a terminal and a
+/// non-terminal by N). Rust's sort panics when it sees that, which killed the search thread in a game of the
+/// 10+0.1 SPRT (EXPERIMENTS.md); libstdc++'s heap operations, reproduced here, take the order as it comes.
 pub fn best_root_edges(root: &Node, filter: &RootFilter, draw_score: DrawScore, count: usize) -> Vec<usize> {
     if root.n == 0 {
         return Vec::new();
     }
-    let mut ranked: Vec<usize> = Vec::with_capacity(count.min(root.edges.len()));
-    while ranked.len() < count {
-        let allowed = |i: usize| filter.allows(root.edges[i].mv) && !ranked.contains(&i);
-        let Some(best) = best_child(root, draw_score.at(0), allowed) else { break };
-        ranked.push(best);
-    }
+    let draw_score = draw_score.at(0);
+    let mut ranked: Vec<usize> = (0..root.edges.len()).filter(|&i| filter.allows(root.edges[i].mv)).collect();
+    let preferred = |&a: &usize, &b: &usize| compare_for_best(root.edge(a), root.edge(b), draw_score) == Ordering::Less;
+    partial_sort(&mut ranked, count, &preferred);
+    ranked.truncate(count);
     ranked
 }
 
@@ -319,9 +322,9 @@ mod tests {
             ],
             Node { n: 22, ..Node::default() },
         );
-        // Scanned in order as best_child scans: b does not beat a (M), c beats a (N): c first, as the bestmove
-        // best_child picks; then a before b by M.
-        assert_eq!(best_root_edges(&root, &RootFilter::new(&[]), DrawScore::default(), 3), vec![2, 0, 1]);
+        // g++'s std::partial_sort of three items where a is preferred to b, b to c and c to a gives b, c, a; of the
+        // best one, c, as the bestmove best_child picks (a program on g++ 12.2's <algorithm> printed both).
+        assert_eq!(best_root_edges(&root, &RootFilter::new(&[]), DrawScore::default(), 3), vec![1, 2, 0]);
         let best = best_child(&root, 0.0, |_| true);
         assert_eq!(best_root_edges(&root, &RootFilter::new(&[]), DrawScore::default(), 1), vec![best.unwrap()]);
     }

@@ -313,12 +313,13 @@ fn per_pv_counters_show_each_lines_first_move_visits_as_its_nodes() {
 
 #[test]
 fn strict_timing_starts_the_moves_clock_at_go_after_an_isready_instead_of_at_position() {
-    // The time of the first info line: since the move's clock started.
+    // The time of the first info line: since the move's clock started. 1.5 s pass between position and go; the
+    // thresholds leave half a second for the engine to read a line late on a loaded machine.
     let first_info_time = |strict: &str| {
         let mut engine = Engine::start(&["--backend=uniform", "--threads=1", &format!("--strict-uci-timing={strict}")]);
         engine.ready();
         engine.send("position startpos");
-        std::thread::sleep(Duration::from_millis(800));
+        std::thread::sleep(Duration::from_millis(1500));
         engine.ready();
         engine.send("go wtime 60000 btime 60000 nodes 50");
         let answer = engine.bestmove();
@@ -326,8 +327,9 @@ fn strict_timing_starts_the_moves_clock_at_go_after_an_isready_instead_of_at_pos
         let info = answer.iter().find(|line| line.starts_with("info depth")).expect("an info line").clone();
         field(&info, "time")
     };
-    assert!(first_info_time("false") >= 800, "lc0's default: the clock runs from position");
-    assert!(first_info_time("true") < 800, "StrictTiming: from go, the GUI having waited for readyok");
+    let (from_position, from_go) = (first_info_time("false"), first_info_time("true"));
+    assert!(from_position >= 1000, "lc0's default: the clock runs from position: {from_position} ms");
+    assert!(from_go < 1000, "StrictTiming: from go, the GUI having waited for readyok: {from_go} ms");
 }
 
 #[test]
@@ -741,6 +743,44 @@ fn move_stats_are_logged_at_every_best_move_and_with_log_live_stats_at_every_inf
     let opponent_blocks = log.iter().filter(|line| line.starts_with("--- Opponent moves after: ")).count();
     assert_eq!(opponent_blocks, 3, "one a best move, none with the live updates: {log:?}");
     let _ = std::fs::remove_file(&path);
+}
+
+/// The engine's whole output for `input` written at once and then closed, as a script pipes it.
+fn output_of_piped_input(flags: &[&str], input: &str) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .args(flags)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().expect("stdin").write_all(input.as_bytes())?;
+            child.wait_with_output()
+        })
+        .expect("kairos runs");
+    String::from_utf8(output.stdout).expect("UTF-8 output")
+}
+
+#[test]
+fn wait_lets_a_piped_search_reach_its_limit_before_quit() {
+    // 40 visits one at a time, each batch taking 5 ms: about 200 ms of search, which `quit` (or the end of the
+    // input) right after `go` stops early; lc0's `wait` holds `quit` back until the best move is out.
+    let flags =
+        ["--backend=uniform", "--threads=1", "--minibatch-size=1", "--max-prefetch=0", "--test-backend-delay-ms=5"];
+    let last_nodes = |output: &str| -> u64 {
+        let Some(info) = output.lines().filter(|line| line.starts_with("info depth")).last() else {
+            return 0;
+        };
+        let words: Vec<&str> = info.split_whitespace().collect();
+        let at = words.iter().position(|word| *word == "nodes").expect("nodes");
+        words[at + 1].parse().unwrap()
+    };
+    let waited = output_of_piped_input(&flags, "position startpos\ngo nodes 40\nwait\nquit\n");
+    assert!(waited.contains("\nbestmove "), "{waited}");
+    assert_eq!(last_nodes(&waited), 40, "{waited}");
+    let stopped = output_of_piped_input(&flags, "position startpos\ngo nodes 40\nquit\n");
+    assert!(stopped.contains("\nbestmove "), "{stopped}");
+    assert!(last_nodes(&stopped) < 40, "{stopped}");
 }
 
 #[test]

@@ -35,6 +35,9 @@ pub enum UciCommand {
     Stop,
     /// `ponderhit`: the predicted move was played; search on as a normal timed search.
     PonderHit,
+    /// `wait` (lc0's, not UCI's): read no further command until the search in flight has sent its best move, so
+    /// that a script can send `go` and `quit` at once.
+    Wait,
     /// `quit`.
     Quit,
 }
@@ -53,7 +56,8 @@ pub struct GoCommand {
 pub enum CommandError {
     /// The first word is not a UCI command.
     #[error(
-        "unknown command '{0}'; expected uci, isready, setoption, ucinewgame, position, go, stop, ponderhit or quit"
+        "unknown command '{0}'; expected uci, isready, setoption, ucinewgame, position, go, stop, ponderhit, wait \
+         or quit"
     )]
     Unknown(String),
     /// `position` without `startpos` or `fen`.
@@ -98,6 +102,7 @@ pub fn parse_command(line: &str) -> Result<Option<UciCommand>, CommandError> {
         "go" => UciCommand::Go(parse_go(&rest)?),
         "stop" => UciCommand::Stop,
         "ponderhit" => UciCommand::PonderHit,
+        "wait" => UciCommand::Wait,
         "quit" => UciCommand::Quit,
         other => return Err(CommandError::Unknown(other.to_string())),
     };
@@ -301,6 +306,7 @@ mod tests {
                     UciCommand::Go(_) => "go",
                     UciCommand::Stop => "stop",
                     UciCommand::PonderHit => "ponderhit",
+                    UciCommand::Wait => "wait",
                     UciCommand::Quit => "quit",
                 };
                 assert_eq!(first, expected, "{line:?}");
@@ -332,7 +338,7 @@ mod tests {
                 proptest::sample::select(vec![
                     "go", "position", "setoption", "name", "value", "moves", "fen", "startpos", "searchmoves",
                     "wtime", "nodes", "infinite", "ponder", "-1", "99999999999999999999", "e2e4", "e7e8q", "",
-                    "uci", "debug", "isready", "register", "ucinewgame", "stop", "ponderhit", "quit",
+                    "uci", "debug", "isready", "register", "ucinewgame", "stop", "ponderhit", "wait", "quit",
                 ]),
                 0..12,
             )

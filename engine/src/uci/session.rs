@@ -139,6 +139,7 @@ impl Session {
             UciCommand::Go(go) => self.go(go)?,
             UciCommand::Stop => self.finish_search(),
             UciCommand::PonderHit => self.ponder_hit()?,
+            UciCommand::Wait => self.wait_for_search(),
             UciCommand::Quit => {
                 self.finish_search();
                 return Ok(Flow::Quit);
@@ -184,6 +185,14 @@ impl Session {
     fn finish_search(&mut self) {
         if let Some(running) = self.running.take() {
             running.handle.stop();
+            running.handle.wait();
+        }
+    }
+
+    /// Waits for the search in flight to end by its own limits, as lc0's `wait` (forever for `go infinite` or a
+    /// ponder search, whose `stop` or `ponderhit` is not read meanwhile).
+    fn wait_for_search(&mut self) {
+        if let Some(running) = self.running.take() {
             running.handle.wait();
         }
     }

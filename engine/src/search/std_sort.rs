@@ -3,9 +3,10 @@
 //! by visits and score (search.cc, `GetVerboseStats`), and `std::sort` is not stable. Where two priors tie, the
 //! first edge in that order is the one PUCT picks, so a stable sort would search another tree than lc0's.
 //! Its `std::partial_sort` too, with which lc0 ranks its MultiPV lines (search.cc, `GetBestChildrenNoTemperature`).
-//! Checked against the orders g++'s own sorts give (reference/libstdcxx-sort-orders.json). Where an order is not
-//! consistent (lc0's ranking of terminal draws is not), libstdc++'s unguarded scans may leave the range; here they
-//! stop at its ends, which changes nothing for a consistent order.
+//! Checked against the orders g++'s own sorts give (reference/libstdcxx-sort-orders.json). With an inconsistent
+//! order std::sort's unguarded scans may leave the range (undefined behaviour in C++); here they stop at its ends,
+//! which changes nothing for a consistent order. The heap operations stay in range whatever the order, as lc0's
+//! MultiPV ranking needs (its order of terminal draws is not consistent).
 
 /// Below this many elements libstdc++ leaves a range to its final insertion sort (`_S_threshold`).
 const THRESHOLD: usize = 16;

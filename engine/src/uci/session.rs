@@ -55,6 +55,8 @@ impl Evaluator {
 struct Running {
     handle: SearchHandle,
     ponder: Option<GoCommand>,
+    /// A `go infinite` or `go ponder` search: its best move waits for `stop` or `ponderhit`.
+    holds_bestmove: bool,
 }
 
 /// One UCI session.
@@ -139,7 +141,7 @@ impl Session {
             UciCommand::Go(go) => self.go(go)?,
             UciCommand::Stop => self.finish_search(),
             UciCommand::PonderHit => self.ponder_hit()?,
-            UciCommand::Wait => self.wait_for_search(),
+            UciCommand::Wait => self.wait_for_search()?,
             UciCommand::Quit => {
                 self.finish_search();
                 return Ok(Flow::Quit);
@@ -189,12 +191,19 @@ impl Session {
         }
     }
 
-    /// Waits for the search in flight to end by its own limits, as lc0's `wait` (forever for `go infinite` or a
-    /// ponder search, whose `stop` or `ponderhit` is not read meanwhile).
-    fn wait_for_search(&mut self) {
+    /// Waits for the search in flight to end by its own limits, as lc0's `wait`; where lc0 would wait for ever (a
+    /// `go infinite` or ponder search, whose `stop` or `ponderhit` it no longer reads), refuses and keeps serving.
+    fn wait_for_search(&mut self) -> io::Result<()> {
+        if self.running.as_ref().is_some_and(|running| running.holds_bestmove) {
+            return self.out.error(
+                "wait: this search (go infinite or go ponder) sends its best move only after stop or ponderhit; \
+                 send one of those instead",
+            );
+        }
         if let Some(running) = self.running.take() {
             running.handle.wait();
         }
+        Ok(())
     }
 
     /// Whether a search is still going for the GUI: its `bestmove` is not sent yet (threads that are only
@@ -498,13 +507,14 @@ impl Session {
             trace_file: self.options.tm_trace_file.clone(),
             measured_nps: self.measured_nps.clone(),
         };
+        let holds_bestmove = go.params.infinite || go.params.ponder;
         let request = SearchRequest {
             stopper,
             after_bestmove: Some(Box::new(move |outcome| end_of_move.run(outcome))),
             clock: self.clock.clone(),
             move_start_ms: self.position_received_ms,
             searchmoves,
-            hold_bestmove_until_stop: go.params.infinite || go.params.ponder,
+            hold_bestmove_until_stop: holds_bestmove,
             infinite: go.params.infinite,
             ponder: go.params.ponder,
         };
@@ -526,7 +536,7 @@ impl Session {
         let reporter = Reporter { out: self.out.clone(), fields, pondering };
         let handle = evaluator.search.start(request, Box::new(move |event| reporter.report(event)));
         let ponder = go.params.ponder.then_some(go);
-        self.running = Some(Running { handle, ponder });
+        self.running = Some(Running { handle, ponder, holds_bestmove });
         Ok(())
     }
 }

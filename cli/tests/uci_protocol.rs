@@ -745,56 +745,35 @@ fn move_stats_are_logged_at_every_best_move_and_with_log_live_stats_at_every_inf
     let _ = std::fs::remove_file(&path);
 }
 
-/// The engine's whole output for `input` written at once and then closed, as a script pipes it; an engine still
-/// running after 30 s is killed and the test fails.
-fn output_of_piped_input(flags: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
-        .args(flags)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("kairos runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("the input is written");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut stdout, &mut text).map(|_| text)
-    });
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while child.try_wait().expect("the engine's status").is_none() {
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            panic!("kairos still runs 30 s after the input ended: {input:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    reader.join().expect("the reader thread").expect("UTF-8 output")
+/// The engine's whole output for the `commands`, sent at once without reading in between as a script pipes them,
+/// then `quit`.
+fn output_of_piped_commands(flags: &[&str], commands: &[&str]) -> String {
+    let mut engine = Engine::start(flags);
+    commands.iter().for_each(|command| engine.send(command));
+    engine.quit().join("\n")
 }
 
 #[test]
 fn wait_lets_a_piped_search_reach_its_limit_before_quit() {
-    // 40 visits one at a time, each batch taking 5 ms: about 200 ms of search, which `quit` (or the end of the
-    // input) right after `go` stops early; lc0's `wait` holds `quit` back until the best move is out. A search
-    // that holds its best move for `stop` is not waited for.
+    // 40 visits one at a time, each batch taking 5 ms: about 200 ms of search, which `quit` right after `go` stops
+    // early; lc0's `wait` holds `quit` back until the best move is out. A search that holds its best move for
+    // `stop` is not waited for.
     let flags =
         ["--backend=uniform", "--threads=1", "--minibatch-size=1", "--max-prefetch=0", "--test-backend-delay-ms=5"];
     let last_nodes = |output: &str| -> u64 {
         let Some(info) = output.lines().rev().find(|line| line.starts_with("info depth")) else {
             return 0;
         };
-        let words: Vec<&str> = info.split_whitespace().collect();
-        let at = words.iter().position(|word| *word == "nodes").expect("nodes");
-        words[at + 1].parse().unwrap()
+        field(info, "nodes")
     };
-    let waited = output_of_piped_input(&flags, "position startpos\ngo nodes 40\nwait\nquit\n");
+    let waited = output_of_piped_commands(&flags, &["position startpos", "go nodes 40", "wait"]);
     assert!(waited.contains("\nbestmove "), "{waited}");
     assert_eq!(last_nodes(&waited), 40, "{waited}");
-    let stopped = output_of_piped_input(&flags, "position startpos\ngo nodes 40\nquit\n");
+    let stopped = output_of_piped_commands(&flags, &["position startpos", "go nodes 40"]);
     assert!(stopped.contains("\nbestmove "), "{stopped}");
     assert!(last_nodes(&stopped) < 40, "{stopped}");
     // Where lc0 would wait for ever (its `stop` unread), Kairos refuses and reads on.
-    let infinite = output_of_piped_input(&flags, "position startpos\ngo infinite\nwait\nstop\nquit\n");
+    let infinite = output_of_piped_commands(&flags, &["position startpos", "go infinite", "wait", "stop"]);
     assert!(infinite.contains("info string error wait: this search (go infinite or go ponder)"), "{infinite}");
     assert_eq!(infinite.matches("bestmove ").count(), 1, "{infinite}");
 }

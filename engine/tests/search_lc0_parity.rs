@@ -20,7 +20,7 @@ use nn::{open_backend, Backend, BackendKind, CachingBackend};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use timemgr::Stopper;
+use timemgr::{build_stopper_chain, GoParams, MoveContext, Stopper};
 
 /// Largest difference in any root move's visits we accept against lc0. Reached: 0 on all five positions,
 /// sequential and in batches of 32 (every root move's visits equal lc0's). The margin is for float
@@ -116,6 +116,40 @@ fn sequential_400_node_searches_with_the_roots_own_cpuct_and_fpu_match_lc0() {
         let flags: Vec<&str> = sequential.iter().chain(extra).copied().collect();
         compare_with_lc0(reference, MAIA, engine_flags(&flags), &|| Box::new(Visits(400)));
     }
+}
+
+/// Search options away from lc0's defaults, each against lc0 under the same setting: `TwoFoldDraws=false` through
+/// the repetition positions (a repetition is a draw only at the third occurrence), an absolute FPU below every
+/// node with its own CPuct and a policy temperature of 1, the KLD-gain stopper (lc0 stopped 800-visit searches
+/// after 101 to 351), and a collision allowance growing from 1 to 100 between 50 and 2000 visits as a square
+/// (`MaxCollisionVisits` and its scaling) in batches of 32. Reached: every root move's visits equal lc0's but one
+/// visit on the start position, where Maia gives two moves scores equal to float noise.
+#[test]
+fn searches_with_draw_fpu_cpuct_kld_gain_and_collision_options_off_lc0s_defaults_match_lc0() {
+    let sequential = ["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1"];
+    let with = |extra: &[&'static str]| {
+        let flags: Vec<&str> = sequential.iter().chain(extra).copied().collect();
+        engine_flags(&flags)
+    };
+    let visits = |nodes| move || -> Box<dyn Stopper> { Box::new(Visits(nodes)) };
+    let two_fold = with(&["--two-fold-draws=false"]);
+    compare_with_lc0("lc0-two-fold-draws-off-sequential-search-400.json", MAIA, two_fold, &visits(400));
+    let fpu = with(&["--fpu-strategy=absolute", "--fpu-value=-0.3", "--cpuct=2.5", "--policy-softmax-temp=1.0"]);
+    compare_with_lc0("lc0-fpu-absolute-cpuct-policy-temp-sequential-search-400.json", MAIA, fpu, &visits(400));
+    let kld = with(&["--minimum-kldgain-per-node=0.00005", "--kldgain-average-interval=50"]);
+    let stoppers = kld.common_stopper_options();
+    let go = GoParams { nodes: Some(800), ..GoParams::default() };
+    let kld_or_visits = || build_stopper_chain(None, &go, &MoveContext::default(), &stoppers);
+    compare_with_lc0("lc0-kld-gain-sequential-search-800.json", MAIA, kld, &kld_or_visits);
+    let batched = ["--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=32"];
+    let scaling = [
+        "--max-collision-visits=100",
+        "--max-collision-visits-scaling-start=50",
+        "--max-collision-visits-scaling-end=2000",
+        "--max-collision-visits-scaling-power=2",
+    ];
+    let collisions = engine_flags(&[&batched[..], &scaling[..]].concat());
+    compare_with_lc0("lc0-collision-scaling-batched-search-600.json", MAIA, collisions, &visits(600));
 }
 
 /// Chess960 and DFRC positions (reference/chess960-search-positions.json): castling rooks off the a- and

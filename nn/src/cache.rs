@@ -6,12 +6,13 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use hashbrown::HashTable;
-use shakmaty::{Color, EnPassantMode, Position, Role};
+use shakmaty::{Color, Position, Role};
 
 use crate::backend::{
     Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation, QueuedKeys,
 };
 use crate::prior::{decode_prior, encode_prior};
+use crate::encoder::lc0_ep_square;
 
 /// The cache's entries, oldest first: fixed-size records in one ring, their priors in another, and an index from
 /// key to record holding only a 4-byte insertion number, so that an entry costs about its priors plus 40 bytes
@@ -124,15 +125,18 @@ pub struct CachingBackend {
     store: Mutex<Store>,
 }
 
-/// The cache key of a request's last position: its pieces, side to move, castling rights, en passant square (only
-/// where a capture there is legal, as a Zobrist hash in `EnPassantMode::Legal`) and repetition count, each word
-/// mixed in turn. Its board's seven bitboards take a few dozen instructions to mix, where a Zobrist hash walked
-/// every piece (about 800 instructions a new leaf by callgrind).
+/// The cache key of a request's last position, as lc0 keys its cache (`ComputeEvalPositionHash` in
+/// `src/neural/memcache.cc`: the last position's `Hash()`): its pieces, side to move, castling rights, en-passant flag
+/// as lc0 keeps it (the FEN's for the first known position, else wherever an enemy pawn attacks the passed square,
+/// even when that capture would be illegal) and repetition count, each word mixed in turn; not the fifty-move counter,
+/// so that a transposition reached in more moves takes the first one's evaluation, as in lc0. Its board's seven
+/// bitboards take a few dozen instructions to mix, where a Zobrist hash walked every piece (about 800 instructions a
+/// new leaf by callgrind).
 pub fn cache_key(request: &EvalRequest<'_>) -> Option<u64> {
     let entry = request.history.last()?;
     let position = &entry.position;
     let board = position.board();
-    let state = position.ep_square(EnPassantMode::Legal).map_or(64, u64::from)
+    let state = lc0_ep_square(request.history, request.history.len() - 1).map_or(64, u64::from)
         | u64::from(position.turn() == Color::White) << 7
         | u64::from(entry.repetitions) << 8;
     let words = Role::ALL

@@ -349,7 +349,7 @@ fn transposed_is_smaller(board: &shakmaty::Board, us: Color, transform: BoardTra
 
 /// lc0's en-passant flag of `history[index]`: as the FEN gave it for the first known position, and after
 /// a move only where an enemy pawn attacks the passed square (lc0's `ChessBoard::ApplyMove`).
-fn lc0_ep_square(history: &[HistoryEntry], index: usize) -> Option<Square> {
+pub(crate) fn lc0_ep_square(history: &[HistoryEntry], index: usize) -> Option<Square> {
     let position = &history[index].position;
     if index == 0 {
         position.maybe_ep_square()

@@ -30,7 +30,7 @@ pub enum BackendKind {
     Torch,
     /// Uniform priors, value 0 (no network).
     Uniform,
-    /// Deterministic pseudo-random outputs (no network).
+    /// lc0's `random` backend: values and priors hashed from the input planes (no network).
     Random,
     /// The evaluations of a record file (no network).
     Replay,
@@ -254,7 +254,9 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
         let mode =
             if options.kind == BackendKind::Uniform { TestMode::Uniform } else { TestMode::Random { seed: 0 } };
         for _ in &options.devices {
-            children.push(Arc::new(TestBackend::with_delay(mode, options.test_backend_delay)));
+            let backend = TestBackend::with_delay(mode, options.test_backend_delay)
+                .with_encoding(options.history_fill, options.policy_temperature);
+            children.push(Arc::new(backend));
         }
     }
     let mut backend: Arc<dyn Backend> =

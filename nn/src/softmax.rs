@@ -8,7 +8,8 @@ pub fn fast_exp2(x: f32) -> f32 {
     // lc0 converts a − 1 for negative a: the floor, except at the negative integers, where its fraction is 1.
     let n = (if x < 0.0 { x - 1.0 } else { x }) as i32;
     let f = x - n as f32;
-    let p = 1.0 + f * (0.660_233_9 + 0.339_766_06 * f);
+    // lc0's build fuses both products with the sums after them (docs/lc0/search.md §4.15).
+    let p = f.mul_add(0.339_766_06_f32.mul_add(f, 0.660_233_9), 1.0);
     // Adding n to the exponent field is a multiply by 2^n.
     let scaled = f32::from_bits((p.to_bits() as i32).wrapping_add(n << 23) as u32);
     if x < -126.0 {
@@ -58,7 +59,8 @@ fn softmax_with(logits: &[f32], temperature: f32, exp: impl Fn(f32) -> f32) -> V
 mod tests {
     use super::*;
 
-    /// lc0's `FastExp2` (`src/utils/fastmath.h`) as written there, with its branches and an integer conversion.
+    /// lc0's `FastExp2` (`src/utils/fastmath.h`) with its branches and an integer conversion, its polynomial fused as
+    /// lc0's build fuses it (docs/lc0/search.md §4.15).
     fn lc0_fast_exp2(a: f32) -> f32 {
         let exp = if a < 0.0 {
             if a < -126.0 {
@@ -69,7 +71,7 @@ mod tests {
             a.trunc() as i32
         };
         let out = a - exp as f32;
-        let out = 1.0 + out * (0.660_233_9 + 0.339_766_06 * out);
+        let out = out.mul_add(0.339_766_06_f32.mul_add(out, 0.660_233_9), 1.0);
         f32::from_bits((out.to_bits() as i32).wrapping_add(((exp as u32) << 23) as i32) as u32)
     }
 

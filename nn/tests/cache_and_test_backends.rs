@@ -380,9 +380,33 @@ fn the_key_tells_positions_apart_as_the_rules_do() {
     assert_ne!(key(start, 0), key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKQBNR w kq - 0 1", 0), "king and queen");
     let colours = "4k3/8/8/8/3pP3/8/8/4K3 w - - 0 1";
     assert_ne!(key(colours, 0), key("4k3/8/8/8/3Pp3/8/8/4K3 w - - 0 1", 0), "pawns' colours swapped");
-    // An en passant square counts only where a pawn can legally capture there.
+    // A FEN's en-passant square counts as lc0's FEN parser keeps it, whether or not a pawn can capture there.
     let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
-    assert_eq!(key(after_e4, 0), key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", 0));
+    assert_ne!(key(after_e4, 0), key("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", 0));
     let capturable = "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3";
     assert_ne!(key(capturable, 0), key("rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3", 0));
+}
+
+/// After a double step lc0 flags en passant wherever an enemy pawn attacks the passed square, even where taking
+/// would leave its king in check (`ChessBoard::ApplyMove`), and its cache key with it: after g2g4 here fxg3 would
+/// open the fourth rank to the rook on c4, yet the position differs from the one reached by Rc4 after g4.
+#[test]
+fn the_key_flags_en_passant_after_a_double_step_as_lc0_does() {
+    let start: Fen = "8/2p5/3p4/KP2r3/5p1k/8/4P1P1/2R5 w - - 0 1".parse().unwrap();
+    let start: Chess = start.into_position(CastlingMode::Standard).unwrap();
+    let play = |moves: &[&str]| -> Vec<HistoryEntry> {
+        let mut positions = vec![start.clone()];
+        for m in moves {
+            let position = positions.last().unwrap();
+            let mv = m.parse::<shakmaty::uci::UciMove>().unwrap().to_move(position).unwrap();
+            positions.push(position.clone().play(mv).unwrap());
+        }
+        positions.into_iter().map(|position| HistoryEntry { position, repetitions: 0 }).collect()
+    };
+    let key_after = |moves: &[&str]| cache_key(&EvalRequest { history: &play(moves), moves: &[] }).unwrap();
+    let pushed_last = key_after(&["c1c4", "e5e6", "g2g4"]);
+    let rook_last = key_after(&["g2g4", "e5e6", "c1c4"]);
+    let board = |moves: &[&str]| play(moves).last().unwrap().position.board().clone();
+    assert_eq!(board(&["c1c4", "e5e6", "g2g4"]), board(&["g2g4", "e5e6", "c1c4"]));
+    assert_ne!(pushed_last, rook_last, "the double step's flag tells the two apart");
 }

@@ -139,6 +139,48 @@ fn prefetch_under_uniform_priors_warms_what_lc0_warms() {
     assert_eq!(differences, 0);
 }
 
+/// lc0's `random` backend hashes each position's input planes into its values and logits, so that a search under it
+/// meets no network's float noise: Kairos's `Backend=random` is that backend bit for bit, and every number of the last
+/// `info` line and of VerboseMoveStats must be lc0's to the last digit after 800 sequential visits of each position
+/// of reference/random-backend-search-positions.json (an en-passant square from a FEN, a pinned pawn's en passant
+/// inside the tree, which lc0's cache key flags, castling, promotions, mates).
+#[test]
+fn a_sequential_search_under_lc0s_random_backend_is_lc0s_to_the_last_digit() {
+    let random = ["--backend=random".to_string()];
+    let differences = compare_with_lc0("lc0-random-verbose-stats-nodes800.json", 800, &random, from_last_info, 0.0);
+    assert_eq!(differences, 0);
+}
+
+/// The same in batches of 32 with lc0's out-of-order evaluation and a prefetch of 32, 1500 visits. lc0 ran with
+/// `--task-workers=0`: for a backend that is not on the CPU it otherwise lets helper threads pick parts of a batch and
+/// appends their picks after its own, an order Kairos does not reproduce (docs/lc0/search.md §4.16).
+#[test]
+fn a_batched_search_with_prefetch_under_lc0s_random_backend_is_lc0s_to_the_last_digit() {
+    let flags = ["--backend=random", "--minibatch-size=32", "--max-prefetch=32", "--out-of-order-eval=true"];
+    let flags: Vec<String> = flags.iter().map(|flag| flag.to_string()).collect();
+    let reference = "lc0-random-prefetch-verbose-stats-nodes1500.json";
+    let differences = compare_with_lc0(reference, 1500, &flags, from_last_info, 0.0);
+    assert_eq!(differences, 0);
+}
+
+/// lc0's WDL rescaling in the search and in what it shows, under `Contempt=100` with the WDL_mu score, and under
+/// `WDLCalibrationElo=2000`, `Contempt=150` and `DrawScore=0.2`: lc0's build fuses multiplies with adds in these
+/// formulas, in its FPU, cpuct and softmax (docs/lc0/search.md §4.15), and so must Kairos to match it here.
+#[test]
+fn contempt_and_draw_score_under_lc0s_random_backend_are_lc0s_to_the_last_digit() {
+    for (reference, extra) in [
+        ("lc0-random-contempt-wdl-mu-verbose-stats-nodes800.json", &["--contempt=100", "--score-type=WDL_mu"][..]),
+        (
+            "lc0-random-calibrated-draw-score-verbose-stats-nodes800.json",
+            &["--wdl-calibration-elo=2000", "--contempt=150", "--draw-score=0.2"][..],
+        ),
+    ] {
+        let flags: Vec<String> = ["--backend=random"].iter().chain(extra).map(|flag| flag.to_string()).collect();
+        let differences = compare_with_lc0(reference, 800, &flags, from_last_info, 0.0);
+        assert_eq!(differences, 0, "{reference}");
+    }
+}
+
 /// The last `info` line and the statistics after it: how many `info` lines come before depends on lc0's watchdog.
 fn from_last_info(lines: Vec<String>) -> Vec<String> {
     let last = lines.iter().rposition(|line| line.starts_with("info depth")).expect("an info line");

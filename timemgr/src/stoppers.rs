@@ -176,15 +176,11 @@ impl Stopper for KldGainStopper {
         let mut stop = false;
         if let Some(previous) = &self.previous {
             let (old, new) = (self.previous_count as f64, count as f64);
-            let kld: f64 = previous
-                .iter()
-                .zip(&stats.edge_n)
-                .filter(|(&p, _)| p > 0)
-                .map(|(&p, &q)| {
-                    let (p, q) = (f64::from(p) / old, f64::from(q) / new);
-                    p * (p / q).ln()
-                })
-                .sum();
+            // lc0's build fuses each term's product with the running sum (docs/lc0/search.md §4.15).
+            let kld = previous.iter().zip(&stats.edge_n).filter(|(&p, _)| p > 0).fold(0.0, |kld: f64, (&p, &q)| {
+                let (p, q) = (f64::from(p) / old, f64::from(q) / new);
+                p.mul_add((p / q).ln(), kld)
+            });
             stop = kld / (new - old) < self.min_gain_per_node;
         }
         self.previous = Some(stats.edge_n.clone());

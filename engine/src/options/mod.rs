@@ -389,7 +389,8 @@ declare_options! {
     weights_file: String = DEFAULT_WEIGHTS, OptionKind::Text, "WeightsFile", "weights",
         "Path of the Lc0 network (.pb.gz); relative paths are looked up from the working directory and the repository.";
     backend: String = "torch", OptionKind::Combo(BackendKind::NAMES), "Backend", "backend",
-        "Evaluator: the network through libtorch, uniform/random priors for tests, or a replay of a RecordFile.";
+        "Evaluator: the network through libtorch, uniform priors or lc0's random backend (values and priors hashed \
+         from the input planes) for tests, or a replay of a RecordFile.";
     backend_device: String = "auto", OptionKind::Text, "BackendDevice", "backend-device",
         "Device for the torch backend: auto (CUDA when present, else as cpu), cpu (one CPU backend a search \
          thread), cuda or cuda:N; several separated by commas (cuda:0,cuda:1) take batches in turn, as lc0's \

@@ -6,8 +6,10 @@ pub fn fast_log2(a: f32) -> f32 {
     let bits = a.to_bits();
     let biased_exponent = (bits >> 23) as f32;
     let mantissa = f32::from_bits((bits & 0x007f_ffff) | 0x3f80_0000) - 1.0;
-    // lc0 subtracts the bias before adding the exponent; the f32 rounding of that order is part of its values.
-    mantissa * (1.346_555_2 - 0.346_555_23 * mantissa) - 127.0 + biased_exponent
+    // lc0 subtracts the bias before adding the exponent; the f32 rounding of that order is part of its values, and
+    // its build fuses both products with the sums after them (docs/lc0/search.md §4.15).
+    let fit = (-0.346_555_23_f32).mul_add(mantissa, 1.346_555_2);
+    mantissa.mul_add(fit, -127.0) + biased_exponent
 }
 
 /// lc0's FastLog: natural logarithm via [`fast_log2`].

@@ -196,10 +196,10 @@ pub fn shown_value(score_type: ScoreType, wl: f32, d: f32, q: f32, has_wdl: bool
         ScoreType::Centipawn => tan_score(90.0, 1.563_754_189_7, wl),
         ScoreType::CentipawnWithDrawScore => tan_score(90.0, 1.563_754_189_7, q),
         ScoreType::Centipawn2019 => {
-            (295.0 * f64::from(wl) / (1.0 - 0.976_953_126 * f64::from(wl).powi(14))) as f32
+            (f64::from(295.0 * wl) / (-0.976_953_126_f64).mul_add(f64::from(wl).powf(14.0), 1.0)) as f32
         }
         ScoreType::Centipawn2018 => tan_score(290.680_623_072, 1.548_090_806, wl),
-        ScoreType::WinPercentage => wl * 5000.0 + 5000.0,
+        ScoreType::WinPercentage => wl.mul_add(5000.0, 5000.0),
         ScoreType::Q => q * 10000.0,
         ScoreType::WinMinusLoss => wl * 10000.0,
         ScoreType::WdlMu => {

@@ -153,7 +153,7 @@ impl EdgeAndNode<'_> {
     /// no visits.
     pub fn q_with_draw(&self, default: f32, draw_score: f32) -> f32 {
         match self.node {
-            Some(c) if c.n > 0 => c.wl as f32 + draw_score * c.d,
+            Some(c) if c.n > 0 => c.q(draw_score),
             _ => default,
         }
     }
@@ -356,7 +356,8 @@ impl Node {
 
     /// lc0's Q of this node for the player who moved into it: WL + `draw_score`·D.
     pub fn q(&self, draw_score: f32) -> f32 {
-        self.wl as f32 + draw_score * self.d
+        // lc0's `wl_ + draw_score * d_`: the float product added to the double WL, then rounded to float.
+        (self.wl + f64::from(draw_score * self.d)) as f32
     }
 
     /// Sum of the priors of the visited children, as lc0 counts them ([`Node::visited_children`]).

@@ -171,7 +171,7 @@ impl ScoreScratch {
             let utility = match child {
                 Some(child) if visited => {
                     let q = child.q(draw_score);
-                    q + moves_left.of(edge, q)
+                    moves_left.plus_utility(edge, q, q)
                 }
                 _ => 0.0,
             };

@@ -36,7 +36,8 @@ impl RootNoise {
             return;
         }
         for (edge, draw) in edges.iter_mut().zip(draws) {
-            let noisy = decode_prior(edge.prior) * (1.0 - self.epsilon) + self.epsilon * draw / total;
+            // lc0's build fuses the first product with the sum (docs/lc0/search.md §4.15).
+            let noisy = decode_prior(edge.prior).mul_add(1.0 - self.epsilon, self.epsilon * draw / total);
             edge.prior = encode_prior(noisy);
         }
         std_sort(edges, |a, b| a.prior > b.prior);

@@ -14,6 +14,7 @@ pub fn cpuct(params: &SearchParams, parent_n: u32, at_root: bool) -> f32 {
         0.0
     } else {
         let base = exploration.cpuct_base;
+        // Not fused in lc0's build, unlike the FastLog inside it: the growth reaches the sum through a branch.
         exploration.cpuct_factor * fast_log((parent_n as f32 + base) / base)
     };
     exploration.cpuct + growth
@@ -46,7 +47,8 @@ pub fn fpu_given_visited_policy(exploration: &Exploration, node: &Node, draw_sco
     if exploration.fpu_absolute {
         exploration.fpu_value
     } else {
-        -node.q(-draw_score) - exploration.fpu_value * visited_policy.sqrt()
+        // −Q − value·√P in one fused multiply-add, as lc0's build computes it.
+        (-exploration.fpu_value).mul_add(visited_policy.sqrt(), -node.q(-draw_score))
     }
 }
 
@@ -69,15 +71,17 @@ impl<'a> MovesLeftUtility<'a> {
         }
     }
 
-    /// The utility of an edge whose Q is `q` (0 for unvisited edges).
-    pub fn of(&self, edge: EdgeAndNode<'_>, q: f32) -> f32 {
+    /// `addend` plus the moves-left utility of an edge whose Q is `q` (none for unvisited edges), as lc0's build
+    /// computes `addend + GetMUtility(edge, q)`: the quadratic's terms fused, the utility rounded before the sum
+    /// (docs/lc0/search.md §4.15). The search adds it to Q, VerboseMoveStats to Q + U.
+    pub fn plus_utility(&self, edge: EdgeAndNode<'_>, q: f32, addend: f32) -> f32 {
         if !self.active || edge.n() == 0 {
-            return 0.0;
+            return addend + 0.0;
         }
         let p = self.params;
         let child_m = edge.m(0.0);
         let sign = if -q < 0.0 { -1.0 } else { 1.0 };
-        let mut utility = (p.moves_left_slope * (child_m - self.parent_m))
+        let utility = (p.moves_left_slope * (child_m - self.parent_m))
             .clamp(-p.moves_left_max_effect, p.moves_left_max_effect)
             * sign;
         let threshold = p.moves_left_threshold;
@@ -86,10 +90,9 @@ impl<'a> MovesLeftUtility<'a> {
         } else {
             q
         };
-        utility *= p.moves_left_constant_factor
-            + p.moves_left_scaled_factor * scaled_q.abs()
-            + p.moves_left_quadratic_factor * scaled_q * scaled_q;
-        utility
+        let linear = p.moves_left_scaled_factor.mul_add(scaled_q.abs(), p.moves_left_constant_factor);
+        let scale = (p.moves_left_quadratic_factor * scaled_q).mul_add(scaled_q, linear);
+        addend + utility * scale
     }
 }
 
@@ -233,17 +236,11 @@ mod tests {
         let edge = holder.edge(0);
         // clamp(0.0027·(10 − 20)) = −0.027, times sign(−0.9) = +0.027; q' = (0.9 − 0.8)/0.2 = 0.5;
         // scale 1.6521·0.5 − 0.6521·0.25 = 0.663025; utility 0.017901675.
-        let utility = MovesLeftUtility::new(&params, &parent, true).of(edge, 0.9);
+        let utility = MovesLeftUtility::new(&params, &parent, true).plus_utility(edge, 0.9, 0.9) - 0.9;
         assert!((utility - 0.017_901_675).abs() < 1e-6, "{utility}");
-        assert_eq!(
-            MovesLeftUtility::new(&params, &parent, false).of(edge, 0.9),
-            0.0
-        );
+        assert_eq!(MovesLeftUtility::new(&params, &parent, false).plus_utility(edge, 0.9, 0.9), 0.9);
         let quiet_parent = Node { wl: 0.5, ..parent };
-        assert_eq!(
-            MovesLeftUtility::new(&params, &quiet_parent, true).of(edge, 0.9),
-            0.0
-        );
+        assert_eq!(MovesLeftUtility::new(&params, &quiet_parent, true).plus_utility(edge, 0.9, 0.9), 0.9);
     }
 
     #[test]

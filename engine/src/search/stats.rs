@@ -160,7 +160,7 @@ pub fn iteration_stats(
         if n > 0 && q > -0.98 {
             stats.may_resign = false;
         }
-        let qu = q + moves_left.of(edge, q);
+        let qu = moves_left.plus_utility(edge, q, q);
         if n > max_n {
             max_n = n;
             most_visited_is_best = false;

@@ -93,7 +93,7 @@ fn node_lines(
             line.push_str(&format!(
                 "(U: {:>6.5}) (S: {:>8.5}) ",
                 u(edge),
-                q + u(edge) + moves_left.of(edge, q)
+                moves_left.plus_utility(edge, q, q + u(edge))
             ));
             line.push_str(&tail(child.filter(|c| c.n > 0), 1.0, draw_score));
             line
@@ -127,7 +127,7 @@ fn node_stats(values: Option<(f32, f32, f32)>, fpu: f32, contempt: &SearchContem
     match values {
         Some((wl, d, m)) => {
             let (wl, d, _) = contempt.display(wl, d);
-            let q = wl + draw_score * d;
+            let q = draw_score.mul_add(d, wl);
             format!("(WL: {wl:>8.5}) (D: {d:>5.3}) (M: {m:>4.1}) (Q: {q:>8.5}) ")
         }
         None => format!("(WL:  -.-----) (D: -.---) (M:  -.-) (Q: {fpu:>8.5}) "),

@@ -4,7 +4,7 @@
 //! outcome with centre μ and width s, made sharper or softer (ratio) and moved towards one side (diff, from an
 //! Elo advantage) before the search uses it; the display inverts it.
 
-use super::fastmath::{fast_log, fast_logistic};
+use super::fastmath::{fast_log, fast_log2, fast_logistic};
 use shakmaty::Color;
 
 /// How the search reshapes every evaluation: the width ratio and the centre shift from the contempt options.
@@ -28,19 +28,22 @@ pub fn wdl_rescale(v: f32, d: f32, params: RescaleParams, sign: f32, invert: boo
     if !(inside(w) && inside(d) && inside(l)) {
         return (v, d, 0.0);
     }
-    let a = fast_log(1.0 / l - 1.0);
+    // a = ln2·log2(1/l − 1) and b likewise; lc0's build fuses a's product into a + b and a − b (docs/lc0/search.md
+    // §4.15).
+    let a_log2 = fast_log2(1.0 / l - 1.0);
     let b = fast_log(1.0 / w - 1.0);
-    let mut s = 2.0 / (a + b);
+    let sum = std::f32::consts::LN_2.mul_add(a_log2, b);
+    let mut s = 2.0 / sum;
     if !invert {
         s = s.min(max_s);
     }
-    let mu = (a - b) / (a + b);
+    let mu = std::f32::consts::LN_2.mul_add(a_log2, -b) / sum;
     let mut s_new = s * ratio;
     if invert {
         std::mem::swap(&mut s, &mut s_new);
         s = s.min(max_s);
     }
-    let mu_new = mu + sign * s * s * diff;
+    let mu_new = (sign * s * s).mul_add(diff, mu);
     let w_new = fast_logistic((-1.0 + mu_new) / s_new);
     let l_new = fast_logistic((-1.0 - mu_new) / s_new);
     (w_new - l_new, (1.0 - w_new - l_new).max(0.0), mu_new)
@@ -115,7 +118,7 @@ pub fn simplified_params(
     let elo_active = game_pair_elo(elo_active);
     let scale = |elo: f32| 1.0 / (1.0 / SCALE_ZERO + (elo / ELO_SLOPE - OFFSET).exp());
     let (scale_active, scale_opponent) = (scale(elo_active), scale(elo_opponent));
-    let scale_target = ((scale_active * scale_active + scale_opponent * scale_opponent) / 2.0).sqrt();
+    let scale_target = (scale_active.mul_add(scale_active, scale_opponent * scale_opponent) / 2.0).sqrt();
     // In double from std::log(10) on, as lc0 computes it.
     let mu = |elo: f32| {
         (-10f64.ln() / 200.0 * f64::from(SCALE_ZERO) * f64::from(ELO_SLOPE)
@@ -129,7 +132,7 @@ pub fn simplified_params(
 fn game_pair_elo(elo: f32) -> f32 {
     const SHARPNESS: f32 = 250.0;
     const MIDPOINT: f32 = 2737.0;
-    elo + 0.5 * SHARPNESS * (1.0 + ((MIDPOINT - elo) / SHARPNESS).exp()).ln()
+    (0.5 * SHARPNESS).mul_add((1.0 + ((MIDPOINT - elo) / SHARPNESS).exp()).ln(), elo)
 }
 
 /// `ContemptMode`: whose side the contempt favours.

@@ -619,13 +619,13 @@ mod tests {
         gather(state_of(state), || state_of(state), context, computation).unwrap()
     }
 
-    /// The playouts of each of three gathers from the start position (each batch backed up before the next),
-    /// MinibatchSize 32, with the backend idle or not, the collision budget and the stoppers' playouts left given
-    /// (no prefetch: it would add positions to the batch).
+    /// The playouts of each of three gathers from the start position under uniform priors (each batch backed up
+    /// before the next), MinibatchSize 32, with the backend idle or not, the collision budget and the stoppers'
+    /// playouts left given (no prefetch: it would add positions to the batch).
     fn playouts_per_gather(backend_idle: bool, collision_budget: u32, remaining_playouts: u64) -> Vec<usize> {
         let defaults = crate::options::EngineOptions::default().search_params();
         let params = SearchParams { minibatch_size: 32, max_prefetch: Some(0), ..defaults };
-        let backend = TestBackend::new(TestMode::Random { seed: 3 });
+        let backend = TestBackend::new(TestMode::Uniform);
         let state = fresh_state();
         with_context(&params, (32, collision_budget, remaining_playouts), backend_idle, |context| {
             (0..3)

@@ -1,6 +1,7 @@
 //! The search's arithmetic against lc0's own, compiled as lc0's build compiles it (reference/lc0-fused-arithmetic.json,
 //! from capture-lc0-fused-arithmetic.py: g++ -O3 -march=native fuses a product and the sum after it into one fused
 //! multiply-add). Each case's result must be lc0's to the bit; about half of them round otherwise without fusion.
+#![cfg(test)]
 
 use super::fastmath::{fast_log2, fast_logistic};
 use super::node::{Edge, Node};

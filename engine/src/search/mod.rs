@@ -21,7 +21,6 @@ mod temperature;
 mod tree;
 mod verbose;
 mod wdl_rescale;
-#[cfg(test)]
 mod lc0_fused_arithmetic;
 
 pub use fastmath::{fast_log, fast_log2};

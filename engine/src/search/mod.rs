@@ -7,6 +7,7 @@ mod fastmath;
 mod gather;
 mod gather_context;
 mod info;
+mod lc0_fused_arithmetic;
 mod node;
 mod packed_slice;
 mod params;
@@ -21,7 +22,6 @@ mod temperature;
 mod tree;
 mod verbose;
 mod wdl_rescale;
-mod lc0_fused_arithmetic;
 
 pub use fastmath::{fast_log, fast_log2};
 pub use info::{

@@ -38,6 +38,9 @@ const LC0_OPTIONS: &[Lc0Option] = &[
     ("MaxOutOfOrderEvalsFactor", "2.4", Some((0.0, 100.0))),
     ("IdlingMinimumWork", "0", Some((0.0, 10_000.0))),
     ("ThreadIdlingThreshold", "1", Some((0.0, 128.0))),
+    ("TaskWorkers", "-1", Some((-1.0, 128.0))),
+    ("MinimumPickingWork", "1", Some((1.0, 100_000.0))),
+    ("MinimumRemainingPickingWork", "20", Some((0.0, 100_000.0))),
     ("MaxCollisionVisits", "80000", Some((1.0, 100_000_000.0))),
     ("MaxCollisionVisitsScalingStart", "28", Some((1.0, 100_000.0))),
     ("MaxCollisionVisitsScalingEnd", "145000", Some((0.0, 100_000_000.0))),
@@ -251,6 +254,8 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
         (params.minibatch_size as u64, "MinibatchSize"),
         (params.idling_minimum_work as u64, "IdlingMinimumWork"),
         (params.thread_idling_threshold as u64, "ThreadIdlingThreshold"),
+        (u64::from(params.picking_task_rule.min_work), "MinimumPickingWork"),
+        (u64::from(params.picking_task_rule.min_remaining_work), "MinimumRemainingPickingWork"),
         (u64::from(params.max_collision_visits), "MaxCollisionVisits"),
         (u64::from(params.max_collision_visits_scaling_start), "MaxCollisionVisitsScalingStart"),
         (u64::from(params.max_collision_visits_scaling_end), "MaxCollisionVisitsScalingEnd"),
@@ -264,6 +269,7 @@ fn the_search_stoppers_and_backend_are_built_with_the_declared_defaults() {
         assert_eq!(field, lc0_integer(name), "{name} reaches the search as lc0's");
     }
     assert_eq!(params.max_prefetch, None, "MaxPrefetch=-1 reaches the search as the backend's recommendation");
+    assert_eq!(params.task_workers.to_string(), lc0_default("TaskWorkers"), "TaskWorkers reaches the search as lc0's");
     for (field, name) in [
         (params.out_of_order_eval, "OutOfOrderEval"),
         (params.sticky_endgames, "StickyEndgames"),
@@ -312,9 +318,11 @@ fn every_option_lc0_lists_is_kairos_s_or_refused_with_what_kairos_does_instead()
         assert!(explained, "{name}: {error}");
         refused.push(*name);
     }
-    // lc0's machinery Kairos has no counterpart of (task workers, spin locks, its garbage collector, two options its
-    // classic search ignores, the configuration file's name) and BackendOptions, which BackendDevice replaces.
-    assert_eq!(refused.len(), 12, "{refused:?}");
-    let by_flag = EngineOptions::from_cli_flags(&["--task-workers=2".to_string()]).unwrap_err();
-    assert!(by_flag.to_string().starts_with("'--task-workers' is lc0's option for the threads"), "{by_flag}");
+    // lc0's machinery Kairos has no counterpart of (its task workers' share of a batch's processing, spin locks, its
+    // garbage collector, two options its classic search ignores, the configuration file's name) and BackendOptions,
+    // which BackendDevice replaces.
+    assert_eq!(refused.len(), 9, "{refused:?}");
+    let by_flag = EngineOptions::from_cli_flags(&["--minimum-processing-work=2".to_string()]).unwrap_err();
+    let why = "'--minimum-processing-work' is lc0's option for how its task workers share the examination";
+    assert!(by_flag.to_string().starts_with(why), "{by_flag}");
 }

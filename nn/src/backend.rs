@@ -54,6 +54,8 @@ pub struct BackendAttributes {
     pub recommended_prefetch: usize,
     /// How many search threads suit the backend.
     pub suggested_threads: usize,
+    /// The network runs on the CPU (lc0's `runs_on_cpu`): lc0 then gives its search threads no task workers.
+    pub runs_on_cpu: bool,
     /// How many batches it computes at once (one a backend of a round robin): the search counts it idle only
     /// while fewer are in flight.
     pub concurrent_batches: usize,

@@ -3,14 +3,17 @@
 //! attributes, so that a replay batches the search as the recording did. Little-endian throughout:
 //!
 //! ```text
-//! header: b"KAIROSRC", u32 version (2), u8 has_wdl, u8 has_moves_left, u32 recommended batch size,
-//!         u32 maximum batch size, u32 suggested threads, u32 concurrent batches, u32 recommended prefetch
+//! header: b"KAIROSRC", u32 version (3), u8 has_wdl, u8 has_moves_left, u32 recommended batch size,
+//!         u32 maximum batch size, u32 suggested threads, u32 concurrent batches, u32 recommended prefetch,
+//!         u8 runs_on_cpu
 //! record: u64 key, f32 wl, f32 d, f32 m, u32 moves, f32 prior × moves
 //! ```
 //!
 //! Records are appended batch by batch, so several runs may add to one file; a key's first record is the one
 //! replayed, as in lc0. Version 1 headers, from before backends recommended a prefetch, end after the concurrent
-//! batches and read as lc0's prefetch of 32, which every backend then had.
+//! batches and read as lc0's prefetch of 32, which every backend then had; version 1 and 2 headers, from before
+//! the search ordered its batches as lc0's task workers do, end before `runs_on_cpu` and read as on the CPU, the
+//! order without tasks that every search then had.
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
@@ -22,7 +25,7 @@ use crate::backend::{BackendAttributes, EvalRequest, Evaluation};
 use crate::cache::cache_key;
 
 const MAGIC: &[u8; 8] = b"KAIROSRC";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 /// The prefetch every backend had when version 1 was written (lc0's `MaxPrefetch`).
 const VERSION_1_PREFETCH: u32 = 32;
 /// How many positions of a request's history its key covers: what the networks' inputs see (8 positions).
@@ -79,6 +82,8 @@ pub struct RecordedAttributes {
     pub concurrent_batches: u32,
     /// The prefetch it recommended.
     pub recommended_prefetch: u32,
+    /// It ran on the CPU (so the search had no picking tasks unless `TaskWorkers` set some).
+    pub runs_on_cpu: bool,
 }
 
 impl RecordedAttributes {
@@ -93,6 +98,7 @@ impl RecordedAttributes {
             suggested_threads: saturated(attributes.suggested_threads),
             concurrent_batches: saturated(attributes.concurrent_batches),
             recommended_prefetch: saturated(attributes.recommended_prefetch),
+            runs_on_cpu: attributes.runs_on_cpu,
         }
     }
 
@@ -105,6 +111,7 @@ impl RecordedAttributes {
             maximum_batch_size: self.maximum_batch_size as usize,
             recommended_prefetch: self.recommended_prefetch as usize,
             suggested_threads: self.suggested_threads as usize,
+            runs_on_cpu: self.runs_on_cpu,
             concurrent_batches: self.concurrent_batches as usize,
         }
     }
@@ -123,7 +130,7 @@ impl RecordedAttributes {
         for n in counts {
             out.write_all(&n.to_le_bytes())?;
         }
-        Ok(())
+        out.write_all(&[u8::from(self.runs_on_cpu)])
     }
 
     fn read(input: &mut Reader<'_>) -> Result<Self, String> {
@@ -143,6 +150,7 @@ impl RecordedAttributes {
             suggested_threads: input.u32()?,
             concurrent_batches: input.u32()?,
             recommended_prefetch: if version == 1 { VERSION_1_PREFETCH } else { input.u32()? },
+            runs_on_cpu: version < 3 || input.bytes(1)?[0] != 0,
         })
     }
 }
@@ -270,6 +278,7 @@ mod tests {
         suggested_threads: 2,
         concurrent_batches: 2,
         recommended_prefetch: 3,
+        runs_on_cpu: false,
     };
 
     /// The bytes of the format's description, written out by hand.
@@ -280,7 +289,7 @@ mod tests {
         let evaluation = Evaluation { wl: 0.5, d: 0.25, m: 12.0, policy: vec![1.0, 0.0] };
         write_record(&mut bytes, 0x0102_0304_0506_0708, &evaluation).unwrap();
         let mut expected = b"KAIROSRC".to_vec();
-        expected.extend([2, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 4, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]);
+        expected.extend([3, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 4, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 0]);
         expected.extend([8, 7, 6, 5, 4, 3, 2, 1]);
         expected.extend([0, 0, 0, 0x3f, 0, 0, 0x80, 0x3e, 0, 0, 0x40, 0x41, 2, 0, 0, 0, 0, 0, 0x80, 0x3f, 0, 0, 0, 0]);
         assert_eq!(bytes, expected);
@@ -305,11 +314,34 @@ mod tests {
             suggested_threads: 1,
             concurrent_batches: 1,
             recommended_prefetch: 32,
+            runs_on_cpu: true,
         };
         assert_eq!(attributes, expected);
         assert_eq!(records[&9], Evaluation { wl: 0.0, d: 1.0, m: 12.0, policy: vec![1.0] });
-        bytes[8] = 3;
-        assert_eq!(parse_records(&bytes).unwrap_err(), "its version is 3, this build reads 1 to 2");
+        bytes[8] = 4;
+        assert_eq!(parse_records(&bytes).unwrap_err(), "its version is 4, this build reads 1 to 3");
+    }
+
+    /// A version 2 file (session 79's format, bytes by hand) replays as on the CPU: its search had no picking tasks.
+    #[test]
+    fn a_version_2_header_reads_as_on_the_cpu() {
+        let mut bytes = b"KAIROSRC".to_vec();
+        bytes.extend([2, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 4, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0, 32, 0, 0, 0]);
+        bytes.extend([9, 0, 0, 0, 0, 0, 0, 0]);
+        bytes.extend([0, 0, 0, 0, 0, 0, 0x80, 0x3f, 0, 0, 0x40, 0x41, 1, 0, 0, 0, 0, 0, 0x80, 0x3f]);
+        let (attributes, records) = parse_records(&bytes).unwrap();
+        let expected = RecordedAttributes {
+            has_wdl: true,
+            has_moves_left: false,
+            recommended_batch_size: 256,
+            maximum_batch_size: 1024,
+            suggested_threads: 2,
+            concurrent_batches: 1,
+            recommended_prefetch: 32,
+            runs_on_cpu: true,
+        };
+        assert_eq!(attributes, expected);
+        assert_eq!(records[&9], Evaluation { wl: 0.0, d: 1.0, m: 12.0, policy: vec![1.0] });
     }
 
     #[test]

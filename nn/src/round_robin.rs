@@ -22,11 +22,14 @@ impl RoundRobinBackend {
 }
 
 impl Backend for RoundRobinBackend {
-    /// The first child's, with the threads every child suggests added up: one search thread per device at least.
+    /// The first child's, with the threads every child suggests added up (one search thread per device at least),
+    /// and on the CPU only if every child is: Kairos's default on a CPU is a round robin of CPU backends, where lc0
+    /// runs one CPU backend.
     fn attributes(&self) -> BackendAttributes {
         let mut attributes = self.children[0].attributes();
         attributes.suggested_threads = self.children.iter().map(|child| child.attributes().suggested_threads).sum();
         attributes.concurrent_batches = self.children.iter().map(|child| child.attributes().concurrent_batches).sum();
+        attributes.runs_on_cpu = self.children.iter().all(|child| child.attributes().runs_on_cpu);
         attributes
     }
 
@@ -68,6 +71,7 @@ mod tests {
                 maximum_batch_size: 64,
                 recommended_prefetch: 5,
                 suggested_threads: self.threads,
+                runs_on_cpu: true,
                 concurrent_batches: 1,
             }
         }

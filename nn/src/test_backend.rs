@@ -155,6 +155,8 @@ impl Backend for TestBackend {
             maximum_batch_size: MAX_BATCH,
             recommended_prefetch: 32,
             suggested_threads: 1,
+            // As lc0's random backend, which is no CPU backend: lc0 gives it task workers.
+            runs_on_cpu: false,
             concurrent_batches: 1,
         }
     }

@@ -431,6 +431,7 @@ impl Backend for TorchBackend {
             // searches 1.35–1.57 times as fast on an H100 (means of five runs on each of Maia-1900, a 20×256 SE
             // net and a transformer), and a fourth adds nothing (BENCHMARKS.md, "Two search threads on CUDA").
             suggested_threads: if self.runs_on_cpu { 1 } else { 2 },
+            runs_on_cpu: self.runs_on_cpu,
             concurrent_batches: 1,
         }
     }

@@ -26,7 +26,7 @@ pub use time_manager::TimeManagerSetting;
 
 use crate::search::{
     accurate_params, contempt, simplified_params, ContemptMode, Exploration, GatherBound, MoveTemperature,
-    RescaleParams, RootNoise, ScoreType, SearchParams,
+    PickingTaskRule, RescaleParams, RootNoise, ScoreType, SearchParams,
 };
 
 /// Why an option could not be set, or a command line not understood; names the problem and the way out.
@@ -484,6 +484,16 @@ declare_options! {
         "thread-idling-threshold", "The backend counts as idle while more than this many search threads (for \
          each backend of a round robin) are neither waiting for it nor sending it a batch; a gathering thread then \
          sends what it has at once.";
+    task_workers: i64 = -1, OptionKind::Spin { min: -1, max: 128 }, "TaskWorkers", "task-workers",
+        "lc0's task workers a search thread, which pick subtrees a gather's pass hands them; Kairos's passes pick \
+         those subtrees themselves, so above 0 this only orders each batch as lc0's tasks do, its picks after the \
+         pass's. -1: lc0's choice, none on a CPU backend, else min(cores / max(Threads - 1, 1) - 1, 4).";
+    minimum_picking_work: i64 = 1, OptionKind::Spin { min: 1, max: 100_000 }, "MinimumPickingWork",
+        "minimum-picking-work", "With task workers, a pass hands a child to a picking task only if it has more \
+         than this many visits to pick.";
+    minimum_remaining_picking_work: i64 = 20, OptionKind::Spin { min: 0, max: 100_000 },
+        "MinimumRemainingPickingWork", "minimum-remaining-picking-work", "With task workers, a pass hands a \
+         child to a picking task only if more than this many of its visits are left to place after it.";
     max_collision_visits: i64 = 80_000, OptionKind::Spin { min: 1, max: 100_000_000 }, "MaxCollisionVisits",
         "max-collision-visits", "Largest number of visits one gather may put on colliding leaves.";
     max_collision_visits_scaling_start: i64 = 28, OptionKind::Spin { min: 1, max: 100_000 },
@@ -610,16 +620,6 @@ const LC0_RENAMED: &[(OptionNames, OptionNames)] = &[(
 /// lc0 909a4082's visible options for machinery Kairos does not have, with what each tunes there and what Kairos
 /// does instead: a user who brings lc0's settings learns why one is refused.
 const LC0_ONLY: &[(OptionNames, &str)] = &[
-    (
-        OptionNames { uci_name: "TaskWorkers", flag: "task-workers" },
-        "for the threads that help each of its search threads pick nodes; Kairos's search threads pick alone \
-         (Threads sets how many)",
-    ),
-    (OptionNames { uci_name: "MinimumPickingWork", flag: "minimum-picking-work" }, TASK_WORKERS_SHARE),
-    (
-        OptionNames { uci_name: "MinimumRemainingPickingWork", flag: "minimum-remaining-picking-work" },
-        TASK_WORKERS_SHARE,
-    ),
     (OptionNames { uci_name: "MinimumPerTaskProcessing", flag: "minimum-per-task-processing" }, TASK_WORKERS_SHARE),
     (OptionNames { uci_name: "MinimumProcessingWork", flag: "minimum-processing-work" }, TASK_WORKERS_SHARE),
     (
@@ -651,10 +651,10 @@ const LC0_ONLY: &[(OptionNames, &str)] = &[
     ),
 ];
 
-/// Why lc0's four task-worker thresholds are refused.
+/// Why lc0's two thresholds for its task workers' share of a batch's processing are refused.
 const TASK_WORKERS_SHARE: &str =
-    "for how its task workers share the picking and processing of a batch; Kairos's search threads have no task \
-     workers";
+    "for how its task workers share the examination of a batch's new leaves, which changes only its speed; \
+     Kairos's search thread examines them itself";
 
 /// A `Backend` refused because it is one of lc0's names says what Kairos sets instead.
 fn with_lc0_backend_hint(error: OptionsError) -> OptionsError {
@@ -776,6 +776,11 @@ impl EngineOptions {
             gather_bound: GatherBound::from_name(&self.gather_within_playouts_left).unwrap_or_default(),
             idling_minimum_work: self.idling_minimum_work as usize,
             thread_idling_threshold: self.thread_idling_threshold as usize,
+            task_workers: self.task_workers as i32,
+            picking_task_rule: PickingTaskRule {
+                min_work: self.minimum_picking_work as u32,
+                min_remaining_work: self.minimum_remaining_picking_work as u32,
+            },
             exploration: self.exploration(),
             root_exploration: self.root_exploration(),
             sticky_endgames: self.sticky_endgames,

@@ -566,6 +566,8 @@ fn finish_leaf(
 mod tests {
     use super::*;
     use crate::search::draw_score::DrawScore;
+    use crate::search::params::PickingTaskRule;
+    use crate::search::select::collision_budget;
     use crate::search::stats::RootFilter;
     use crate::search::wdl_rescale::SearchContempt;
     use nn::test_backend::{TestBackend, TestMode};
@@ -582,6 +584,17 @@ mod tests {
         backend_idle: bool,
         body: impl FnOnce(&GatherContext<'_>) -> R,
     ) -> R {
+        with_tasks_context(params, (batch_target, collision_budget, remaining_playouts), backend_idle, None, body)
+    }
+
+    /// The same with picking tasks as `picking_tasks` says.
+    fn with_tasks_context<R>(
+        params: &SearchParams,
+        (batch_target, collision_budget, remaining_playouts): (usize, u32, u64),
+        backend_idle: bool,
+        picking_tasks: Option<PickingTaskRule>,
+        body: impl FnOnce(&GatherContext<'_>) -> R,
+    ) -> R {
         let (filter, contempt) = (RootFilter::default(), SearchContempt::default());
         let (stopping, idle) = (|| false, move || backend_idle);
         body(&GatherContext {
@@ -596,6 +609,7 @@ mod tests {
             collision_budget,
             remaining_playouts,
             within_playouts_left: true,
+            picking_tasks,
             stopping: &stopping,
             backend_idle: &idle,
         })
@@ -660,6 +674,54 @@ mod tests {
             finish(tree, progress, gathered, context).unwrap();
             Ok(tree.root.edges.iter().map(|edge| (edge.mv, edge.p())).collect())
         })
+    }
+
+    /// A tree grown from the start position by `gathers` batches of 256 under the random backend, each backed up
+    /// before the next, then one more gather with picking tasks as `picking_tasks` says (no out-of-order evaluation
+    /// or prefetch, so that every pick stays in the batch); that gather's leaves and collisions, each as its path
+    /// from the root (a collision's with its visits), in the batch's order.
+    fn last_gathers_picks(gathers: usize, picking_tasks: Option<PickingTaskRule>) -> Vec<(Vec<u16>, u32)> {
+        let defaults = crate::options::EngineOptions::default().search_params();
+        let params = SearchParams { out_of_order_eval: false, max_prefetch: Some(0), ..defaults };
+        let backend = TestBackend::new(TestMode::Random { seed: 11 });
+        let state = fresh_state();
+        // A gather's collisions as the search allows them, by the root's visits.
+        let budget = || collision_budget(&params, u64::from(state_of(&state).tree.root.n));
+        for _ in 0..gathers {
+            with_context(&params, (256, budget(), u64::MAX), false, |context| {
+                let mut computation = backend.new_computation();
+                let (mut gathered, held) = gather_from(&state, context, computation.as_mut());
+                drop(held);
+                prepare(&mut gathered, computation.compute().unwrap()).unwrap();
+                let TreeState { tree, progress } = &mut *state_of(&state);
+                finish(tree, progress, gathered, context).unwrap();
+            });
+        }
+        with_tasks_context(&params, (256, budget(), u64::MAX), false, picking_tasks, |context| {
+            let mut computation = backend.new_computation();
+            let (gathered, _held) = gather_from(&state, context, computation.as_mut());
+            let paths = &gathered.store.paths;
+            let leaves = gathered.leaves.iter().map(|leaf| (leaf.path.of(paths).to_vec(), 0));
+            let collisions =
+                gathered.collisions.iter().map(|collision| (collision.path.of(paths).to_vec(), collision.multivisit));
+            leaves.chain(collisions).collect()
+        })
+    }
+
+    #[test]
+    fn picking_tasks_put_a_batch_in_another_order_and_change_nothing_else() {
+        // lc0's task workers pick subtrees a pass hands them, as the pass itself would have, and their picks join
+        // the batch after the pass's own (docs/lc0/search.md §4.16): the same leaves and collisions, reordered.
+        let rule = PickingTaskRule { min_work: 1, min_remaining_work: 20 };
+        let without = last_gathers_picks(60, None);
+        let with_tasks = last_gathers_picks(60, Some(rule));
+        assert!(without.len() > 40, "a batch of many picks: {}", without.len());
+        assert_ne!(with_tasks, without, "some subtree went to a task");
+        let sorted = |mut picks: Vec<(Vec<u16>, u32)>| {
+            picks.sort();
+            picks
+        };
+        assert_eq!(sorted(with_tasks), sorted(without));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! import it and neither imports the other's caller.
 
 use super::draw_score::DrawScore;
-use super::params::SearchParams;
+use super::params::{PickingTaskRule, SearchParams};
 use super::stats::RootFilter;
 use super::wdl_rescale::SearchContempt;
 use crate::tablebase::Tablebases;
@@ -34,6 +34,9 @@ pub struct GatherContext<'a> {
     pub within_playouts_left: bool,
     /// Whether the search was asked to stop (the gather still runs while the root has no visits).
     pub stopping: &'a dyn Fn() -> bool,
+    /// When a pass hands subtrees to picking tasks, which reorder the batch as lc0's task workers do (None: no
+    /// tasks, as lc0 on a CPU backend or with `TaskWorkers=0`).
+    pub picking_tasks: Option<PickingTaskRule>,
     /// Whether no other search thread keeps the backend busy (lc0's idle backend; always false with one thread):
     /// the gather then sends what it has at once.
     pub backend_idle: &'a dyn Fn() -> bool,

@@ -29,7 +29,7 @@ pub use info::{
     ScoreType, ShownValue,
 };
 pub use draw_score::DrawScore;
-pub use params::{Exploration, GatherBound, SearchParams};
+pub use params::{Exploration, GatherBound, PickingTaskRule, SearchParams};
 pub use root_noise::RootNoise;
 pub use temperature::MoveTemperature;
 pub use wdl_rescale::{

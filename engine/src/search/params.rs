@@ -43,6 +43,11 @@ pub struct SearchParams {
     pub idling_minimum_work: usize,
     /// The backend is idle while more than this many threads are neither computing nor waiting for it.
     pub thread_idling_threshold: usize,
+    /// lc0's task workers a search thread (-1: lc0's choice by backend, threads and cores); Kairos's passes
+    /// pick the tasks' subtrees themselves, so any above 0 only puts the batch in the order lc0's tasks leave it.
+    pub task_workers: i32,
+    /// When a pass hands a subtree to a picking task (lc0's MinimumPickingWork, MinimumRemainingPickingWork).
+    pub picking_task_rule: PickingTaskRule,
     /// cpuct and first-play urgency below the root.
     pub exploration: Exploration,
     /// The same at the root, where lc0 lets them differ (`RootHasOwnCpuctParams`, `FpuStrategyAtRoot`).
@@ -149,5 +154,53 @@ impl GatherBound {
             "all" => Some(Self::All),
             _ => None,
         }
+    }
+}
+
+/// When a pass hands a child's visits to a picking task (lc0's MinimumPickingWork and MinimumRemainingPickingWork,
+/// with task workers): more than `min_work` of them, under two thirds of the visits the pass or task has not yet
+/// placed, and leaving more than `min_remaining_work` of those after it (docs/lc0/search.md §4.16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PickingTaskRule {
+    /// lc0's MinimumPickingWork.
+    pub min_work: u32,
+    /// lc0's MinimumRemainingPickingWork.
+    pub min_remaining_work: u32,
+}
+
+/// lc0's task workers a search thread (SearchWorker's constructor, search.h): `TaskWorkers` if 0 or more, else
+/// none on a CPU backend and otherwise `min(cores / max(threads − 1, 1) − 1, 4)` in lc0's unsigned arithmetic,
+/// where a quotient of 0 wraps round to the most, 4. Kairos counts the cores it may run on where lc0 counts the
+/// machine's.
+pub fn task_workers(setting: i32, runs_on_cpu: bool, threads: usize, cores: usize) -> u32 {
+    if let Ok(workers) = u32::try_from(setting) {
+        return workers;
+    }
+    if runs_on_cpu {
+        return 0;
+    }
+    let working_threads = threads.saturating_sub(1).max(1);
+    let share = u32::try_from(cores / working_threads).unwrap_or(u32::MAX);
+    share.wrapping_sub(1).min(4)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::task_workers;
+
+    #[test]
+    fn task_workers_are_lc0s_choice() {
+        // Set: as set, on any backend.
+        assert_eq!(task_workers(0, false, 1, 16), 0);
+        assert_eq!(task_workers(3, true, 1, 16), 3);
+        // -1 on a CPU backend: none.
+        assert_eq!(task_workers(-1, true, 1, 16), 0);
+        // -1 elsewhere, min(cores / max(threads − 1, 1) − 1, 4): 16 cores at 1, 2, 3 and 5 threads give 15, 15, 7
+        // and 3; 2 cores at 1 thread 1, one core 0, and 2 cores at 4 threads 2 / 3 = 0, whose − 1 wraps to the most.
+        let on_16 = [1, 2, 3, 5].map(|threads| task_workers(-1, false, threads, 16));
+        assert_eq!(on_16, [4, 4, 4, 3]);
+        assert_eq!(task_workers(-1, false, 1, 2), 1);
+        assert_eq!(task_workers(-1, false, 1, 1), 0);
+        assert_eq!(task_workers(-1, false, 4, 2), 4);
     }
 }

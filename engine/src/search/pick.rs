@@ -4,15 +4,17 @@
 
 use super::gather_context::GatherContext;
 use super::node::{EdgeAndNode, Node, Terminal, VisitedWalk};
-use super::params::Exploration;
+use super::params::{Exploration, PickingTaskRule};
 use super::select::{fpu_given_visited_policy, puct_multiplier, MovesLeftUtility};
 use super::stats::best_root_edge;
 use super::tree::Tree;
 
-/// One multi-visit pass from the root, lc0's PickNodesToExtendTask without task workers: `limit` visits
-/// are handed down the tree, each node giving its best child as many as it takes for the second best to catch
-/// up; a new or proven node takes one visit and the rest collide there. Leaves the picks in `buffers.picked`, their
-/// paths appended to `paths`, and returns the visits of stale two-fold draws it reverted on the way.
+/// One multi-visit pass from the root, lc0's PickNodesToExtend: `limit` visits are handed down the tree, each node
+/// giving its best child as many as it takes for the second best to catch up; a new or proven node takes one visit
+/// and the rest collide there. With picking tasks (`GatherContext::picking_tasks`, lc0's task workers) the pass
+/// hands some subtrees to tasks, which pick them after it, each in the order it was made, their picks after the
+/// pass's. Leaves the picks in `buffers.picked`, their paths appended to `paths`, and returns the visits of stale
+/// two-fold draws it reverted on the way.
 pub(super) fn pick_nodes(
     tree: &mut Tree,
     limit: u32,
@@ -36,13 +38,50 @@ pub(super) fn pick_nodes(
         scores: std::mem::take(&mut buffers.scores),
         spare_counts: std::mem::take(&mut buffers.spare_counts),
         paths,
+        tasks: std::mem::take(&mut buffers.tasks),
+        task_paths: std::mem::take(&mut buffers.task_paths),
+        in_task: false,
+        passed_off: 0,
+        completed: 0,
     };
+    pass.tasks.clear();
+    pass.task_paths.clear();
     pass.hand_out(&mut tree.root, &mut buffers.path, limit, true);
+    let path = &mut buffers.path;
+    let mut next = 0;
+    while let Some(&task) = pass.tasks.get(next) {
+        next += 1;
+        pass.start_task(task.visits);
+        path.clear();
+        path.extend_from_slice(task.path.of(&pass.task_paths));
+        let start = node_at(&mut tree.root, path);
+        let reverted = pass.hand_out(start, path, task.visits, false);
+        revert_above(&mut tree.root, path, &reverted);
+        path.clear();
+    }
     tree.node_count += pass.new_nodes;
     buffers.scores = pass.scores;
     buffers.spare_counts = pass.spare_counts;
     buffers.picked = pass.picked;
+    buffers.tasks = pass.tasks;
+    buffers.task_paths = pass.task_paths;
     pass.reverted_visits
+}
+
+/// The node at `path` below `root`.
+fn node_at<'a>(root: &'a mut Node, path: &[u16]) -> &'a mut Node {
+    path.iter().fold(root, |node, &index| node.child_mut(usize::from(index)).expect("a task's node exists"))
+}
+
+/// Takes the draws a task reverted below the node at `path` out of every node above it, up to the root, as lc0's
+/// EnsureNodeTwoFoldCorrectForDepth does from the task itself: each level up is a ply further from the draw.
+fn revert_above(root: &mut Node, path: &[u16], reverted: &[Reverted]) {
+    for stale in reverted {
+        for depth in (0..path.len()).rev() {
+            let plies_up = (path.len() - depth) as f32;
+            revert_draw_visits(node_at(root, &path[..depth]), stale.visits, stale.m + plies_up);
+        }
+    }
 }
 
 /// Where one path or one leaf's moves lie in a buffer of a gather's store (`gather::Store`).
@@ -98,6 +137,19 @@ pub(super) struct PassBuffers {
     pub(super) picked: Vec<Picked>,
     /// The path from the root to the node being visited (empty between passes: each step down is taken back).
     path: Vec<u16>,
+    /// The pass's picking tasks, in the order they were made, and their paths from the root.
+    tasks: Vec<PickingTask>,
+    task_paths: Vec<u16>,
+}
+
+/// lc0's MAX_TASKS: a gather's pass makes at most this many picking tasks.
+const MAX_PICKING_TASKS: usize = 100;
+
+/// A subtree handed to a picking task: its root's path in the pass's task paths, and its visits.
+#[derive(Clone, Copy)]
+struct PickingTask {
+    path: Span,
+    visits: u32,
 }
 
 /// The state of one pass.
@@ -119,6 +171,14 @@ struct Pass<'a, 'c, 'p> {
     spare_counts: Vec<Vec<u32>>,
     /// Where the picks' paths go.
     paths: &'p mut Vec<u16>,
+    /// The subtrees handed to picking tasks so far, in the order they were made.
+    tasks: Vec<PickingTask>,
+    task_paths: Vec<u16>,
+    /// Whether a task is picking: its collisions are never enlarged, as lc0's tasks' are not (`base_depth > 0`).
+    in_task: bool,
+    /// The visits the pass or task being picked has handed to tasks, and those it has picked or collided.
+    passed_off: u32,
+    completed: u32,
 }
 
 /// A node's reachable children as its scoring loop sees them, and at the root whether each is allowed.
@@ -268,10 +328,12 @@ impl Pass<'_, '_, '_> {
             if is_root && try_start(node) {
                 limit -= 1;
                 self.picked.push(Picked::Visit(Span::append(self.paths, path)));
+                self.completed += 1;
             }
             if limit > 0 {
-                let max_visits =
-                    if limit == self.limit && self.max_limit > limit { self.max_limit } else { 0 };
+                let enlargeable = !self.in_task && limit == self.limit && self.max_limit > limit;
+                let max_visits = if enlargeable { self.max_limit } else { 0 };
+                self.completed += limit;
                 self.picked.push(Picked::Collision(Collision {
                     path: Span::append(self.paths, path),
                     multivisit: limit,
@@ -368,6 +430,7 @@ impl Pass<'_, '_, '_> {
                     to_perform[best] -= 1;
                     path.push(best as u16);
                     self.picked.push(Picked::Visit(Span::append(self.paths, path)));
+                    self.completed += 1;
                     path.pop();
                 }
                 scored.rescore(puct_mult);
@@ -382,6 +445,9 @@ impl Pass<'_, '_, '_> {
             }
         }
         self.scores = scratch;
+        if let Some(rule) = self.context.picking_tasks {
+            self.hand_to_tasks(node, path, &mut to_perform[..handed], rule);
+        }
         for (index, &visits) in to_perform[..handed].iter().enumerate() {
             if visits == 0 {
                 continue;
@@ -399,6 +465,44 @@ impl Pass<'_, '_, '_> {
         }
         self.spare_counts.push(to_perform);
         reverted
+    }
+}
+
+impl Pass<'_, '_, '_> {
+    /// Readies the pass to pick a task's `visits`, as lc0 starts a task's PickNodesToExtendTask afresh.
+    fn start_task(&mut self, visits: u32) {
+        self.limit = visits;
+        self.max_limit = u32::MAX;
+        self.in_task = true;
+        self.passed_off = 0;
+        self.completed = 0;
+    }
+
+    /// lc0's split (PickNodesToExtendTask, after a node's visits are handed out): in child order, each expanded,
+    /// unproven child whose visits `rule` lets go becomes a picking task, its visits taken out of `to_perform`.
+    fn hand_to_tasks(&mut self, node: &Node, path: &[u16], to_perform: &mut [u32], rule: PickingTaskRule) {
+        for (index, visits) in to_perform.iter_mut().enumerate() {
+            let child_limit = i64::from(*visits);
+            let placed = i64::from(self.passed_off) + i64::from(self.completed);
+            let unplaced = i64::from(self.limit) - placed;
+            let splits = child_limit > i64::from(rule.min_work)
+                && child_limit < unplaced * 2 / 3
+                && child_limit + placed < i64::from(self.limit) - i64::from(rule.min_remaining_work);
+            if !splits {
+                continue;
+            }
+            let child = node.child(index).expect("a child handed visits exists");
+            if child.n == 0 || child.terminal != Terminal::No || self.tasks.len() >= MAX_PICKING_TASKS {
+                continue;
+            }
+            let start = self.task_paths.len();
+            self.task_paths.extend_from_slice(path);
+            self.task_paths.push(index as u16);
+            let task_path = Span { start, end: self.task_paths.len() };
+            self.tasks.push(PickingTask { path: task_path, visits: *visits });
+            self.passed_off += *visits;
+            *visits = 0;
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::gather::{abandon, finish, gather, max_out_of_order, prepare};
 use super::gather_context::GatherContext;
-use super::params::{GatherBound, SearchParams};
+use super::params::{task_workers, GatherBound, PickingTaskRule, SearchParams};
 use super::select::collision_budget;
 use super::stats::{best_root_edge, info_lines, iteration_stats, played_variation, InfoContext, RootFilter};
 use super::node::Node;
@@ -91,6 +91,8 @@ pub struct Run {
     batch_target: usize,
     /// `MaxPrefetch` resolved: the backend's recommendation unless the options set one.
     prefetch_target: usize,
+    /// When a gather's passes hand subtrees to picking tasks: with lc0's task workers (`TaskWorkers` resolved).
+    picking_tasks: Option<PickingTaskRule>,
     /// Whether this move's gathers stay within the stoppers' playouts left (`GatherWithinPlayoutsLeft`); on a
     /// fresh tree in time-trouble mode, true for the root's gather and then decided at the first poll.
     within_playouts_left: AtomicBool,
@@ -211,6 +213,9 @@ impl Run {
         }
         .min(attributes.maximum_batch_size.max(1));
         let prefetch_target = config.params.max_prefetch.unwrap_or(attributes.recommended_prefetch);
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let task_workers = task_workers(config.params.task_workers, attributes.runs_on_cpu, threads, cores);
+        let picking_tasks = (task_workers > 0).then_some(config.params.picking_task_rule);
         let mut stopper = config.stopper;
         let bounded_move = matches!(config.params.gather_bound, GatherBound::SmallMoves | GatherBound::TimeTrouble)
             .then(|| {
@@ -243,6 +248,7 @@ impl Run {
             has_moves_left: attributes.has_moves_left,
             batch_target,
             prefetch_target,
+            picking_tasks,
             within_playouts_left: AtomicBool::new(within_playouts_left),
             thread_count: threads,
             concurrent_batches: attributes.concurrent_batches.max(1),
@@ -533,6 +539,7 @@ impl Run {
             ),
             remaining_playouts: hints.remaining_playouts(),
             within_playouts_left: self.within_playouts_left.load(Ordering::SeqCst),
+            picking_tasks: self.picking_tasks,
             stopping: &stopping,
             backend_idle: &backend_idle,
         };

@@ -52,6 +52,7 @@ impl<F: Fn(&EvalRequest<'_>) -> Evaluation + Send + Sync> Backend for FnBackend<
             maximum_batch_size: 256,
             recommended_prefetch: 32,
             suggested_threads: 1,
+            runs_on_cpu: true,
             concurrent_batches: 1,
         }
     }

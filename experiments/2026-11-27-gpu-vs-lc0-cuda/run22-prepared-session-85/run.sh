@@ -38,9 +38,11 @@
 # with --max-prefetch 0, no prefetching, a CPU backend's default since 33a1977, against CUDA's 32. The wrappers'
 # tracked copies are in experiments/2026-11-27-gpu-vs-lc0-cuda/run20-prepared-session-73/, kairos-prefetch0 in
 # run21-prepared-session-80/.
-# Session 85 (run22) rebuilt kairos, kairos-stage-timing and kairos-spin at 126f4cb (since 9c2f75b: lc0's options for
+# Session 85 (run22) rebuilt kairos, kairos-stage-timing and kairos-spin at f181b4d (since 9c2f75b: TaskWorkers, on
+# CUDA lc0's batch order of its task workers by default; lc0's options for
 # varied play, HistoryFill, LogFile, ConfigFile, ties broken as lc0, lc0's fused multiply-adds, the NN cache's
-# en-passant key; nothing in the CUDA path), kairos-spin from the same patch, which applies there unchanged.
+# en-passant key; nothing in the CUDA network's path), kairos-spin from the same patch, which applies there unchanged.
+# Dry run at f181b4d: 376 s, every step, gpu-check passed (run22's folder).
 # Steps 2 and 3 stop early past 450 and 530 s.
 # Carried: .device/ (kairos, kairos-unfused, kairos-before, kairos-stage-timing, lc0, make_test_nets,
 # maia1900-reference.json, lib/) and weights/; experiments/ is taken out of the index for the call (the tracked tree

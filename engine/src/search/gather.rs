@@ -353,14 +353,9 @@ fn for_each_above(root: &mut Node, path: &[u16], mut f: impl FnMut(&mut Node)) {
     let mut node = root;
     f(node);
     for &index in above {
-        node = child_at(node, index);
+        node = node.descendant_mut(&[index]);
         f(node);
     }
-}
-
-fn child_at(node: &mut Node, index: u16) -> &mut Node {
-    node.child_mut(usize::from(index))
-        .expect("paths follow existing children")
 }
 
 /// The game's positions up to one leaf of the gather: moving to the next leaf replays only the moves after the
@@ -425,15 +420,15 @@ impl Proof {
     fn write(&self, tree: &mut Tree, progress: &mut Progress, path: &[u16]) {
         let plies_left = self.plies_left.unwrap_or_else(|| {
             let parent_path = &path[..path.len().saturating_sub(1)];
-            (node_at(&mut tree.root, parent_path).m - 1.0).max(0.0)
+            (tree.root.descendant_mut(parent_path).m - 1.0).max(0.0)
         });
-        node_at(&mut tree.root, path).make_terminal(self.result, plies_left, self.kind);
+        tree.root.descendant_mut(path).make_terminal(self.result, plies_left, self.kind);
         if self.kind == Terminal::Tablebase {
             progress.tb_hits += 1;
             if self.result == -1 {
                 // As lc0's MakeTerminal (node.cc 313–315): a proven loss keeps no exploration bonus.
                 let (&index, parent_path) = path.split_last().expect("below the root");
-                node_at(&mut tree.root, parent_path).edges[usize::from(index)].prior = encode_prior(0.0);
+                tree.root.descendant_mut(parent_path).edges[usize::from(index)].prior = encode_prior(0.0);
             }
         }
     }
@@ -499,16 +494,6 @@ fn examine_leaf(
     Ok(Examined { moves: legal, verdict: Verdict::Value(value) })
 }
 
-fn node_at<'a>(root: &'a mut Node, path: &[u16]) -> &'a mut Node {
-    let mut node = root;
-    for &index in path {
-        node = node
-            .child_mut(usize::from(index))
-            .expect("leaf path follows existing children");
-    }
-    node
-}
-
 fn finish_leaf(
     tree: &mut Tree,
     progress: &mut Progress,
@@ -528,7 +513,7 @@ fn finish_leaf(
         }
     };
     let path = leaf.path.of(&store.paths);
-    let node = node_at(&mut tree.root, path);
+    let node = tree.root.descendant_mut(path);
     let (v, d, m) = match prepared {
         None => (node.wl as f32, node.d, node.m),
         Some(prepared) => {

@@ -270,6 +270,13 @@ impl Node {
         self.children.get_mut(index).filter(|child| child.created())
     }
 
+    /// The node at the end of `path` (edge indices down from this node), whose every step a pass created.
+    pub fn descendant_mut(&mut self, path: &[u16]) -> &mut Node {
+        path.iter().fold(self, |node, &index| {
+            node.child_mut(usize::from(index)).expect("paths follow existing children")
+        })
+    }
+
     /// The child of the edge at `index`, created (empty) if it does not exist yet, and whether it was.
     pub fn create_child(&mut self, index: usize) -> (&mut Node, bool) {
         if index >= self.children.len() {

@@ -54,7 +54,7 @@ pub(super) fn pick_nodes(
         pass.start_task(task.visits);
         path.clear();
         path.extend_from_slice(task.path.of(&pass.task_paths));
-        let start = node_at(&mut tree.root, path);
+        let start = tree.root.descendant_mut(path);
         let reverted = pass.hand_out(start, path, task.visits, false);
         revert_above(&mut tree.root, path, &reverted);
         path.clear();
@@ -68,19 +68,16 @@ pub(super) fn pick_nodes(
     pass.reverted_visits
 }
 
-/// The node at `path` below `root`.
-fn node_at<'a>(root: &'a mut Node, path: &[u16]) -> &'a mut Node {
-    path.iter().fold(root, |node, &index| node.child_mut(usize::from(index)).expect("a task's node exists"))
-}
-
 /// Takes the draws a task reverted below the node at `path` out of every node above it, up to the root, as lc0's
 /// EnsureNodeTwoFoldCorrectForDepth does from the task itself: each level up is a ply further from the draw.
 fn revert_above(root: &mut Node, path: &[u16], reverted: &[Reverted]) {
-    for stale in reverted {
-        for depth in (0..path.len()).rev() {
-            let plies_up = (path.len() - depth) as f32;
-            revert_draw_visits(node_at(root, &path[..depth]), stale.visits, stale.m + plies_up);
+    let mut node = root;
+    for (depth, &index) in path.iter().enumerate() {
+        let plies_up = (path.len() - depth) as f32;
+        for stale in reverted {
+            revert_draw_visits(node, stale.visits, stale.m + plies_up);
         }
+        node = node.descendant_mut(&[index]);
     }
 }
 

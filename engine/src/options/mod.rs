@@ -19,6 +19,7 @@ use timemgr::options::{key_option, key_options, KeyOption, ParamKind, Value};
 use timemgr::{CommonStopperOptions, TimeManagerConfig};
 
 pub mod config_file;
+mod lc0_names;
 mod time_manager;
 
 pub use config_file::ConfigFileError;
@@ -307,12 +308,11 @@ macro_rules! declare_options {
                         return Ok(());
                     }
                 )*
-                if let Some((_, why)) = LC0_ONLY.iter().find(|(lc0, _)| lc0.uci_name.eq_ignore_ascii_case(name)) {
+                if let Some(why) = lc0_names::lc0_only_option(name) {
                     return Err(OptionsError::Lc0Only { name: name.to_string(), why });
                 }
-                let renamed = LC0_RENAMED.iter().find(|(lc0, _)| lc0.uci_name.eq_ignore_ascii_case(name));
-                let suggestion = match renamed {
-                    Some((_, kairos)) => Suggestion(Some(kairos.uci_name.to_string())),
+                let suggestion = match lc0_names::renamed_option(name) {
+                    Some(kairos) => Suggestion(Some(kairos.to_string())),
                     None => Suggestion::closest(name, all_option_specs().map(|spec| spec.uci_name)),
                 };
                 Err(OptionsError::UnknownOption { name: name.to_string(), suggestion })
@@ -604,72 +604,6 @@ declare_options! {
          before it was set; <stderr> writes them to stderr; empty: none.";
 }
 
-/// An option's UCI name and flag.
-struct OptionNames {
-    uci_name: &'static str,
-    flag: &'static str,
-}
-
-/// lc0 options whose job a Kairos option of another name does, suggested when lc0's name is given: lc0's backend
-/// options (`gpu=1`, a multiplexing backend's `backends=…`) name its devices, which `BackendDevice` lists.
-const LC0_RENAMED: &[(OptionNames, OptionNames)] = &[(
-    OptionNames { uci_name: "BackendOptions", flag: "backend-opts" },
-    OptionNames { uci_name: "BackendDevice", flag: "backend-device" },
-)];
-
-/// lc0 909a4082's visible options for machinery Kairos does not have, with what each tunes there and what Kairos
-/// does instead: a user who brings lc0's settings learns why one is refused.
-const LC0_ONLY: &[(OptionNames, &str)] = &[
-    (OptionNames { uci_name: "MinimumPerTaskProcessing", flag: "minimum-per-task-processing" }, TASK_WORKERS_SHARE),
-    (OptionNames { uci_name: "MinimumProcessingWork", flag: "minimum-processing-work" }, TASK_WORKERS_SHARE),
-    (
-        OptionNames { uci_name: "MaxConcurrentSearchers", flag: "max-concurrent-searchers" },
-        "for how many of its search threads may gather a batch at once; Kairos's gather one at a time, under the \
-         tree's lock",
-    ),
-    (
-        OptionNames { uci_name: "SearchSpinBackoff", flag: "search-spin-backoff" },
-        "for the backoff of the spin lock its search threads take turns on; Kairos's wait on a mutex",
-    ),
-    (
-        OptionNames { uci_name: "GarbageCollectionDelay", flag: "garbage-collection-delay" },
-        "for when its garbage collector frees the branches a move leaves behind; Kairos frees them at once, on a \
-         thread of their own",
-    ),
-    (
-        OptionNames { uci_name: "MaxCollisionEvents", flag: "max-collision-events" },
-        "that its classic search reads but never uses (MaxCollisionVisits bounds the collisions, in lc0 as here)",
-    ),
-    (
-        OptionNames { uci_name: "CacheHistoryLength", flag: "cache-history-length" },
-        "that its classic search's cache never uses: it keys an evaluation on the position alone, as Kairos's does",
-    ),
-    (
-        OptionNames { uci_name: "ConfigFile", flag: "config" },
-        "naming the configuration file, read once at start-up: in UCI mode Kairos reads kairos.config, or the \
-         file of --config=PATH on its command line",
-    ),
-];
-
-/// Why lc0's two thresholds for its task workers' share of a batch's processing are refused.
-const TASK_WORKERS_SHARE: &str =
-    "for how its task workers share the examination of a batch's new leaves, which changes only its speed; \
-     Kairos's search thread examines them itself";
-
-/// A `Backend` refused because it is one of lc0's names says what Kairos sets instead.
-fn with_lc0_backend_hint(error: OptionsError) -> OptionsError {
-    match error {
-        OptionsError::BadValue { option: "Backend", value, allowed } => {
-            let allowed = match BackendKind::lc0_equivalent(value.trim()) {
-                Some(equivalent) => format!("{allowed}; lc0's {} backend is {equivalent}", value.trim()),
-                None => allowed,
-            };
-            OptionsError::BadValue { option: "Backend", value, allowed }
-        }
-        error => error,
-    }
-}
-
 /// The UCI type and range of a time-manager key: integers are spins, switches checks, and decimals `type string`
 /// (a UCI spin holds no fractions; OpenBench sends `setoption name X value 0.42`), range-checked on set.
 fn key_kind(key: &KeyOption) -> OptionKind {
@@ -702,11 +636,11 @@ pub fn all_option_specs() -> impl Iterator<Item = &'static OptionSpec> {
 
 /// The error for a flag that is neither an option's nor one of the caller's `extra_flags`, naming the nearest.
 fn unknown_flag(flag: &str, extra_flags: &[&str]) -> OptionsError {
-    if let Some((_, why)) = LC0_ONLY.iter().find(|(lc0, _)| lc0.flag == flag) {
+    if let Some(why) = lc0_names::lc0_only_flag(flag) {
         return OptionsError::Lc0Only { name: format!("--{flag}"), why };
     }
     let flags = all_option_specs().map(|spec| spec.flag).chain(extra_flags.iter().copied());
-    let renamed = LC0_RENAMED.iter().find(|(lc0, _)| lc0.flag == flag).map(|(_, kairos)| kairos.flag.to_string());
+    let renamed = lc0_names::renamed_flag(flag).map(str::to_string);
     let nearest = renamed.or(Suggestion::closest(flag, flags).0);
     let suggestion = Suggestion(nearest.map(|near| format!("--{near}")));
     OptionsError::UnknownFlag { flag: flag.to_string(), suggestion }
@@ -722,7 +656,7 @@ impl EngineOptions {
             return self.set_time_manager_key(key, raw);
         }
         let mut candidate = self.clone();
-        candidate.assign(name, raw).map_err(with_lc0_backend_hint)?;
+        candidate.assign(name, raw).map_err(lc0_names::with_lc0_backend_hint)?;
         candidate.devices()?;
         if let Err(error) = contempt(&candidate.uci_opponent, &candidate.contempt, 0.0) {
             return Err(OptionsError::BadValue { option: "Contempt", value: candidate.contempt, allowed: error.to_string() });

@@ -11,7 +11,8 @@
 #   positions, movetime MS; smart pruning would stop lc0 after about 1.7 s, in its slow first evaluations);
 # - resident memory once the network is loaded and has evaluated one position (loaded_rss.py), minus the same
 #   engine's with the 4-filter test net reference/nets/se-classical-value-classical-policy.pb.gz.
-# LC0_BLAS and LC0_ONEDNN are the two lc0 builds. Prints "round R KEY VALUE" lines.
+# PRECISIONS lists Kairos's precisions for backendbench (default "fp32 bf16"; "fp32" alone on a CPU that emulates
+# bf16). LC0_BLAS and LC0_ONEDNN are the two lc0 builds. Prints "round R KEY VALUE" lines.
 set -euo pipefail
 cd "$(dirname "$0")"
 root=../..
@@ -30,7 +31,7 @@ for round in $(seq 1 "$rounds"); do
   for net in bench-transformer-256x10 bench-se-10x128 bench-se-20x256; do
     w="$nets/$net.pb.gz"
     for batch in 1 32; do
-      for precision in fp32 bf16; do
+      for precision in ${PRECISIONS:-fp32 bf16}; do
         for threads in 1 0; do
           r=$("$kairos" backendbench --weights "$w" --device cpu --precision "$precision" --backend-threads "$threads" \
             --batches 8 --start-batch-size "$batch" --max-batch-size "$batch" 2>&1 | rate)

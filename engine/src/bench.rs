@@ -102,8 +102,8 @@ pub fn run_bench(args: &[String]) -> anyhow::Result<()> {
         }
     }
     let go = GoParams { nodes: Some(nodes), ..GoParams::default() };
-    println!("Backend: {}", nn::describe_backend(&options.backend_options()?)?);
     let mut bench = Bench::open(&options)?;
+    println!("Backend: {}", bench.description);
     #[cfg(feature = "stage-timing")]
     nn::stage_timing::reset();
     let (mut total_nodes, mut total_ms) = (0u64, 0u64);
@@ -187,8 +187,8 @@ pub fn run_benchmark(args: &[String]) -> anyhow::Result<()> {
         bail!("benchmark needs a limit: give --movetime=MS (default 10000) or --nodes=N");
     }
     positions.truncate(num_positions.max(1));
-    println!("Backend: {}", nn::describe_backend(&options.backend_options()?)?);
     let mut bench = Bench::open(&options)?;
+    println!("Backend: {}", bench.description);
     #[cfg(feature = "stage-timing")]
     nn::stage_timing::reset();
     let (mut total_nodes, mut total_ms) = (0u64, 0u64);
@@ -220,6 +220,8 @@ pub struct Bench {
     search: Search,
     backend: Arc<dyn nn::Backend>,
     stopper_options: CommonStopperOptions,
+    /// What the backend runs on, for the first line of `bench` and `benchmark`.
+    pub description: String,
 }
 
 /// Whether a search starts from an empty tree or goes on with the tree of the last search of the same game.
@@ -236,9 +238,10 @@ impl Bench {
     pub fn open(options: &EngineOptions) -> anyhow::Result<Self> {
         let mut backend_options = options.backend_options()?;
         backend_options.cache_size = usize::try_from(options.nn_cache_size).unwrap_or(usize::MAX);
-        let backend = nn::open_backend(&backend_options)?;
+        let (backend, description) = nn::open_backend_described(&backend_options)?;
         let stopper_options = CommonStopperOptions { smart_pruning_factor: 0.0, ..options.common_stopper_options() };
-        Ok(Self { search: Search::new(Arc::clone(&backend), options.search_params()), backend, stopper_options })
+        let search = Search::new(Arc::clone(&backend), options.search_params());
+        Ok(Self { search, backend, stopper_options, description })
     }
 
     /// Searches `position` (a FEN, optionally followed by `moves` and UCI moves, as lc0's benchmark positions)

@@ -5,9 +5,8 @@ use std::time::Instant;
 
 use shakmaty::{Chess, Move, Position};
 
-use crate::backend::{EvalRequest, HistoryEntry};
+use crate::backend::{Backend, EvalRequest, HistoryEntry};
 use crate::error::NnError;
-use crate::options::{open_backend, BackendOptions};
 
 /// Throughput of one batch size.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,16 +31,13 @@ pub struct BenchRow {
     pub first_ms: f64,
 }
 
-/// Times `batches_per_size` batches (plus one excluded first batch) of the start position at each size.
+/// Times `batches_per_size` batches (plus one excluded first batch) of the start position at each size on
+/// `backend`, opened without an NN cache (every batch is the same position).
 pub fn backend_bench(
-    options: &BackendOptions,
+    backend: &dyn Backend,
     batch_sizes: &[usize],
     batches_per_size: usize,
 ) -> Result<Vec<BenchRow>, NnError> {
-    let backend = open_backend(&BackendOptions {
-        cache_size: 0,
-        ..options.clone()
-    })?;
     let history = [HistoryEntry {
         position: Chess::default(),
         repetitions: 0,

@@ -45,7 +45,8 @@ pub use error::{NetworkProblem, NnError};
 pub use loader::{load_network, parse_network};
 pub use cpu_features::native_bf16;
 pub use options::{
-    describe_backend, open_backend, parse_devices, BackendKind, BackendOptions, DeviceChoice, Placement, Precision,
+    open_backend, open_backend_described, parse_devices, BackendKind, BackendOptions, DeviceChoice, Placement,
+    Precision,
 };
 pub use round_robin::RoundRobinBackend;
 pub use report::{evaluate_position, game_history, EvalReport};

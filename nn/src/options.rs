@@ -15,7 +15,7 @@ use crate::cuda::load_cuda_runtime;
 use crate::encoder::HistoryFill;
 use crate::error::NnError;
 use crate::loader::load_network;
-use crate::network::Network;
+use crate::network::{Body, Network};
 use crate::test_backend::{TestBackend, TestMode};
 use crate::policy_map::TransposedMoves;
 use crate::recording::RecordingBackend;
@@ -195,8 +195,9 @@ pub struct BackendOptions {
     pub devices: Vec<DeviceChoice>,
     /// In which precision.
     pub precision: Precision,
-    /// Threads of each forward pass on the CPU; 0 = libtorch's default (one per core).
-    pub cpu_threads: usize,
+    /// Threads of each forward pass on the CPU (0: libtorch's default, one per core); `None`: by network, as
+    /// [`CpuLayout::for_body`] says.
+    pub cpu_threads: Option<usize>,
     /// The largest CPU batch computed by the network in plain Rust (0: none; `None`: by precision and network, as
     /// [`crate::torch_backend::default_rust_batch_limit`]).
     pub rust_batch_limit: Option<usize>,
@@ -229,6 +230,12 @@ pub struct BackendOptions {
 
 /// Builds the backend the options describe, wrapped in the NN cache unless its size is 0.
 pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnError> {
+    open_backend_described(options).map(|(backend, _)| backend)
+}
+
+/// [`open_backend`], with the start-up report of what was opened (`round robin of 2 torch backends, each on cpu,
+/// …`): how a network runs on the CPU depends on its body, known once it is loaded.
+pub fn open_backend_described(options: &BackendOptions) -> Result<(Arc<dyn Backend>, String), NnError> {
     if !(options.policy_temperature > 0.0 && options.policy_temperature.is_finite()) {
         return Err(NnError::InvalidOption {
             option: "policy_temperature",
@@ -240,8 +247,10 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
         return Err(NnError::InvalidOption { option: "device", value: String::new(), expected: DEVICES_EXPECTED });
     }
     let mut children: Vec<Arc<dyn Backend>> = Vec::new();
+    let mut layout = CpuLayout::given(options);
     if options.kind == BackendKind::Torch {
         let network = load_network(&options.weights)?;
+        layout = CpuLayout::for_body(options, &network.body);
         children.extend(torch_backends(options, &network)?.into_iter().map(|backend| backend as Arc<dyn Backend>));
     } else if options.kind == BackendKind::Replay {
         let path = options.record_file.as_deref().ok_or(NnError::InvalidOption {
@@ -264,11 +273,39 @@ pub fn open_backend(options: &BackendOptions) -> Result<Arc<dyn Backend>, NnErro
     if let (Some(path), false) = (&options.record_file, options.kind == BackendKind::Replay) {
         backend = Arc::new(RecordingBackend::new(backend, path)?);
     }
-    Ok(if options.cache_size > 0 {
+    let backend = if options.cache_size > 0 {
         Arc::new(CachingBackend::new(backend, options.cache_size))
     } else {
         backend
-    })
+    };
+    Ok((backend, describe(options, layout)?))
+}
+
+/// How the CPU's backends of a lone `cpu` (or `auto` without a GPU) run a network: how many there are, taking
+/// batches in turn, and the threads of each one's forward passes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct CpuLayout {
+    backends: usize,
+    threads: usize,
+}
+
+impl CpuLayout {
+    /// The layout the options set, a residual tower's when they leave it to the network.
+    fn given(options: &BackendOptions) -> Self {
+        Self { backends: options.cpu_backends.max(1), threads: options.cpu_threads.unwrap_or(1) }
+    }
+
+    /// With `cpu_threads` left to the network: a residual tower takes a backend a core, one thread each (its
+    /// batches, computed in plain Rust on the caller's thread, do not split across cores); an attention body one
+    /// backend whose libtorch passes take those cores, its large products split well (a 256×10 transformer
+    /// searched 1.31–1.40 times as fast so on a 2-core Xeon; BENCHMARKS.md, "An attention body's passes on every
+    /// core").
+    fn for_body(options: &BackendOptions, body: &Body) -> Self {
+        match (options.cpu_threads, body) {
+            (None, Body::Attention(_)) => Self { backends: 1, threads: options.cpu_backends.max(1) },
+            _ => Self::given(options),
+        }
+    }
 }
 
 /// A torch backend for each placement of `network`; the CPU's share the first one's weights, a GPU keeps a copy of
@@ -284,16 +321,17 @@ fn torch_backends(options: &BackendOptions, network: &Network) -> Result<Vec<Arc
         cudnn_benchmark: options.cudnn_benchmark,
         fusion: options.fused_convolutions,
     };
+    let layout = CpuLayout::for_body(options, &network.body);
     let mut backends = Vec::new();
     let mut on_cpu: Option<(Placement, Arc<TorchBackend>)> = None;
-    for placement in placements(options)? {
+    for placement in placements(options, layout.backends)? {
         let backend = match &on_cpu {
             Some((first, backend)) if *first == placement => backend.share(),
             _ => {
                 let Placement { device, kind, .. } = placement;
                 let rust_batch_limit =
                     (options.rust_batch_limit).unwrap_or_else(|| default_rust_batch_limit(kind, &network.body));
-                TorchBackend::new(network, device, kind, options.cpu_threads, rust_batch_limit, cuda, policy)
+                TorchBackend::new(network, device, kind, layout.threads, rust_batch_limit, cuda, policy)
                     .map(|backend| backend.with_history_fill(options.history_fill))
             }
         };
@@ -307,15 +345,15 @@ fn torch_backends(options: &BackendOptions, network: &Network) -> Result<Vec<Arc
 }
 
 /// Where each torch backend runs: every device of the list resolved, and a lone `cpu`, or `auto` without a GPU,
-/// [`BackendOptions::cpu_backends`] times on the CPU (a list names each of its backends).
-fn placements(options: &BackendOptions) -> Result<Vec<Placement>, NnError> {
+/// `cpu_backends` times on the CPU (a list names each of its backends).
+fn placements(options: &BackendOptions, cpu_backends: usize) -> Result<Vec<Placement>, NnError> {
     let mut placements = Vec::new();
     let lone = options.devices.len() == 1;
     for &choice in &options.devices {
         let placement = resolve_device(choice, options.precision)?;
         let cpu_choice = matches!(choice, DeviceChoice::Auto | DeviceChoice::Cpu);
         let copies = if lone && cpu_choice && placement.device == Device::Cpu {
-            options.cpu_backends.max(1)
+            cpu_backends
         } else {
             1
         };
@@ -402,18 +440,24 @@ pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Plac
     Ok(Placement { device, kind, reason })
 }
 
-/// What the options will run on, for the start-up report: the placement of the torch backend, or the name of
-/// a test backend, and the file a recording goes to.
-pub fn describe_backend(options: &BackendOptions) -> Result<String, NnError> {
+/// What the options run on `layout`, for the start-up report: the placement of the torch backends (and their
+/// threads on the CPU where a pass takes several), or the name of a test backend, and the file a recording goes to.
+fn describe(options: &BackendOptions, layout: CpuLayout) -> Result<String, NnError> {
     let described = match options.kind {
         BackendKind::Torch => {
-            let placements: Vec<String> = placements(options)?.iter().map(Placement::describe).collect();
-            match placements.as_slice() {
+            let placements = placements(options, layout.backends)?;
+            let on_cpu = placements.iter().any(|placement| placement.device == Device::Cpu);
+            let placements: Vec<String> = placements.iter().map(Placement::describe).collect();
+            let described = match placements.as_slice() {
                 [one] => format!("torch on {one}"),
                 [first, ..] if placements.iter().all(|p| p == first) => {
                     format!("round robin of {} torch backends, each on {first}", placements.len())
                 }
                 many => format!("round robin of {} torch backends, on {}", many.len(), many.join("; ")),
+            };
+            match layout.threads {
+                threads if on_cpu && threads > 1 => format!("{described}; each CPU pass on {threads} threads"),
+                _ => described,
             }
         }
         BackendKind::Uniform | BackendKind::Random => {
@@ -447,7 +491,7 @@ mod tests {
             kind: BackendKind::Torch,
             devices: vec![DeviceChoice::Cpu],
             precision: Precision::Fp32,
-            cpu_threads: 1,
+            cpu_threads: Some(1),
             rust_batch_limit: Some(1),
             cuda_graphs: false,
             cudnn_benchmark: false,

@@ -226,7 +226,7 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
         kind: BackendKind::Torch,
         devices: vec![DeviceChoice::Cpu],
         precision: Precision::Fp32,
-        cpu_threads: 0,
+        cpu_threads: Some(0),
         rust_batch_limit,
         cuda_graphs: true,
         cudnn_benchmark: false,

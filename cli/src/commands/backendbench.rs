@@ -18,7 +18,7 @@ struct BackendBenchArgs {
     /// auto, fp32, bf16 or fp16.
     #[arg(long, default_value_t = EngineOptions::default().precision)]
     precision: String,
-    /// CPU threads of each forward pass, as the engine's BackendThreads (0 = one per core).
+    /// CPU threads of each forward pass, as the engine's BackendThreads (0 = one per core, -1 = by network).
     #[arg(long = "backend-threads", default_value_t = EngineOptions::default().backend_threads)]
     backend_threads: i64,
     /// Largest batch evaluated in plain Rust, as the engine's RustBatchLimit (-1 = by precision and network, 0 = none).
@@ -59,8 +59,12 @@ pub fn run(args: &[String]) -> Result<()> {
         bail!("need 1 <= --start-batch-size <= --max-batch-size and --batches >= 1");
     }
     let options = nn::BackendOptions {
-        cpu_threads: usize::try_from(args.backend_threads)
-            .map_err(|_| anyhow::anyhow!("--backend-threads must be 0 or more"))?,
+        cpu_threads: match args.backend_threads {
+            -1 => None,
+            threads => {
+                Some(usize::try_from(threads).map_err(|_| anyhow::anyhow!("--backend-threads must be -1 or more"))?)
+            }
+        },
         rust_batch_limit: match args.rust_batch_limit {
             -1 => None,
             limit => Some(usize::try_from(limit).map_err(|_| anyhow::anyhow!("--rust-batch-limit must be -1 or more"))?),
@@ -71,8 +75,9 @@ pub fn run(args: &[String]) -> Result<()> {
         ..backend_options(args.weights.as_deref(), "torch", &args.device, &args.precision)?
     };
     let sizes = batch_sizes(args.start_batch_size, args.max_batch_size, args.batch_step);
-    println!("Backend: {}", nn::describe_backend(&options)?);
-    let rows = nn::backend_bench(&options, &sizes, args.batches)?;
+    let (backend, description) = nn::open_backend_described(&nn::BackendOptions { cache_size: 0, ..options })?;
+    println!("Backend: {description}");
+    let rows = nn::backend_bench(backend.as_ref(), &sizes, args.batches)?;
     println!("size, mean nps, mean ms, sdev, cv, max nps, median nps, min nps, first ms");
     for row in rows {
         println!(

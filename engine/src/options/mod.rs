@@ -399,10 +399,11 @@ declare_options! {
         "Floating-point precision of the torch backend; auto = fp16 on CUDA, bf16 on a CPU with native bf16 \
          (AMX-BF16 or AVX512-BF16; without AMX a residual tower runs in plain Rust with its Winograd products in \
          bf16, faster there), fp32 on other CPUs.";
-    backend_threads: i64 = 1, OptionKind::Spin { min: 0, max: 256 }, "BackendThreads", "backend-threads",
+    backend_threads: i64 = -1, OptionKind::Spin { min: -1, max: 256 }, "BackendThreads", "backend-threads",
         "CPU threads of each network evaluation; 1 = each backend on one core (Threads=0 opens one a core, \
          Threads=1 keeps the engine to one core for matches), 0 = one backend whose libtorch passes use every \
-         core (faster for an attention body in short searches).";
+         core; -1 = by network: 1 for a residual tower, and for an attention body one backend whose passes take \
+         the cores the backends would have had (Threads=0: every core; 1.3–1.4 times as fast for a transformer).";
     rust_batch_limit: i64 = -1, OptionKind::Spin { min: -1, max: 1024 }, "RustBatchLimit", "rust-batch-limit",
         "Largest CPU batch evaluated by the network in plain Rust on the search thread, larger ones by \
          libtorch; -1 = by precision and network (for a residual tower every batch in fp32, and in bf16 on a CPU \
@@ -830,7 +831,7 @@ impl EngineOptions {
             kind,
             devices: self.devices()?,
             precision: self.precision.parse().map_err(|_| self.combo_error("Precision", &self.precision))?,
-            cpu_threads: usize::try_from(self.backend_threads).unwrap_or(0),
+            cpu_threads: usize::try_from(self.backend_threads).ok(),
             rust_batch_limit: usize::try_from(self.rust_batch_limit).ok(),
             cuda_graphs: self.cuda_graphs,
             cudnn_benchmark: self.cudnn_benchmark,
@@ -853,11 +854,12 @@ impl EngineOptions {
     /// How many CPU backends `BackendDevice=auto` opens without a GPU: one a search thread, and with `Threads=0`
     /// one a core this process may use, so that the defaults keep every core busy (on the 2-core Xeon with AMX,
     /// 2.7 times lc0 onednn's defaults against 1.5 times with one backend; BENCHMARKS.md, "Every core"). One where
-    /// libtorch's own threads take the cores (`BackendThreads` other than 1), and on the virtual clock, which
+    /// libtorch's own threads take the cores (`BackendThreads` other than 1 and −1; with −1 an attention body's one
+    /// backend takes their threads, `nn`'s choice once the network is loaded), and on the virtual clock, which
     /// replays a game exactly only with one search thread.
     fn cpu_backends(&self) -> usize {
         match usize::try_from(self.threads) {
-            _ if self.backend_threads != 1 || self.virtual_clock => 1,
+            _ if !matches!(self.backend_threads, -1 | 1) || self.virtual_clock => 1,
             Ok(0) | Err(_) => std::thread::available_parallelism().map_or(1, usize::from),
             Ok(threads) => threads,
         }
@@ -1176,14 +1178,17 @@ mod tests {
     fn an_engine_evaluates_on_one_core_unless_backend_threads_says_otherwise() {
         // Like lc0's blas backend (blas_cores=1) and a Stockfish-class Threads=1: two engines on two cores must
         // not each start a pool of one thread per core.
+        // By default (-1) the network's body decides (nn's CpuLayout): one thread a backend for a residual tower.
         let mut options = EngineOptions::default();
-        assert_eq!(options.backend_options().unwrap().cpu_threads, 1);
+        assert_eq!(options.backend_options().unwrap().cpu_threads, None);
+        options.set("BackendThreads", "1").unwrap();
+        assert_eq!(options.backend_options().unwrap().cpu_threads, Some(1));
         options.set("BackendThreads", "0").unwrap();
-        assert_eq!(options.backend_options().unwrap().cpu_threads, 0);
-        let error = options.set("BackendThreads", "-1").unwrap_err();
+        assert_eq!(options.backend_options().unwrap().cpu_threads, Some(0));
+        let error = options.set("BackendThreads", "-2").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "invalid value '-1' for option BackendThreads: expected an integer from 0 to 256"
+            "invalid value '-2' for option BackendThreads: expected an integer from -1 to 256"
         );
     }
 
@@ -1196,7 +1201,8 @@ mod tests {
         assert_eq!(options.backend_options().unwrap().cpu_backends, 3);
         options.set("BackendThreads", "0").unwrap();
         assert_eq!(options.backend_options().unwrap().cpu_backends, 1, "libtorch's threads take the cores");
-        options.set("BackendThreads", "1").unwrap();
+        options.set("BackendThreads", "-1").unwrap();
+        assert_eq!(options.backend_options().unwrap().cpu_backends, 3, "an attention body's one backend takes 3");
         options.set("Threads", "0").unwrap();
         options.set("VirtualClock", "true").unwrap();
         assert_eq!(options.backend_options().unwrap().cpu_backends, 1, "the virtual clock replays one thread");

@@ -251,7 +251,7 @@ impl Session {
         }
         let loaded = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<(Arc<dyn Backend>, String)> {
             let options = self.options.backend_options()?;
-            Ok((nn::open_backend(&options)?, nn::describe_backend(&options)?))
+            Ok(nn::open_backend_described(&options)?)
         }));
         match loaded {
             Ok(Ok((network, description))) => {

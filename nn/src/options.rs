@@ -251,7 +251,8 @@ pub fn open_backend_described(options: &BackendOptions) -> Result<(Arc<dyn Backe
     if options.kind == BackendKind::Torch {
         let network = load_network(&options.weights)?;
         layout = CpuLayout::for_body(options, &network.body);
-        children.extend(torch_backends(options, &network)?.into_iter().map(|backend| backend as Arc<dyn Backend>));
+        let backends = torch_backends(options, &network, layout)?;
+        children.extend(backends.into_iter().map(|backend| backend as Arc<dyn Backend>));
     } else if options.kind == BackendKind::Replay {
         let path = options.record_file.as_deref().ok_or(NnError::InvalidOption {
             option: "RecordFile",
@@ -308,9 +309,13 @@ impl CpuLayout {
     }
 }
 
-/// A torch backend for each placement of `network`; the CPU's share the first one's weights, a GPU keeps a copy of
-/// its own.
-fn torch_backends(options: &BackendOptions, network: &Network) -> Result<Vec<Arc<TorchBackend>>, NnError> {
+/// A torch backend for each placement of `network`, the CPU's as `layout` says; the CPU's share the first one's
+/// weights, a GPU keeps a copy of its own.
+fn torch_backends(
+    options: &BackendOptions,
+    network: &Network,
+    layout: CpuLayout,
+) -> Result<Vec<Arc<TorchBackend>>, NnError> {
     let policy = PolicyOutput {
         temperature: options.policy_temperature,
         exact_softmax: options.exact_softmax,
@@ -321,7 +326,6 @@ fn torch_backends(options: &BackendOptions, network: &Network) -> Result<Vec<Arc
         cudnn_benchmark: options.cudnn_benchmark,
         fusion: options.fused_convolutions,
     };
-    let layout = CpuLayout::for_body(options, &network.body);
     let mut backends = Vec::new();
     let mut on_cpu: Option<(Placement, Arc<TorchBackend>)> = None;
     for placement in placements(options, layout.backends)? {
@@ -505,13 +509,15 @@ mod tests {
             test_backend_delay: Duration::ZERO,
             record_file: None,
         };
-        let backends = torch_backends(&options, &network).expect("three CPU backends");
+        let layout = |options: &BackendOptions| CpuLayout::for_body(options, &network.body);
+        let backends = torch_backends(&options, &network, layout(&options)).expect("three CPU backends");
         assert_eq!(backends.len(), 3);
         assert!(backends[1..].iter().all(|backend| backend.shares_weights_with(&backends[0])), "one network");
         let listed = BackendOptions { devices: vec![DeviceChoice::Cpu, DeviceChoice::Cpu], ..options.clone() };
-        let backends = torch_backends(&listed, &network).expect("two CPU backends");
+        let backends = torch_backends(&listed, &network, layout(&listed)).expect("two CPU backends");
         assert!(backends[1].shares_weights_with(&backends[0]), "cpu,cpu: one network");
-        let apart = torch_backends(&BackendOptions { cpu_backends: 1, ..options }, &network).expect("one backend");
+        let alone = BackendOptions { cpu_backends: 1, ..options };
+        let apart = torch_backends(&alone, &network, layout(&alone)).expect("one backend");
         assert!(!apart[0].shares_weights_with(&backends[0]), "another load, another network");
     }
 }

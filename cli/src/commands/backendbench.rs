@@ -52,6 +52,14 @@ struct BackendBenchArgs {
     batch_step: usize,
 }
 
+/// A count of `--flag`, where -1 leaves the choice to Kairos (`None`: by network), as the engine's options do.
+fn count_or_by_network(value: i64, flag: &str) -> Result<Option<usize>> {
+    match value {
+        -1 => Ok(None),
+        count => usize::try_from(count).map(Some).map_err(|_| anyhow::anyhow!("--{flag} must be -1 or more")),
+    }
+}
+
 /// Runs `kairos backendbench`.
 pub fn run(args: &[String]) -> Result<()> {
     let args: BackendBenchArgs = parse_mode_args("backendbench", args)?;
@@ -59,16 +67,8 @@ pub fn run(args: &[String]) -> Result<()> {
         bail!("need 1 <= --start-batch-size <= --max-batch-size and --batches >= 1");
     }
     let options = nn::BackendOptions {
-        cpu_threads: match args.backend_threads {
-            -1 => None,
-            threads => {
-                Some(usize::try_from(threads).map_err(|_| anyhow::anyhow!("--backend-threads must be -1 or more"))?)
-            }
-        },
-        rust_batch_limit: match args.rust_batch_limit {
-            -1 => None,
-            limit => Some(usize::try_from(limit).map_err(|_| anyhow::anyhow!("--rust-batch-limit must be -1 or more"))?),
-        },
+        cpu_threads: count_or_by_network(args.backend_threads, "backend-threads")?,
+        rust_batch_limit: count_or_by_network(args.rust_batch_limit, "rust-batch-limit")?,
         cuda_graphs: args.cuda_graphs,
         cudnn_benchmark: args.cudnn_benchmark,
         fused_convolutions: args.fused_convolutions,

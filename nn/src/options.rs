@@ -299,8 +299,8 @@ impl CpuLayout {
     /// With `cpu_threads` left to the network: a residual tower takes a backend a core, one thread each (its
     /// batches, computed in plain Rust on the caller's thread, do not split across cores); an attention body one
     /// backend whose libtorch passes take those cores, its large products split well (a 256×10 transformer
-    /// searched 1.31–1.40 times as fast so on a 2-core Xeon; BENCHMARKS.md, "An attention body's passes on every
-    /// core").
+    /// searched 1.31–1.40 times as fast so on a 2-core Xeon without bf16, level in bf16 on one with AMX;
+    /// BENCHMARKS.md, "An attention body's passes on every core" and "The AMX Xeon a fourth time").
     fn for_body(options: &BackendOptions, body: &Body) -> Self {
         match (options.cpu_threads, body) {
             (None, Body::Attention(_)) => Self { backends: 1, threads: options.cpu_backends.max(1) },

@@ -260,7 +260,7 @@ fn auto_precision_on_the_cpu_is_bf16_where_the_cpu_has_it_natively() {
 
 /// With `cpu_threads` left to the network (`BackendThreads=-1`, the default), a residual tower opens a CPU backend
 /// a core, one thread each (its batches run in plain Rust on the caller's thread), and an attention body one
-/// backend whose libtorch passes take those cores (measured 1.31–1.40 times as fast for a transformer).
+/// backend whose libtorch passes take those cores (measured 1.31–1.40 times as fast for a transformer without bf16).
 #[test]
 fn by_network_a_tower_opens_a_backend_a_core_and_an_attention_body_one_on_every_core() {
     let tower = BackendOptions { cpu_threads: None, cpu_backends: 2, ..options(BackendKind::Torch) };

@@ -403,7 +403,8 @@ declare_options! {
         "CPU threads of each network evaluation; 1 = each backend on one core (Threads=0 opens one a core, \
          Threads=1 keeps the engine to one core for matches), 0 = one backend whose libtorch passes use every \
          core; -1 = by network: 1 for a residual tower, and for an attention body one backend whose passes take \
-         the cores the backends would have had (Threads=0: every core; 1.3–1.4 times as fast for a transformer).";
+         the cores the backends would have had (Threads=0: every core; a transformer 1.3–1.4 times as fast without \
+         native bf16, level with AMX).";
     rust_batch_limit: i64 = -1, OptionKind::Spin { min: -1, max: 1024 }, "RustBatchLimit", "rust-batch-limit",
         "Largest CPU batch evaluated by the network in plain Rust on the search thread, larger ones by \
          libtorch; -1 = by precision and network (for a residual tower every batch in fp32, and in bf16 on a CPU \

@@ -16,7 +16,9 @@ use super::{activated, multiply_add, SQUARES};
 use crate::network::{Activation, Conv};
 
 /// Positions from which a batch takes F(4×4) (the caller's choice, [`Winograd3x3::apply`]): four positions
-/// give each of its weight rows 16 tiles, as one position gives F(2×2)'s.
+/// give each of its weight rows 16 tiles, as one position gives F(2×2)'s. The best crossover moves with the
+/// filters, the precision and the cache (2 to 7 positions on an AMX Xeon), but no search there moved with it
+/// (BENCHMARKS.md, "A faster AMX host, and the Winograd tile size by batch").
 pub const LARGE_TILES_FROM: usize = 4;
 
 /// A 3×3 convolution with its weights transformed to the Winograd domain of both tile sizes.

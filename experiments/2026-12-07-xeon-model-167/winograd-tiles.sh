@@ -6,7 +6,7 @@
 # The variants: build with `pub const LARGE_TILES_FROM` in nn/src/rust_net/winograd.rs set to 17 or 1 (not
 # committed), copy target/release/kairos to /tmp/kairos-f2x2-only or /tmp/kairos-f4x4-only, and rebuild.
 set -euo pipefail
-W=/work/main/weights/maia-1900.pb.gz
+W=$(cd "$(dirname "$0")/../.." && pwd)/weights/maia-1900.pb.gz
 N=/tmp/kairos-bench-nets
 for round in $(seq ${ROUNDS:-2}); do
   for precision in bf16 fp32; do

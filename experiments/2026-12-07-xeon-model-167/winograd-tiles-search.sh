@@ -15,6 +15,7 @@ done
 for round in 1 2; do
   for k in /tmp/kairos-head /tmp/kairos-f2x2-only; do
     echo "round $round se-20x256 fp32 $(basename $k): $($k benchmark \
-      --weights /tmp/kairos-bench-nets/bench-se-20x256.pb.gz --precision fp32 --movetime 5000 --num-positions 4 --smart-pruning-factor 0 2>&1 | nps)"
+      --weights /tmp/kairos-bench-nets/bench-se-20x256.pb.gz --precision fp32 --movetime 5000 \
+      --num-positions 4 --smart-pruning-factor 0 2>&1 | nps)"
   done
 done

@@ -4,7 +4,7 @@
 # wall clock, one game at a time, 8mvs openings each played twice; resumes where it stopped (kairos match --resume).
 # usage: KAIROS=/path/to/kairos experiments/2026-12-06-prefetch-match/run.sh   (then gzip -n games.jsonl)
 # Session 80's continuation with another build (a results file names its engines' builds, so --resume takes the
-# same build only): RUN=session80 SEED=80 writes games-session80.jsonl and match-session80.txt instead.
+# same build only): RUN=seed80 SEED=80 writes games-seed80.jsonl and match-seed80.txt instead.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)

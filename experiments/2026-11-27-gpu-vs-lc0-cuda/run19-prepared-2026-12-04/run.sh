@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Superseded by run20-prepared-session-73 (session 73): the same steps with CudnnFusion A/B-tested in step 1.
+# Superseded by run20-prepared-2026-12-05 (session 73): the same steps with CudnnFusion A/B-tested in step 1.
 # Prepared in session 66 for the next GPU loan (#33 items 4–5), one command within the device's minutes:
 #  1. scripts/gpu-compare --threads 1,2 --movetime 2000: .device/kairos-spin (this build with
 #     experiments/2026-12-04-spin-wait/spin-wait.patch: the network thread and its callers poll their channels before

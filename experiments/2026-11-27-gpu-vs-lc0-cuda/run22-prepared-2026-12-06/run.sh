@@ -36,8 +36,8 @@
 # before), kairos-spin from experiments/2026-12-06-spin-variants/spin-and-blocking-sync-on-9c2f75b.patch (the two
 # patches redone on 9c2f75b, no change of behaviour), and added .device/kairos-prefetch0 to step 2b: the kit's kairos
 # with --max-prefetch 0, no prefetching, a CPU backend's default since 33a1977, against CUDA's 32. The wrappers'
-# tracked copies are in experiments/2026-11-27-gpu-vs-lc0-cuda/run20-prepared-session-73/, kairos-prefetch0 in
-# run21-prepared-session-80/.
+# tracked copies are in experiments/2026-11-27-gpu-vs-lc0-cuda/run20-prepared-2026-12-05/, kairos-prefetch0 in
+# run21-prepared-2026-12-06/.
 # Session 85 (run22) rebuilt kairos, kairos-stage-timing and kairos-spin at f181b4d (since 9c2f75b: TaskWorkers, on
 # CUDA lc0's batch order of its task workers by default; lc0's options for
 # varied play, HistoryFill, LogFile, ConfigFile, ties broken as lc0, lc0's fused multiply-adds, the NN cache's

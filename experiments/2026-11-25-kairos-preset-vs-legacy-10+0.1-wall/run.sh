@@ -2,7 +2,7 @@
 # smooth(preset=kairos), the default manager (the SPRT's configuration with lc0's linear NPS update), against
 # legacy at 10+0.1 on the wall clock, two games at a time: the wall-clock confirmation of #10's SPRT
 # (EXPERIMENTS.md). Resumable: run it again and it continues from results.jsonl; GAMES=N plays N in all. Extra
-# arguments go to `kairos match` (session 29 continued it with --allow-mixed-binaries: a newer binary, another CPU).
+# arguments go to `kairos match` (continued on 2026-11-27 with --allow-mixed-binaries: a newer binary, another CPU).
 set -euo pipefail
 cd "$(dirname "$0")"
 kairos="${KAIROS:-../../target/release/kairos}"

@@ -5,7 +5,7 @@
 # seed 7, both managers' traces kept). Each cell is its own folder nps-N-tc-T with results.jsonl, games.pgn and the
 # traces; GAMES games a cell (default 10), resumable (run again and each cell continues to GAMES; gunzip the
 # committed files first). CELLS="N:T …" picks cells (default: every cell but 20,000 at 60+0.6, about 7 minutes a
-# game on the sessions' 2-core Xeon). `report.sh` tabulates tree-size CV and clock use from them.
+# game on the 2-core Xeon). `report.sh` tabulates tree-size CV and clock use from them.
 # BARE="smooth(…)" plays another string in bare's place and OUT=DIR puts its cells under DIR (default: here).
 # usage: KAIROS=/path/to/kairos [GAMES=10] [CONCURRENCY=2] [BARE=…] [OUT=…] experiments/2026-11-27-self-calibration-grid/run.sh
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 28 (2026-11-27): results.txt is Kairos 23f4b4f with KAIROS_BEFORE=85a1e84; first-run.txt an earlier build of the
+# 2026-11-27: results.txt is Kairos 23f4b4f with KAIROS_BEFORE=85a1e84; first-run.txt an earlier build of the
 # same change (before the idle threshold counted per backend, which changes nothing for one backend).
 # #33: the search's threads with a batch latency and no network. Both engines' random backends (priors and values
 # from the position's hash, computed outside the tree lock) with each batch waiting DELAY ms without using a core,

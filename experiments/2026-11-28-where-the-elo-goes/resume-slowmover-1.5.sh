@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Resumes the slowmover-1.5 legacy's match against legacy at 60+0.6 (EXPERIMENTS.md, sessions 51-53) on this
+# Resumes the slowmover-1.5 legacy's match against legacy at 60+0.6 (EXPERIMENTS.md, 2026-12-02) on this
 # checkout, in the background: builds binary 042a2e3 if needed (binary-at.sh), unzips the committed results and
 # PGN, and plays on under run-vs-legacy.sh up to GAMES (8000 unless set). Stop it with
 # `stop-at-whole-pairs.sh 60+0.6-legacy-spread-0.15-after-5-slowmover-1.5`, derive the files with
 # `derive-slowmover-1.5.sh`, then gzip -fn the two files again. The match's log goes to LOG (/tmp/slowmover-1.5.log).
-# The runner's own SPRT (elo0=0 elo1=10, all games) accepted H0 at game 3077 (session 63), so it plays on without
+# The runner's own SPRT (elo0=0 elo1=10, all games) accepted H0 at game 3077 (2026-12-04), so it plays on without
 # it (SPRT=off): the test that decides is the non-regression one that `sprt.py --after 272` reads.
 # usage: resume-slowmover-1.5.sh
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 72: the search's threads in real games after sessions 65–69 changed the gather (a collision's visits at
+# 2026-12-05: the search's threads in real games after 2c980be–0803d2c (2026-12-04/05) changed the gather (a collision's visits at
 # once, the examination of new leaves outside the tree lock, the gather's two buffers). 200 games at 1+0.01 on the
 # wall clock, the default against legacy, both with Threads=2 (two search threads sharing one tree and its lock,
 # every move's tree reused for the next), one game at a time; resumes where it stopped (kairos match --resume).

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Session 79: is a CPU search without prefetching (MaxPrefetch=0) at least as strong as with lc0's 32? Both engines
+# 2026-12-06: is a CPU search without prefetching (MaxPrefetch=0) at least as strong as with lc0's 32? Both engines
 # at the defaults but for the prefetch (Maia-1900, Threads=0: a search thread and a backend a core), 10+0.1 on the
 # wall clock, one game at a time, 8mvs openings each played twice; resumes where it stopped (kairos match --resume).
 # usage: KAIROS=/path/to/kairos experiments/2026-12-06-prefetch-match/run.sh   (then gzip -n games.jsonl)
-# Session 80's continuation with another build (a results file names its engines' builds, so --resume takes the
+# The continuation later that day with another build (a results file names its engines' builds, so --resume takes the
 # same build only): RUN=seed80 SEED=80 writes games-seed80.jsonl and match-seed80.txt instead.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

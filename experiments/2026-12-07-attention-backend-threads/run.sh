@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# An attention body's CPU threads by network (BackendThreads=-1, the default since this session) against a backend a
+# An attention body's CPU threads by network (BackendThreads=-1, the default since 2026-12-07) against a backend a
 # core of one thread each (BackendThreads=1, the default before): the 256×10 random-weight transformer (made by
 # `cargo run --release -p nn --example make_test_nets -- --bench NETS`), the 10 bench positions, `go movetime MS`
 # each (default 10000), no smart pruning, ROUNDS rounds alternating. With an older binary, whose default was 1,

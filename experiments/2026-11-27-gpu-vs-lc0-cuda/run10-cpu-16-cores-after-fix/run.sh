@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 27's fourth GPU-machine run, CPU only, after 4b555c4 (a lone BackendDevice=cpu opens one backend a
+# The fourth run on the H200 machine (2026-11-27), CPU only, after 4b555c4 (a lone BackendDevice=cpu opens one backend a
 # search thread): Kairos with BackendDevice=cpu (`benchmark`'s Threads default is lc0's 2, so two backends) against
 # lc0 onednn's defaults, on all cores and on one, lc0's benchmark positions, MOVETIME ms each, Maia-1900.
 set -u

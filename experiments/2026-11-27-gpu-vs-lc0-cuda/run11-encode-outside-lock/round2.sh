@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The two short commands that followed run.sh on the same warm machine (session 30): the A/B of step 2 again with
+# The two short commands that followed run.sh on the same H100 machine (2026-11-27): the A/B of step 2 again with
 # 0c87bb5 first (benchmark-round2.txt), Kairos's Threads=0 on one core and on all 16 (cpu-kairos-0.txt,
 # cpu-kairos-0-15.txt), then lc0 onednn's defaults on one core (cpu-lc0-onednn-0.txt).
 export LD_LIBRARY_PATH=$(python3 -c "import torch,os;print(os.path.join(os.path.dirname(torch.__file__),'lib'))"):$PWD/.device/lib

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Session 30's GPU run, one command within the device's 10 minutes (#33 items 2–5):
+# The H100 run of 2026-11-27, one command of under 10 minutes (#33 items 2–5):
 #  1. scripts/gpu-compare --threads 1,2,4 with .device/kairos (this commit: new positions encoded after the tree
 #     lock is let go) against lc0 cuda-fp16: first since the idle-backend exit (23f4b4f) and the edges built outside
 #     the lock (4b799a7);
 #  2. search NPS of .device/kairos against .device/kairos-before (49fd1c7, encoding under the lock), alternating,
 #     at Threads 1 and 2 on the three nets;
 #  3. the 16-core host CPU: Kairos's default Threads=0 (a search thread and a backend a core) with
-#     BackendDevice=cpu against lc0 onednn's defaults, Maia-1900 (not measured in session 27).
+#     BackendDevice=cpu against lc0 onednn's defaults, Maia-1900 (not measured in run 9 or 10).
 # DRY=1 runs it on a CPU (lc0 blas for cuda, bf16 for fp16, short).
 set -u
 export PYTHONUNBUFFERED=1
@@ -16,7 +16,7 @@ l = importlib.machinery.SourceFileLoader('g', 'scripts/gpu-check')
 m = importlib.util.module_from_spec(importlib.util.spec_from_loader('g', l)); l.exec_module(m)
 print(m.environment_with_torch().get('LD_LIBRARY_PATH', ''))")
 export LD_LIBRARY_PATH=$torch_libs:$PWD/.device/lib
-# lc0 onednn's libdnnl (40 MB) travels compressed, to keep the carried kit under the device's 64 MiB.
+# lc0 onednn's libdnnl (40 MB) travels compressed, to keep the carried kit under the 64 MiB that may be copied to the GPU host.
 [ -e .device/lib/libdnnl.so.2 ] || python3 -c "import lzma, shutil; shutil.copyfileobj(lzma.open('.device/libdnnl.so.2.xz'), open('.device/lib/libdnnl.so.2', 'wb'))"
 N=/tmp/nets; K=.device
 if [ -n "${DRY:-}" ]; then D=cpu P=auto MT=300 LB=blas LC0=$K/lc0-blas dry=(--dry-run --lc0 $K/lc0-blas)

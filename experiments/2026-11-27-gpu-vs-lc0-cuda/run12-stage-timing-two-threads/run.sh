@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 30's last GPU minutes: where a search's time goes on CUDA at 1 and 2 search threads now that a second
+# The last H100 run of 2026-11-27: where a search's time goes on CUDA at 1 and 2 search threads now that a second
 # thread pays (the idle-backend exit, edges and encoding outside the tree lock): the stage-timing build of b473f3d
 # (.device/kairos-stage-timing), `bench` of 30,000 nodes a position, fp16, graphs on, the three nets.
 # DRY=1: the same on the CPU, 300 nodes.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 37's second GPU call: the A/B of .device/kairos (318a580, the pick's scan) against .device/kairos-before
+# The second H200 call of 2026-11-28: the A/B of .device/kairos (318a580, the pick's scan) against .device/kairos-before
 # (7a21187) repeated in two more rounds, each round in the other order, after run.sh's round with kairos-before first.
 set -u
 torch_libs=$(python3 -c "

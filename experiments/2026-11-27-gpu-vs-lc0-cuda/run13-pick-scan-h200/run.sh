@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Session 36's GPU run, one command within the device's 10 minutes (#33 items 2–5):
+# Prepared on 2026-11-28 for the H200, one command of under 10 minutes (#33 items 2–5):
 #  1. scripts/gpu-compare --threads 1,2,4 with .device/kairos (318a580: the pick's scan for the best child, 23 %
-#     fewer instructions a node) against lc0 cuda-fp16, the first GPU run since session 30;
+#     fewer instructions a node) against lc0 cuda-fp16, the first GPU run since run 12 (2026-11-27);
 #  2. search NPS of .device/kairos against .device/kairos-before (7a21187, the scan before it), alternating,
-#     at Threads 1 and 2 on the three nets (session 30: the tree lock busy 70 % of the time at 2 threads on Maia);
+#     at Threads 1 and 2 on the three nets (run 12: the tree lock busy 70 % of the time at 2 threads on Maia);
 #  3. the 16-core host CPU: Kairos's default Threads=0 (a search thread and a backend a core) with
 #     BackendDevice=cpu against lc0 onednn's defaults, Maia-1900.
 # DRY=1 runs it on a CPU (lc0 blas for cuda, bf16 for fp16, short).
@@ -15,7 +15,7 @@ l = importlib.machinery.SourceFileLoader('g', 'scripts/gpu-check')
 m = importlib.util.module_from_spec(importlib.util.spec_from_loader('g', l)); l.exec_module(m)
 print(m.environment_with_torch().get('LD_LIBRARY_PATH', ''))")
 export LD_LIBRARY_PATH=$torch_libs:$PWD/.device/lib
-# lc0 onednn's libdnnl (40 MB) travels compressed, to keep the carried kit under the device's 64 MiB.
+# lc0 onednn's libdnnl (40 MB) travels compressed, to keep the carried kit under the 64 MiB that may be copied to the GPU host.
 [ -e .device/lib/libdnnl.so.2 ] || python3 -c "import lzma, shutil; shutil.copyfileobj(lzma.open('.device/libdnnl.so.2.xz'), open('.device/lib/libdnnl.so.2', 'wb'))"
 N=/tmp/nets; K=.device
 if [ -n "${DRY:-}" ]; then D=cpu P=auto MT=300 LB=blas LC0=$K/lc0-blas dry=(--dry-run --lc0 $K/lc0-blas)

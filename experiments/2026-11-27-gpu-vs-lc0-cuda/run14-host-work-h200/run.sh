@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Session 64's GPU run, one command within the device's minutes (#33 items 3–5): the host work a position, cut by
-# 56 % in session 54 (callgrind) and the policy rows copied out in fp16 in session 56, measured on a GPU:
-#  1. scripts/gpu-compare --threads 1,2 with .device/kairos (HEAD's code) against lc0 cuda-fp16 (session 37's
+# The H200 run of 2026-12-04, one command of under 10 minutes (#33 items 3–5): the host work a position, cut by
+# 56 % on 2026-12-02 (callgrind) and the policy rows copied out in fp16 on 2026-12-03, measured on a GPU:
+#  1. scripts/gpu-compare --threads 1,2 with .device/kairos (HEAD's code) against lc0 cuda-fp16 (run13's
 #     ratios on an H200: 0.26–0.48× lc0's evaluations/s on Maia, 0.40–0.66× its search NPS);
 #  2. backendbench of .device/kairos against .device/kairos-before (b2df648, before both cuts) on Maia-1900 and the
 #     20×256 SE net, fp16, two rounds in opposite orders (evaluations/s: steadier than search NPS between runs).
 # Carried: .device/ (kairos, kairos-before, lc0, make_test_nets, maia1900-reference.json, lib/) and weights/;
-# experiments/ is taken out of the index for the call (the tracked tree is over the device's 64 MiB):
+# experiments/ is taken out of the index for the call (the tracked tree is over the 64 MiB that may be copied to the GPU host):
 #   git rm -r -q --cached experiments; echo /experiments/ >> .git/info/exclude   … and after: git reset -q
 # DRY=1 runs it on a CPU (lc0 blas as .device/lc0-blas for cuda, the CPU's own precision for fp16, short).
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 64's second GPU call, on the machine run.sh had warmed (the command as it ran, one step a line): search
+# The second H200 call of 2026-12-04, on the machine run.sh had started (the command as it ran, one step a line): search
 # NPS of .device/kairos against .device/kairos-before on Maia-1900 and the 20×256 SE net at Threads 1 and 2, two
 # rounds in opposite orders (search-ab.txt), then Kairos and lc0 cuda-fp16 at Threads 4 on the three nets
 # (search-t4.txt). usage: OUT=… bash .device/second-call.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Session 64's last GPU minutes: where a search's time goes on CUDA at 1 and 2 search threads after the host work a
-# position was cut (session 54; run14: Maia's network 1.64× at batch 1024), against session 30's run12: the
+# The third H200 call of 2026-12-04: where a search's time goes on CUDA at 1 and 2 search threads after the host work a
+# position was cut (2026-12-02; run14: Maia's network 1.64× at batch 1024), against run12 (H100, 2026-11-27): the
 # stage-timing build of HEAD's code (.device/kairos-stage-timing), `bench` of 30,000 nodes a position, fp16, graphs
 # on, the three nets.
 # DRY=1: the same on the CPU, 300 nodes.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 64's last GPU call (#33 items 4–5): lc0's task workers in Kairos's descent, one binary (.device/kairos)
+# The last H200 call of 2026-12-04 (#33 items 4–5): lc0's task workers in Kairos's descent, one binary (.device/kairos)
 # with TaskWorkers at its default (−1: four a search thread on the 16-core host, by lc0's rule) against
 # TaskWorkers 0 (the search thread descends alone, as before), search NPS (`benchmark`, lc0's first two positions
 # × 2 s, no smart pruning, fp16) at Threads 1 and 2 on Maia-1900 and the 20×256 SE net (then the transformer while

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 65's GPU run, one command within the device's minutes (#33 items 3–5): the network thread's host side of a
+# The H200 run of 2026-12-04 (evening), one command of under 10 minutes (#33 items 3–5): the network thread's host side of a
 # batch on CUDA, changed in two ways: every padded batch size's CUDA graph captured when the backend loads (a search
 # captured each size at its first batch of that size, in its own time), and one wait a batch (the copies in and out
 # queued without waiting, then one synchronize, where each of the five copies waited for itself).
@@ -9,7 +9,7 @@
 #     nets at Threads 1 and 2, with the network thread's own stages (inputs, replay and copies, reading outputs);
 #  3. what the captures at load cost: the wall time of `benchmark --nodes 1` of each build on each net.
 # Carried: .device/ (kairos, kairos-before, kairos-stage-timing, lc0, make_test_nets, maia1900-reference.json, lib/)
-# and weights/; experiments/ is taken out of the index for the call (the tracked tree is over the device's 64 MiB):
+# and weights/; experiments/ is taken out of the index for the call (the tracked tree is over the 64 MiB that may be copied to the GPU host):
 #   git rm -r -q --cached experiments; echo /experiments/ >> .git/info/exclude   … and after: git reset -q
 # DRY=1 runs it on a CPU (lc0 blas as .device/lc0-blas, the CPU's own precision, short).
 set -u

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 65's second GPU call (#33 item 4): lc0's task workers again, now that the graphs are captured at load and
+# The second H200 call after run17, 2026-12-04 (#33 item 4): lc0's task workers again, now that the graphs are captured at load and
 # the descent is the largest stage of a search thread on CUDA (run17's stage timing: 6.7 µs a node of 14.1 on Maia
 # at one thread). The build: the task-workers branch's two commits (run16's task-workers.patch, e765381 and
 # 2f96161: the pass stays on the search thread, only split subtrees go to the pool) applied on c779547, as

@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
-# Superseded by run20-prepared-2026-12-05 (session 73): the same steps with CudnnFusion A/B-tested in step 1.
-# Prepared in session 66 for the next GPU loan (#33 items 4–5), one command within the device's minutes:
+# Superseded on 2026-12-05 by run20-prepared-2026-12-05: the same steps with CudnnFusion A/B-tested in step 1.
+# Prepared on 2026-12-04 for the next GPU measurement (#33 items 4–5), one command of under 10 minutes:
 #  1. scripts/gpu-compare --threads 1,2 --movetime 2000: .device/kairos-spin (this build with
 #     experiments/2026-12-04-spin-wait/spin-wait.patch: the network thread and its callers poll their channels before
 #     they sleep) against .device/kairos (the build without it) and lc0 cuda-fp16; its gpu-check first;
-#  2. search NPS of .device/kairos against .device/kairos-before (c779547, run17's build: before session 65's pass
-#     buffers, session 66's sort and root scan, and session 67's cuts of the descent's instructions, 41,170 -> 22,510
+#  2. search NPS of .device/kairos against .device/kairos-before (c779547, run17's build: before 2c980be's pass
+#     buffers, 21c00eb's sort and 90df08c's root scan, and the cuts of the descent's instructions up to a62a638, 41,170 -> 22,510
 #     a node on the random backend), `benchmark`, lc0's first 2 positions × 2 s, fp16, no smart pruning, the three
 #     nets at Threads 1 and 2, two rounds in opposite orders;
 #  3. the stage-timing build of .device/kairos (.device/kairos-stage-timing): bench of 30,000 nodes a position, the
 #     three nets at Threads 1 and 2 (run17's step 2).
-# Session 72 (51a8d33): on CUDA a search thread now writes its batch's input rows into page-locked memory itself, so
+# Since 51a8d33, on CUDA a search thread now writes its batch's input rows into page-locked memory itself, so
 # built at 51a8d33 or later, step 2 measures that too, and step 3's "inputs" (the network thread's own writing of
 # the rows, 0.7-1.0 us a node in run17) should read about 0: a batch that found no free rows is all it counts.
 # Carried: .device/ (kairos, kairos-spin, kairos-before, kairos-stage-timing, lc0, make_test_nets,
 # maia1900-reference.json, lib/) and weights/; experiments/ is taken out of the index for the call (the tracked tree
-# is over the device's 64 MiB):
+# is over the 64 MiB that may be copied to the GPU host):
 #   git rm -r -q --cached experiments; echo /experiments/ >> .git/info/exclude   … and after: git reset -q
 # The kit: cargo build --release -p nn --example make_test_nets; scripts/gpu-kit .device LC0_CUDA; then
 # .device/kairos from `cargo build --release -p kairos` at the commit to measure (8756ff4 or later, whose stage
@@ -24,7 +24,7 @@
 # c779547 (a worktree with CARGO_TARGET_DIR=target; touch engine/build.rs cli/src/main.rs before each build, or a
 # binary keeps an older version line).
 # DRY=1 runs it on a CPU (lc0 blas as .device/lc0-blas, the CPU's own precision, short): dry-run-cpu.txt, 495 s
-# on session 66's 2-core AMD EPYC with a virtual-clock match beside it, every step.
+# on a 2-core AMD EPYC (2026-12-04) with a virtual-clock match beside it, every step.
 set -u
 export PYTHONUNBUFFERED=1
 torch_libs=$(python3 -c "

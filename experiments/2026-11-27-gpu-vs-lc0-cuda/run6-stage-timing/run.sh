@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 26's second GPU run: the graphs again (pinned buffers through aten::pin_memory without a device), where a
+# The second H100 run of 2026-11-27: the graphs again (pinned buffers through aten::pin_memory without a device), where a
 # search's time goes with graphs (stage-timing build), and the search after the gather's scratch buffers.
 set -u
 export PYTHONUNBUFFERED=1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared in session 26, run in session 27 (run.sh beside this calls it after gpu-check): cuDNN's benchmark mode (CudnnBenchmark) on and off
+# Prepared and run on 2026-11-27 (run.sh beside this calls it after gpu-check): cuDNN's benchmark mode (CudnnBenchmark) on and off
 # with CUDA graphs, network and search, fp16, the three nets of gpu-compare. From the repository root, with the kit
 # of scripts/gpu-kit in .device (carry .device and weights/maia-1900.pb.gz):
 #   OUT=DIR bash experiments/2026-11-27-gpu-vs-lc0-cuda/next-cudnn-benchmark/run.sh     (about 3 minutes)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 27's second GPU run (an H200 was lent): the gather with the tree lock released while the picked leaves
+# An H200 run of 2026-11-27: the gather with the tree lock released while the picked leaves
 # are examined (.device/kairos, the per-pass form described in BENCHMARKS.md; not landed) against 1c3d0d3
 # (.device/kairos-before), search NPS at 1, 2 and 4 threads on the three nets, and lc0 cuda-fp16 in the same sitting.
 set -u

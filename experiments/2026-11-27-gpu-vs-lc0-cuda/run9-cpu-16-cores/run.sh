@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 27's third GPU-machine run, CPU only: #33 item 2 on 16 cores. (1) Kairos with BackendDevice=cpu
+# The third run on the H200 machine (2026-11-27), CPU only: #33 item 2 on 16 cores. (1) Kairos with BackendDevice=cpu
 # (`benchmark`'s Threads default is lc0's 2; BackendDevice=cpu then opened one backend, the bug fixed in 4b555c4)
 # against lc0 onednn's defaults on all cores and on one (taskset), lc0's benchmark positions, MOVETIME ms each,
 # Maia-1900; (2) both engines' random backends (MinibatchSize 256, lc0 --task-workers=0) at 1, 4 and 16 search

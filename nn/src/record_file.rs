@@ -298,7 +298,7 @@ mod tests {
         assert_eq!(records.get(&0x0102_0304_0506_0708), Some(&evaluation));
     }
 
-    /// A version 1 file (session 78's format, bytes by hand) replays with lc0's prefetch, which its search had.
+    /// A version 1 file (before 33a1977, bytes by hand) replays with lc0's prefetch, which its search had.
     #[test]
     fn a_version_1_header_reads_with_lc0s_prefetch_and_a_later_version_is_refused() {
         let mut bytes = b"KAIROSRC".to_vec();
@@ -322,7 +322,7 @@ mod tests {
         assert_eq!(parse_records(&bytes).unwrap_err(), "its version is 4, this build reads 1 to 3");
     }
 
-    /// A version 2 file (session 79's format, bytes by hand) replays as on the CPU: its search had no picking tasks.
+    /// A version 2 file (before f181b4d, bytes by hand) replays as on the CPU: its search had no picking tasks.
     #[test]
     fn a_version_2_header_reads_as_on_the_cpu() {
         let mut bytes = b"KAIROSRC".to_vec();

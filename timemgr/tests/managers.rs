@@ -282,7 +282,7 @@ fn legacy_spends_a_share_of_saved_time_after_its_first_spread_after_moves() {
 fn legacy_applies_slowmover_only_after_its_first_spread_after_moves() {
     // Without spread-after the first move is 1.5 times its 4898 ms; with spread-after = 1 it is lc0's plain legacy
     // (the helper checks 4898 ms and 4000 saved), and own move 2 spends the 4000 saved and 1.5 slices, the extra
-    // half slice lent from the time saved, which goes below 0 before the 1 ms move saves the rest of its deadline.
+    // half slice advanced from the time saved, which goes below 0 before the 1 ms move saves the rest of its deadline.
     let mut plain = time_manager_from_str("legacy(slowmover=1.5)").unwrap();
     let plain = budget_only(plain.as_mut(), &go(60_000, 600), &ctx(0, 0));
     assert!((7347..=7348).contains(&plain.deadline_ms), "1.5 × 4898: {}", plain.deadline_ms);

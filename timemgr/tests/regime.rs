@@ -51,7 +51,7 @@ fn deadlines(spec: &str, start: (i64, i64), nps: f32, moves: u32) -> (Vec<i64>, 
 #[test]
 fn each_game_is_played_move_for_move_by_the_manager_chosen_for_it() {
     // 60+0.6 at 1,400 nps plans 2,745 nodes a move, over the 1,000 of the switch: the game of the legacy that
-    // passed the non-regression SPRT against lc0's (EXPERIMENTS.md, session 70), written as that match wrote it.
+    // passed the non-regression SPRT against lc0's on 2026-12-05 (EXPERIMENTS.md), written as that match wrote it.
     let (by_regime, names) = deadlines("regime", (60_000, 600), 1400.0, 12);
     let tested = "legacy(immediate-use=0.15,spread-after=5,slowmover=1.5)";
     assert_eq!(by_regime, deadlines(tested, (60_000, 600), 1400.0, 12).0);

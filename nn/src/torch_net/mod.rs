@@ -210,9 +210,9 @@ unsafe impl Sync for TorchNetwork {}
 /// The same NCHW tensor with its channels innermost in memory (PyTorch's channels-last format), in which every
 /// convolution runs. On the CPU oneDNN computes in that layout, and NCHW tensors cost it a reorder in and out of
 /// every convolution: Maia-1900 in bf16 at batch 32 on an Intel Xeon with AMX went from 3054–3221 to 4016–4057
-/// evaluations/s, fp32 +5–7 % (BENCHMARKS.md, session 20). On CUDA it changed nothing beyond noise, as the
-/// eager pass there is bound by launches and host work, not by cuDNN (BENCHMARKS.md, "Kairos beside lc0's
-/// cuda backend"); one layout keeps one code path.
+/// evaluations/s, fp32 +5–7 % (BENCHMARKS.md, "libtorch in channels-last"). On CUDA it changed nothing beyond
+/// noise, as the eager pass there is bound by launches and host work, not by cuDNN (BENCHMARKS.md, "Kairos beside
+/// lc0's cuda backend"); one layout keeps one code path.
 fn channels_last(t: &Tensor) -> Result<Tensor, tch::TchError> {
     t.f_permute([0, 2, 3, 1])?.f_contiguous()?.f_permute([0, 3, 1, 2])
 }
@@ -235,8 +235,9 @@ fn fused_conv_skip_relu(x: &Tensor, c: &ConvT, skip: &Tensor) -> Result<Tensor, 
 
 /// A convolution's output `[batch][channels][8][8]` as one row a position, square-major (`[64][channels]`): in the
 /// channels-last memory every convolution writes this is a view, where lc0's channel-major flattening copied the
-/// whole tensor (2.6 % of a bf16 pass on the CPU at batch 256, BENCHMARKS.md, session 74). The dense layer or
-/// policy map after it takes its inputs in this order ([`square_major_columns`], [`square_major_slots`]).
+/// whole tensor (2.6 % of a bf16 pass on the CPU at batch 256, BENCHMARKS.md, "The AMX Xeon a third time"). The
+/// dense layer or policy map after it takes its inputs in this order ([`square_major_columns`],
+/// [`square_major_slots`]).
 fn square_major_rows(x: &Tensor, batch: i64) -> Result<Tensor, tch::TchError> {
     x.f_permute([0, 2, 3, 1])?.f_reshape([batch, -1])
 }
@@ -570,7 +571,8 @@ impl TorchNetwork {
 
     /// The input planes written square by square on the host, which is the channels-last layout itself, in the
     /// network's kind straight into the tensor's memory: no expansion's operators, and no f32 vector copied in and
-    /// converted (two more passes: without them a bf16 pass at batch 256 ran 12 % faster, BENCHMARKS.md, session 74).
+    /// converted (two more passes: without them a bf16 pass at batch 256 ran 12 % faster, BENCHMARKS.md, "The AMX
+    /// Xeon a third time").
     fn channels_last_input(&self, positions: &[InputPlanes], padded: usize) -> Result<Tensor, tch::TchError> {
         let mut input = Tensor::f_empty([padded as i64, 8, 8, PLANES as i64], (self.kind, Device::Cpu))?;
         match self.kind {

@@ -2,7 +2,7 @@
 //! libtorch's stable C ABI (PyTorch's `mkldnn::_convolution_pointwise` and `_convolution_pointwise.binary`, which
 //! its inductor uses for the same fusions). `conv2d` followed by `relu_` passes over the output a second time, in
 //! libtorch's AVX2 elementwise loop: in bf16 at batch 256 on the AMX Xeon, Maia-1900's ReLUs took 9 % of a forward
-//! pass (BENCHMARKS.md, session 74).
+//! pass (BENCHMARKS.md, "The AMX Xeon a third time").
 
 use std::ffi::c_char;
 use std::ptr;

@@ -2,8 +2,8 @@
 //! memory: the channels' means, where libtorch's `mean_dim` of a bf16 tensor first copies all of it to f32, and the
 //! block's tail `relu(conv·γ + skip + shift)` in one pass, where libtorch makes three (`add`, `addcmul_`, `relu_`),
 //! each in its AVX2 loops. In bf16 at batch 256 on the AMX Xeon these took a fifth of Maia-1900's forward pass
-//! (BENCHMARKS.md, session 74). Sums and products are in f32, rounded once to the tensor's kind. Between the two,
-//! the excitation's dense layers from the means to γ and the shift run on the host in f32 too
+//! (BENCHMARKS.md, "The AMX Xeon a third time"). Sums and products are in f32, rounded once to the tensor's kind.
+//! Between the two, the excitation's dense layers from the means to γ and the shift run on the host in f32 too
 //! ([`HostExcitation`]): a dozen libtorch operators on `[batch][channels]` tensors cost more than their products.
 
 use std::sync::OnceLock;

@@ -307,7 +307,7 @@ declare_keys! {
     pub struct LegacyParams {
         preset: &'static str = choice("preset", "lc0", &["lc0", "kairos"];
             "default set: lc0 (lc0's legacy), kairos (its saved time spread over the moves after the fifth and a \
-             slowmover of 1.5 lent from it: trees as even as smooth(preset=kairos)'s; the default's manager of \
+             slowmover of 1.5 advanced from it: trees as even as smooth(preset=kairos)'s; the default's manager of \
              large trees, see regime)"),
         slowmover: f32 = float("slowmover", 1.0, 0.0, 100.0, 0.05;
             "multiplier of each move's slice after the first spread-after own moves (UCI Slowmover)"),
@@ -345,7 +345,7 @@ const LEGACY: ComponentSpec = ComponentSpec {
         Preset {
             name: "kairos",
             help: "the time saved by early stops spent 15 % a move after the fifth own move, and a slowmover of 1.5 \
-                   lent from that reserve: tree-size CV within 10 % of smooth(preset=kairos)'s where the default \
+                   advanced from that reserve: tree-size CV within 10 % of smooth(preset=kairos)'s where the default \
                    plays legacy on #34's grid, and not 10 Elo weaker than legacy at 60+0.6 (non-regression SPRT \
                    passed after 4,380 games, -1.8 Elo; EXPERIMENTS.md)",
             values: &[("immediate-use", 0.15), ("spread-after", 5.0), ("slowmover", 1.5)],

@@ -6,7 +6,7 @@ EXE ?= kairos
 CARGO ?= cargo
 EVALFILE ?=
 
-.PHONY: all setup build bench test clean
+.PHONY: all setup build bench test dist clean
 
 all: build
 	cp target/release/kairos "$(EXE)"
@@ -23,6 +23,10 @@ bench: build
 
 test: setup
 	$(CARGO) test --workspace
+
+# A release that runs outside the checkout: dist/kairos-VERSION-linux-x86_64.tar.gz (README.md, "Play it").
+dist: setup
+	bash scripts/dist
 
 clean:
 	$(CARGO) clean

@@ -131,9 +131,13 @@ fn lc0_default(name: &str) -> &'static str {
 /// which plays lc0's legacy where moves get many nodes and the node limit that passed its SPRT against legacy where
 /// they get few (EXPERIMENTS.md, 2026-11-24/25 and 2026-11-29); `MaxPrefetch=-1`, the backend's recommendation,
 /// lc0's 32 on CUDA and none on a CPU, where a prefetched position costs what a searched one does (BENCHMARKS.md,
-/// "Prefetching on a CPU").
-const DELIBERATE_DEPARTURES: &[Lc0Option] =
-    &[("TimeManager", "regime", None), ("MaxPrefetch", "-1", Some((-1.0, 1024.0)))];
+/// "Prefetching on a CPU"); `StrictTiming=true`, the move's clock started when `go` arrives as Stockfish's, where
+/// lc0's, started at `position`, loses the time a GUI spends before `go` (lc0 issue #2418; docs/uci.md).
+const DELIBERATE_DEPARTURES: &[Lc0Option] = &[
+    ("TimeManager", "regime", None),
+    ("MaxPrefetch", "-1", Some((-1.0, 1024.0))),
+    ("StrictTiming", "true", None),
+];
 
 /// lc0's default of the float option `name`, as the search stores it (f32).
 fn lc0_f32(name: &str) -> f32 {

@@ -312,27 +312,6 @@ fn per_pv_counters_show_each_lines_first_move_visits_as_its_nodes() {
 }
 
 #[test]
-fn strict_timing_starts_the_moves_clock_at_go_after_an_isready_instead_of_at_position() {
-    // The time of the first info line: since the move's clock started. 1.5 s pass between position and go; the
-    // thresholds leave half a second for the engine to read a line late on a loaded machine.
-    let first_info_time = |strict: &str| {
-        let mut engine = Engine::start(&["--backend=uniform", "--threads=1", &format!("--strict-uci-timing={strict}")]);
-        engine.ready();
-        engine.send("position startpos");
-        std::thread::sleep(Duration::from_millis(1500));
-        engine.ready();
-        engine.send("go wtime 60000 btime 60000 nodes 50");
-        let answer = engine.bestmove();
-        engine.quit();
-        let info = answer.iter().find(|line| line.starts_with("info depth")).expect("an info line").clone();
-        field(&info, "time")
-    };
-    let (from_position, from_go) = (first_info_time("false"), first_info_time("true"));
-    assert!(from_position >= 1000, "lc0's default: the clock runs from position: {from_position} ms");
-    assert!(from_go < 1000, "StrictTiming: from go, the GUI having waited for readyok: {from_go} ms");
-}
-
-#[test]
 fn nodes_per_second_limit_keeps_the_search_to_that_speed() {
     let last_info = |limit: &str| {
         let mut engine = Engine::start(&["--backend=uniform", "--threads=1", "--minibatch-size=1"]);
@@ -546,26 +525,6 @@ fn ponderhit_reuses_the_visits_under_the_predicted_move() {
     assert_eq!(traces.len(), 2);
     assert!(traces[1]["reused_visits"].as_u64().unwrap() > 0, "{}", traces[1]);
     assert_eq!(traces[1]["state_before"], traces[0]["state_after_move"]);
-}
-
-#[test]
-fn go_ponder_without_a_predicted_move_or_with_ponder_off_is_named_and_still_answered() {
-    let mut engine = Engine::start(&["--backend=uniform", "--threads=1"]);
-    engine.send("position startpos moves e2e4");
-    engine.send("go ponder wtime 1000 btime 1000");
-    let lines = engine.ready();
-    assert!(errors(&lines).iter().any(|line| line.contains("Ponder option is off")), "{lines:?}");
-    engine.send("stop");
-    engine.bestmove();
-    engine.send("setoption name Ponder value true");
-    engine.send("position startpos");
-    engine.send("go ponder wtime 1000 btime 1000");
-    let lines = engine.ready();
-    assert!(errors(&lines).iter().any(|line| line.contains("needs the predicted move")), "{lines:?}");
-    engine.send("stop");
-    let answer = engine.bestmove();
-    assert!(is_legal(&Chess::default(), best_of(answer.last().unwrap())));
-    engine.quit();
 }
 
 /// The first move's trace step `step` (`init_nps`: smooth's start from the engine's measure;

@@ -381,9 +381,10 @@ declare_options! {
         "Batches to evaluate before smart pruning may stop the search.";
     move_overhead_ms: i64 = 200, OptionKind::Spin { min: 0, max: 100_000_000 }, "MoveOverheadMs",
         "move-overhead", "Milliseconds reserved per move for communication lag.";
-    strict_timing: bool = false, OptionKind::Check, "StrictTiming", "strict-uci-timing",
-        "The move's clock starts at go when an isready came after position (for a GUI that makes up for lag and \
-         waits for readyok before go), instead of at position.";
+    strict_timing: bool = true, OptionKind::Check, "StrictTiming", "strict-uci-timing",
+        "The move's clock starts when go arrives, as Stockfish's and as the GUI's clock does; off, it starts at \
+         position as lc0's default (a go without wtime or btime still starts it), which loses the time a GUI \
+         spends between position and go, e.g. waiting for readyok (lc0 issue #2418; docs/uci.md).";
     time_manager: TimeManagerSetting = timemgr::DEFAULT_TIME_MANAGER, OptionKind::Text, "TimeManager", "time-manager",
         "Time manager and its parameters, e.g. legacy or smooth(max-move-budget=0.5); `kairos tm-help` lists them.";
     weights_file: String = DEFAULT_WEIGHTS, OptionKind::Text, "WeightsFile", "weights",
@@ -591,8 +592,8 @@ declare_options! {
         "With DTZ tables, the network picks only among the winning moves of the shortest DTZ (faster wins, \
          not always the best ones).";
     ponder: bool = false, OptionKind::Check, "Ponder", "ponder",
-        "The GUI will send go ponder: a ponder search searches the position before the predicted move, so that a \
-         miss keeps its tree.";
+        "The GUI may ponder: a position from another game resets the tree at go, not at once. go ponder is searched \
+         whatever this says (before the predicted move, so a miss keeps the tree), as by lc0 and Stockfish.";
     virtual_clock: bool = false, OptionKind::Check, "VirtualClock", "virtual-clock",
         "Measures time on a deterministic virtual clock (VirtualNps, VirtualBatchCostMs) instead of the wall.";
     virtual_nps: i64 = 2000, OptionKind::Spin { min: 1, max: 1_000_000_000 }, "VirtualNps", "virtual-nps",

@@ -69,20 +69,19 @@ pub struct Session {
     loaded_syzygy_path: String,
     /// The game of the last `position` (the start position before any).
     game: GameState,
-    /// The game whose position the search was last given (lc0's tree head): the last `position` with Ponder
-    /// off; with Ponder on it moves at `go`, and a ponder search's is the game before the opponent's predicted
-    /// move, so that a ponder miss continues this game with its tree, cache and manager.
+    /// The game whose position the search was last given (lc0's tree head). It moves at `go` (a ponder search's
+    /// to the game before the opponent's predicted move, so that a ponder miss continues this game with its tree,
+    /// cache and manager); with Ponder off, a `position` that does not continue it starts the new game at once,
+    /// as lc0 resets its tree there.
     search_game: GameState,
     time_manager: Option<SharedTimeManager>,
     /// The engine's measure of its own speed in nodes per second, kept across games: a short search when the
     /// network loads at `isready`, then every search's; the time managers start from it (`init-nps=0`).
     measured_nps: Arc<Mutex<Option<f32>>>,
     clock: SharedClock,
-    /// When the move's clock started: at `position`, or at `go` without a clock (and with `StrictTiming` after an
-    /// `isready`), as lc0 starts it.
-    position_received_ms: f64,
-    /// Whether an `isready` came since the last `position` (lc0's `isready_seen_`, for `StrictTiming`).
-    isready_since_position: bool,
+    /// When the move's clock started, on `clock`: at `go` (or `ponderhit`), or with `StrictTiming` off at
+    /// `position` or `ucinewgame` as lc0 by default, where a `go` without wtime or btime still starts it.
+    move_start_ms: f64,
     /// `ClearTree` was pressed: the next search starts from an empty tree.
     clear_tree_pending: bool,
     running: Option<Running>,
@@ -108,8 +107,7 @@ impl Session {
             time_manager: None,
             measured_nps: Arc::new(Mutex::new(None)),
             clock,
-            position_received_ms: 0.0,
-            isready_since_position: false,
+            move_start_ms: 0.0,
             clear_tree_pending: false,
             running: None,
             book_exit_ply: None,
@@ -132,7 +130,6 @@ impl Session {
                     }
                     self.ensure_tablebases()?;
                 }
-                self.isready_since_position = true;
                 self.out.send("readyok")?;
             }
             UciCommand::SetOption { name, value } => self.set_option(&name, &value)?,
@@ -238,7 +235,7 @@ impl Session {
             != (after.virtual_clock, after.virtual_nps, after.virtual_batch_cost_ms)
         {
             self.clock = new_clock(after);
-            self.position_received_ms = self.clock.elapsed_ms();
+            self.move_start_ms = self.clock.elapsed_ms();
         }
         Ok(())
     }
@@ -354,12 +351,16 @@ impl Session {
         self.start_new_game_state();
         self.game = GameState::default();
         self.search_game = GameState::default();
+        self.move_start_ms = self.clock.elapsed_ms();
         Ok(())
     }
 
+    /// A fresh tree, cache, time manager and clock; a move whose clock already started keeps the time it has
+    /// run, counted back from the new clock's start.
     fn start_new_game_state(&mut self) {
         self.evaluator = self.evaluator.take().map(|evaluator| Evaluator::new(evaluator.network, &self.options));
         self.time_manager = self.new_time_manager();
+        self.move_start_ms -= self.clock.elapsed_ms();
         self.clock = new_clock(&self.options);
         self.book_exit_ply = None;
     }
@@ -371,12 +372,11 @@ impl Session {
             Ok(game) => game,
             Err(error) => return self.out.error(&format!("{error}; the previous position is kept")),
         };
-        if !self.options.ponder {
+        if !self.options.ponder && !game.continues(&self.search_game) {
             self.move_search_to(&game);
         }
         self.game = game;
-        self.position_received_ms = self.clock.elapsed_ms();
-        self.isready_since_position = false;
+        self.move_start_ms = self.clock.elapsed_ms();
         Ok(())
     }
 
@@ -390,48 +390,42 @@ impl Session {
     }
 
     /// The game a `go ponder` searches: the position before the opponent's predicted move, the last move of
-    /// `position`, as lc0 (`engine.cc` 202–216), and that move. A misuse is named, and the position as given
-    /// is searched, so that every `go` still gets its `bestmove`.
-    fn ponder_game(&self) -> io::Result<(GameState, Option<Move>)> {
-        if !self.options.ponder {
-            self.out.error("go ponder while the Ponder option is off; send setoption name Ponder value true first")?;
-        }
+    /// `position`, as lc0 (`engine.cc` 202–216), and that move; whatever the Ponder option says, which only
+    /// tells the engine that the GUI may ponder (the UCI specification; lc0 PR #2409). Without a move to
+    /// predict (the start position, a bare FEN), the position as given, as Stockfish and lc0 since #2409.
+    fn ponder_game(&self) -> (GameState, Option<Move>) {
         match (self.game.before_last_move(), self.game.moves().last()) {
-            (Some(before), Some(predicted)) => Ok((before, Some(*predicted))),
-            _ => {
-                self.out.error(
-                    "go ponder needs the predicted move as the last move of position; searching the position as given",
-                )?;
-                Ok((self.game.clone(), None))
-            }
+            (Some(before), Some(predicted)) => (before, Some(*predicted)),
+            _ => (self.game.clone(), None),
         }
     }
 
     fn go(&mut self, go: GoCommand) -> io::Result<()> {
         self.finish_search();
         let no_clock = go.params.wtime.is_none() && go.params.btime.is_none();
-        if no_clock || (self.options.strict_timing && self.isready_since_position) {
-            self.position_received_ms = self.clock.elapsed_ms();
+        if self.options.strict_timing || no_clock {
+            self.move_start_ms = self.clock.elapsed_ms();
         }
-        let (game, predicted) = if go.params.ponder { self.ponder_game()? } else { (self.game.clone(), None) };
+        let (game, predicted) = if go.params.ponder { self.ponder_game() } else { (self.game.clone(), None) };
         self.move_search_to(&game);
         self.start_search(go, predicted)
     }
 
     /// lc0's `PonderHit`: the ponder search ends without a move, the move's clock starts now, and the same `go`
-    /// searches the game itself, reusing what the ponder search found under the predicted move.
+    /// searches the game itself, reusing what the ponder search found under the predicted move. A `ponderhit`
+    /// while not pondering (idle, or during another search) is ignored, as by lc0 since PR #2409 and by
+    /// Stockfish: there is no ponder search to turn into a timed one, and the engine serves on.
     fn ponder_hit(&mut self) -> io::Result<()> {
-        let Some(running) = self.running.take() else {
-            return self.out.error("ponderhit without a search in flight; send go ponder first");
+        let Some(mut go) = self.running.as_ref().and_then(|running| running.ponder.clone()) else {
+            self.out.log_note("ponderhit while not pondering; ignored");
+            return Ok(());
         };
-        let Some(mut go) = running.ponder else {
-            self.running = Some(running);
-            return self.out.error("ponderhit while not pondering; ignored");
-        };
-        running.handle.abort();
-        running.handle.wait();
+        if let Some(running) = self.running.take() {
+            running.handle.abort();
+            running.handle.wait();
+        }
         go.params.ponder = false;
-        self.position_received_ms = self.clock.elapsed_ms();
+        self.move_start_ms = self.clock.elapsed_ms();
         let game = self.game.clone();
         self.move_search_to(&game);
         self.start_search(go, None)
@@ -512,7 +506,7 @@ impl Session {
             stopper,
             after_bestmove: Some(Box::new(move |outcome| end_of_move.run(outcome))),
             clock: self.clock.clone(),
-            move_start_ms: self.position_received_ms,
+            move_start_ms: self.move_start_ms,
             searchmoves,
             hold_bestmove_until_stop: holds_bestmove,
             infinite: go.params.infinite,

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::runner::GameRecord;
+use crate::runner::{GameRecord, GameResult};
 use crate::stats::{Outcome, Pentanomial, SprtConfig, SprtDecision, StatsError, Trinomial};
 
 /// Results of one pairing from the first engine's point of view.
@@ -33,16 +33,28 @@ impl PairingTally {
 
     /// Counts a game if it belongs to this pairing; returns whether it did.
     pub fn add(&mut self, record: &GameRecord) -> bool {
-        let players = (record.white.as_str(), record.black.as_str());
-        if players != (&self.first, &self.second) && players != (&self.second, &self.first) {
+        self.add_result(&record.white, &record.black, record.pair_id, record.result)
+    }
+
+    /// Counts a game given by its players, pair and result if it belongs to this pairing; returns whether it did.
+    pub fn add_result(&mut self, white: &str, black: &str, pair_id: u64, result: GameResult) -> bool {
+        let white_view = match result {
+            GameResult::WhiteWins => Outcome::Win,
+            GameResult::BlackWins => Outcome::Loss,
+            GameResult::Draw => Outcome::Draw,
+        };
+        let outcome = if (white, black) == (&self.first, &self.second) {
+            white_view
+        } else if (white, black) == (&self.second, &self.first) {
+            white_view.reversed()
+        } else {
             return false;
-        }
-        let Some(outcome) = record.outcome_for(&self.first) else { return false };
+        };
         self.games.add(outcome);
-        match self.half_pairs.remove(&record.pair_id) {
+        match self.half_pairs.remove(&pair_id) {
             Some(other) => self.pairs.add_pair(other, outcome),
             None => {
-                self.half_pairs.insert(record.pair_id, outcome);
+                self.half_pairs.insert(pair_id, outcome);
             }
         }
         true

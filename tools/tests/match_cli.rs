@@ -104,6 +104,91 @@ fn sprt_stops_at_the_upper_bound() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The strong-against-crashing match of `sprt_stops_at_the_upper_bound`, with `extra` arguments.
+fn crashing_match(dir: &Path, extra: &[&str]) -> MatchArgs {
+    let engine = fake_engine_path().display().to_string();
+    let results = dir.join("results.jsonl").display().to_string();
+    let strong = format!("cmd={engine}");
+    let crashing = [format!("cmd={engine}"), "arg=--fail".into(), "arg=crash".into()];
+    let mut line: Vec<&str> = vec!["match", "--engine", "name=strong", &strong, "--engine", "name=crashing"];
+    line.extend(crashing.iter().map(String::as_str));
+    line.extend(["--each", "tc=10+0.1", "--results", &results]);
+    line.extend(extra);
+    Cli::try_parse_from(line).unwrap().args
+}
+
+/// The game count at which the pairs of `games` (in file order) first cross a bound of `config`, replayed from
+/// scratch with the tally and the fishtest-checked LLR.
+fn first_crossing(games: &[tools::runner::GameRecord], config: &SprtConfig) -> Option<usize> {
+    let mut tally = PairingTally::new("strong", "crashing");
+    games
+        .iter()
+        .position(|game| {
+            tally.add(game);
+            tally.llr(config).is_ok_and(|llr| config.decide(llr) != SprtDecision::Continue)
+        })
+        .map(|index| index + 1)
+}
+
+#[test]
+fn the_sprt_is_recorded_before_the_first_game_and_a_resume_continues_it() {
+    let dir = scratch("sprt-resume");
+    let path = dir.join("results.jsonl");
+    run_match(crashing_match(&dir, &["--games", "2", "--sprt", "elo0=0", "elo1=10"])).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let header: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let expected = serde_json::json!({
+        "sprt": {"elo0": 0.0, "elo1": 10.0, "alpha": 0.05, "beta": 0.05, "model": "Normalized"},
+        "engines": ["strong", "crashing"],
+    });
+    assert_eq!(header, expected, "the first line fixes the test");
+    assert_eq!(text.lines().count(), 3, "the header and two games");
+    let file = tools::runner::read_results_file::<tools::runner::GameRecord>(&path).unwrap();
+    assert_eq!((file.header.unwrap().engines[0].as_str(), file.games.len()), ("strong", 2));
+
+    let changed = run_match(crashing_match(&dir, &["--games", "200", "--resume", "--sprt", "elo0=0", "elo1=5"]));
+    let message = changed.unwrap_err().to_string();
+    assert!(message.contains("records the SPRT 'elo0=0 elo1=10 alpha=0.05 beta=0.05 model=normalized'"), "{message}");
+    assert_eq!(read_results(&path).unwrap().len(), 2, "nothing was played");
+
+    // Without --sprt the resume runs the recorded test: it stops at its bound, not after 200 games.
+    run_match(crashing_match(&dir, &["--games", "200", "--resume"])).unwrap();
+    let games = read_results(&path).unwrap();
+    let config = SprtConfig { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, model: EloModel::Normalized };
+    assert_eq!(first_crossing(&games, &config), Some(games.len()), "stopped at the recorded test's first crossing");
+
+    // A test that has crossed is over: resuming it again plays nothing.
+    run_match(crashing_match(&dir, &["--games", "200", "--resume", "--sprt", "elo0=0", "elo1=10"])).unwrap();
+    assert_eq!(read_results(&path).unwrap().len(), games.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn two_games_at_a_time_stop_at_the_first_crossing() {
+    let dir = scratch("sprt-concurrent");
+    let args = crashing_match(&dir, &["--games", "200", "--concurrency", "2", "--sprt", "elo0=0", "elo1=10"]);
+    run_match(args).unwrap();
+    let games = read_results(&dir.join("results.jsonl")).unwrap();
+    let config = SprtConfig { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, model: EloModel::Normalized };
+    let crossing = first_crossing(&games, &config).expect("the match crossed a bound");
+    // The game in progress on the other worker when the bound was reached still ends and is recorded.
+    assert!(games.len() == crossing || games.len() == crossing + 1, "{} games, crossed at {crossing}", games.len());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_results_file_without_a_header_still_resumes_with_the_sprt_given() {
+    let dir = scratch("sprt-headerless");
+    run_match(crashing_match(&dir, &["--games", "2"])).unwrap();
+    run_match(crashing_match(&dir, &["--games", "200", "--resume", "--sprt", "elo0=0", "elo1=10"])).unwrap();
+    let games = read_results(&dir.join("results.jsonl")).unwrap();
+    let config = SprtConfig { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05, model: EloModel::Normalized };
+    assert_eq!(first_crossing(&games, &config), Some(games.len()));
+    let first_line = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+    assert!(first_line.starts_with("{\"game_id\":0"), "no header is made up after the first game");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn bad_arguments_name_the_problem() {
     let dir = scratch("bad");

@@ -103,6 +103,30 @@ fn llr_matches_fastchess_tests_to_their_precision() {
     }
 }
 
+/// Normalised-Elo LLRs of pentanomial counts computed by another route: `reference/sprt-llr-by-optimisation.py`
+/// maximises each hypothesis's profile likelihood with scipy 1.17.1's SLSQP (not fishtest's fixed point). Two of
+/// the vectors have published values as well: OpenBench's API gave its live test 3 (counts 6, 21, 70, 63, 29,
+/// bounds [0, 10]) `currentllr` 3.045833574693395, and OpenBench's documentation example 2.9417.
+#[test]
+fn normalized_llr_matches_the_profile_likelihood_by_optimisation() {
+    let cases: [(f64, f64, [u64; 5], f64); 6] = [
+        // EXPERIMENTS.md's non-regression test of the slowmover-1.5 legacy, games 273-4652.
+        (-10.0, 0.0, [87, 471, 1081, 480, 71], 0.7138712682),
+        // legacy(preset=kairos) at 10+0.1 and VirtualNps 5000, 524 games.
+        (-10.0, 0.0, [3, 54, 124, 74, 7], 1.6416096974),
+        (0.0, 10.0, [6, 21, 70, 63, 29], 3.0458335747),
+        // The default against legacy at 60+0.6 when the runner stopped it (it printed -2.99).
+        (0.0, 10.0, [23, 102, 154, 57, 14], -2.9874799567),
+        (0.5, 2.5, [39, 8843, 26675, 9240, 44], 2.9416752080),
+        // Every pair won: empty cells count 1e-3, as in fishtest.
+        (0.0, 10.0, [0, 0, 0, 0, 5], 0.1993445880),
+    ];
+    for (elo0, elo1, counts, expected) in cases {
+        let llr = sprt(elo0, elo1, EloModel::Normalized).llr(&counts).unwrap();
+        assert_close(llr, expected, 1e-8, &format!("{counts:?} [{elo0}, {elo1}]"));
+    }
+}
+
 #[test]
 fn fishtest_get_elo_example_matches() {
     let v = &vectors()["fishtest_get_elo_L1500_D4000_W1450"];

@@ -1,7 +1,7 @@
 //! `kairos match`: command-line arguments and the driver that records, tallies and stops the match.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
 use clap::{ArgAction, Args, ValueEnum};
@@ -11,8 +11,10 @@ use super::progress::MatchProgress;
 use super::words::{key_values, number};
 use crate::runner::{
     binaries_by_engine, load_openings, play_games, DrawAdjudication, EngineConfig, Flow, GameRecord, GameSettings,
-    MatchPlan, Opening, OpeningOrder, PgnLog, ResignAdjudication, ResultsLog, Tournament, UciProcess, Variant,
+    MatchPlan, Opening, OpeningOrder, PgnLog, ResignAdjudication, ResultsHeader, ResultsLog, Tournament, UciProcess,
+    Variant,
 };
+use crate::sprt_replay::SprtReplay;
 use crate::stats::{EloModel, SprtConfig, SprtDecision};
 use crate::tally::PairingTally;
 
@@ -261,23 +263,30 @@ pub fn plan_from_args(args: &MatchArgs) -> anyhow::Result<MatchPlan> {
     Ok(plan)
 }
 
-/// Runs `kairos match`: plays, records every game as it ends, shows progress and prints the statistics.
+/// Runs `kairos match`: plays, records every game as it ends, shows progress and prints the statistics. With an
+/// SPRT the results file's header fixes the test before the first game, the match stops at the first pair whose
+/// LLR reaches a bound, and a resumed match continues the test its file records.
 pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     let plan = plan_from_args(&args)?;
-    let sprt = sprt_config(&args.sprt)?;
+    let asked = sprt_config(&args.sprt)?;
     let pairings = plan.pairings();
-    if sprt.is_some() && pairings.len() != 1 {
+    if asked.is_some() && pairings.len() != 1 {
         bail!("--sprt needs exactly one pairing (two engines); this match has {}", pairings.len());
     }
     let (mut results, previous) = ResultsLog::open(&args.results, args.resume)?;
+    let sprt = settle_sprt(asked, results.header(), &plan, &args.results, previous.len())?;
     let schedule = plan.schedule();
     let mut tallies: Vec<PairingTally> =
         pairings.iter().map(|&(a, b)| PairingTally::new(&plan.engines[a].name, &plan.engines[b].name)).collect();
+    let mut replay = sprt.as_ref().map(|header| SprtReplay::new(header.sprt, &header.engines[0], &header.engines[1]));
     let mut done = std::collections::HashSet::new();
     for record in &previous {
         check_resumed(&plan, &schedule, record)?;
         done.insert(record.game_id);
         tallies.iter_mut().any(|t| t.add(record));
+        if let Some(replay) = replay.as_mut() {
+            replay.add(&record.white, &record.black, record.pair_id, record.result);
+        }
     }
     check_engines(&plan, &previous, args.allow_mixed_binaries)?;
     let mut pgn = match args.pgn.as_deref() {
@@ -291,14 +300,22 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let decided = |tallies: &[PairingTally]| {
-        sprt.as_ref()
-            .is_some_and(|config| tallies[0].llr(config).is_ok_and(|llr| config.decide(llr) != SprtDecision::Continue))
-    };
+    if let Some(header) = sprt.as_ref().filter(|_| results.header().is_none() && previous.is_empty()) {
+        results.write_header(header)?;
+    }
+    let crossed = |replay: &Option<SprtReplay>| replay.as_ref().is_some_and(|r| r.first_crossing().is_some());
+    if let Some(crossing) = replay.as_ref().and_then(SprtReplay::first_crossing) {
+        eprintln!(
+            "the SPRT {} reached its bound after {} of the recorded games; the test is over and no game is played",
+            args.results.display(),
+            crossing.games
+        );
+    }
     let jobs: Vec<_> = schedule.iter().filter(|job| !done.contains(&job.game_id)).cloned().collect();
     let progress = MatchProgress::new(schedule.len() as u64, done.len() as u64);
+    let config = sprt.as_ref().map(|header| header.sprt);
     let mut failure: Option<anyhow::Error> = None;
-    if !decided(&tallies) {
+    if !crossed(&replay) {
         play_games(&plan, jobs, |record| {
             let written = results.append(record).map_err(anyhow::Error::from).and_then(|()| match pgn.as_mut() {
                 Some(pgn) => pgn.append(record).map_err(anyhow::Error::from),
@@ -309,9 +326,12 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
                 return Flow::Stop;
             }
             tallies.iter_mut().any(|t| t.add(record));
+            if let Some(replay) = replay.as_mut() {
+                replay.add(&record.white, &record.black, record.pair_id, record.result);
+            }
             progress.warn_of_failure(record);
-            progress.update(record, &tallies[0], sprt.as_ref());
-            if decided(&tallies) {
+            progress.update(record, &tallies[0], config.as_ref());
+            if crossed(&replay) {
                 Flow::Stop
             } else {
                 Flow::Continue
@@ -320,12 +340,67 @@ pub fn run_match(args: MatchArgs) -> anyhow::Result<()> {
     }
     progress.finish();
     for tally in &tallies {
-        println!("{}\n", tally.summary(sprt.as_ref()));
+        println!("{}\n", tally.summary(config.as_ref()));
+    }
+    if let Some(crossing) = replay.as_ref().and_then(SprtReplay::first_crossing) {
+        let hypothesis = if crossing.decision == SprtDecision::AcceptH0 { "H0" } else { "H1" };
+        println!(
+            "SPRT verdict at its first crossing: {hypothesis} accepted after {} games (LLR {:.2}); games recorded \
+             after it do not change it",
+            crossing.games, crossing.llr
+        );
     }
     match failure {
         Some(e) => Err(e.context("recording a finished game failed; the match was stopped")),
         None => Ok(()),
     }
+}
+
+/// The SPRT a match runs: the one its results file records, which a resume may repeat but not change, or the one
+/// asked for. A file that holds games but no header (written before headers existed, or by a match without
+/// `--sprt`) takes the test asked for, with a warning that it was not fixed before its first game.
+fn settle_sprt(
+    asked: Option<SprtConfig>,
+    recorded: Option<&ResultsHeader>,
+    plan: &MatchPlan,
+    path: &Path,
+    games_recorded: usize,
+) -> anyhow::Result<Option<ResultsHeader>> {
+    let path = path.display();
+    let engines = match plan.pairings().as_slice() {
+        &[(first, second)] => Some([plan.engines[first].name.clone(), plan.engines[second].name.clone()]),
+        _ => None,
+    };
+    let Some(recorded) = recorded else {
+        if asked.is_some() && games_recorded > 0 {
+            eprintln!(
+                "warning: results file {path} holds {games_recorded} games but records no SPRT (written before the \
+                 runner recorded the test, or by a match without --sprt): the bounds given now were not fixed before \
+                 its first game"
+            );
+        }
+        return Ok(asked.zip(engines).map(|(sprt, engines)| ResultsHeader { sprt, engines }));
+    };
+    if engines.as_ref() != Some(&recorded.engines) {
+        bail!(
+            "results file {path} records an SPRT of {} against {}; this match is not that pairing: resume with the \
+             same engines, or start a new --results file",
+            recorded.engines[0],
+            recorded.engines[1]
+        );
+    }
+    match asked {
+        Some(asked) if asked != recorded.sprt => bail!(
+            "results file {path} records the SPRT '{}'; this resume asks for '{asked}'. A resumed match continues \
+             the test fixed before its first game: resume with --sprt {} (or without --sprt), or start a new \
+             --results file for a new test",
+            recorded.sprt,
+            recorded.sprt
+        ),
+        Some(_) => {}
+        None => eprintln!("continuing the SPRT that results file {path} records: {}", recorded.sprt),
+    }
+    Ok(Some(recorded.clone()))
 }
 
 /// Starts each engine once before the first game and warns of what its start-up suggests is wrong with its

@@ -22,7 +22,7 @@ pub use pgn::{clock_text, game_to_pgn, PgnError, PgnLog};
 pub use play::{play_games, Flow};
 pub use provenance::{machine_description, EngineProvenance};
 pub use record::{binaries_by_engine, rfc3339_text, GameRecord, GameResult, MoveRecord, Termination};
-pub use results_log::{read_results, ResultsError, ResultsLog};
+pub use results_log::{read_results, read_results_file, ResultsError, ResultsFile, ResultsHeader, ResultsLog};
 pub use schedule::{MatchPlan, PlanError, Tournament};
 pub use time_control::{GoLimits, SideClock, TimeControl, TimeControlError};
 pub use uci_process::{EngineFailure, Score, SearchDeadline, SearchReport, UciProcess};

@@ -50,6 +50,18 @@ pub enum SprtDecision {
     AcceptH1,
 }
 
+/// The `--sprt` words that give this test (`elo0=0 elo1=10 alpha=0.05 beta=0.05 model=normalized`), so that a
+/// message can name the test to repeat.
+impl std::fmt::Display for SprtConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let model = match self.model {
+            EloModel::Logistic => "logistic",
+            EloModel::Normalized => "normalized",
+        };
+        write!(f, "elo0={} elo1={} alpha={} beta={} model={model}", self.elo0, self.elo1, self.alpha, self.beta)
+    }
+}
+
 impl SprtConfig {
     /// Checks that the error rates are probabilities and the hypotheses differ, so the bounds are finite.
     pub fn validate(&self) -> Result<(), StatsError> {

@@ -88,7 +88,8 @@ fn report_writes_plots_and_summary() {
     assert!(previous.is_empty());
     games().iter().for_each(|g| log.append(g).unwrap());
     let out = dir.join("report");
-    run_match_report(MatchReportArgs { results, out: out.clone(), trace: Vec::new() }).unwrap();
+    let args = MatchReportArgs { results: Some(results), out: Some(out.clone()), trace: Vec::new(), verdicts: None };
+    run_match_report(args).unwrap();
     for stem in ["time-per-move", "clock-by-ply", "tree-size"] {
         for ext in ["png", "svg"] {
             let path = out.join(format!("{stem}.{ext}"));
@@ -109,7 +110,9 @@ fn report_writes_plots_and_summary() {
     let timed_results = dir.join("timed.jsonl");
     let (mut log, _) = ResultsLog::open(&timed_results, false).unwrap();
     timed.iter().for_each(|g| log.append(g).unwrap());
-    run_match_report(MatchReportArgs { results: timed_results, out: out.clone(), trace: Vec::new() }).unwrap();
+    let args =
+        MatchReportArgs { results: Some(timed_results), out: Some(out.clone()), trace: Vec::new(), verdicts: None };
+    run_match_report(args).unwrap();
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
     assert!(summary.contains("\nPlayed: 2026-12-03T23:59:40Z to 2026-12-04T00:01:02Z (UTC).\n"), "{summary}");
     std::fs::remove_dir_all(&dir).unwrap();

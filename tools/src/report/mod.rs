@@ -1,8 +1,10 @@
-//! `kairos match-report`: time-usage tables, plots and a Markdown summary from a results file.
+//! `kairos match-report`: time-usage tables, plots and a Markdown summary from a results file; with `--verdicts`,
+//! every committed SPRT re-derived from its raw results ([`verdicts`]).
 
 mod node_budget;
 mod plots;
 mod usage;
+pub mod verdicts;
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -20,27 +22,42 @@ use crate::runner::{binaries_by_engine, read_results, rfc3339_text, GameRecord};
 /// Arguments of `kairos match-report`.
 #[derive(Args, Debug, Clone)]
 pub struct MatchReportArgs {
-    /// Results file written by `kairos match` (one JSON line per game).
-    pub results: PathBuf,
+    /// Results file written by `kairos match` (one JSON line per game; `.gz` is read as it is).
+    #[arg(required_unless_present = "verdicts")]
+    pub results: Option<PathBuf>,
     /// Directory for the plots and summary.md (created if missing).
-    #[arg(long)]
-    pub out: PathBuf,
+    #[arg(long, required_unless_present = "verdicts")]
+    pub out: Option<PathBuf>,
     /// An engine's time-manager trace as NAME=FILE (its TmTraceFile): adds the node target against the tree
     /// size reached, for node-limited managers. Repeat for each engine.
     #[arg(long, value_name = "NAME=FILE")]
     pub trace: Vec<String>,
+    /// Instead of one match's report, print every SPRT under DIR re-derived from its raw results (the runner's
+    /// model, the verdict at the first crossing and at the end) as Markdown: docs/verdicts.md is
+    /// `kairos match-report --verdicts experiments`.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["results", "out", "trace"])]
+    pub verdicts: Option<PathBuf>,
 }
 
-/// Runs `kairos match-report`: reads the results, writes three charts (PNG and SVG) and `summary.md`.
+/// Runs `kairos match-report`: reads the results, writes three charts (PNG and SVG) and `summary.md`; or, with
+/// `--verdicts`, prints the verdicts document.
 pub fn run_match_report(args: MatchReportArgs) -> anyhow::Result<()> {
-    let games = read_results(&args.results)?;
-    if games.is_empty() {
-        anyhow::bail!("{} holds no finished games; play some with kairos match first", args.results.display());
+    if let Some(dir) = &args.verdicts {
+        let rows = verdicts::collect_verdicts(dir)?;
+        print!("{}", verdicts::verdicts_markdown(dir, &rows));
+        return Ok(());
     }
-    std::fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    let (Some(results), Some(out)) = (&args.results, &args.out) else {
+        anyhow::bail!("give a results file and --out DIR, or --verdicts DIR");
+    };
+    let games = read_results(results)?;
+    if games.is_empty() {
+        anyhow::bail!("{} holds no finished games; play some with kairos match first", results.display());
+    }
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
     let engines = usage_by_engine(&games);
-    write_charts(&args.out, &engines)?;
-    let mut text = markdown(&args.results, games.len(), &engines);
+    write_charts(out, &engines)?;
+    let mut text = markdown(results, games.len(), &engines);
     text.push_str(&provenance_markdown(&games));
     let mut budget_series = Vec::new();
     for argument in &args.trace {
@@ -56,12 +73,12 @@ pub fn run_match_report(args: MatchReportArgs) -> anyhow::Result<()> {
             y_label: "nodes",
             series: &budget_series,
         };
-        write_chart(&args.out, "node-budget", &chart)?;
+        write_chart(out, "node-budget", &chart)?;
         text.push_str("
 ![node budget](node-budget.png)
 ");
     }
-    let summary = args.out.join("summary.md");
+    let summary = out.join("summary.md");
     std::fs::write(&summary, text).with_context(|| format!("writing {}", summary.display()))?;
     println!("wrote {}", summary.display());
     Ok(())

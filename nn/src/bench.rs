@@ -38,24 +38,8 @@ pub fn backend_bench(
     batch_sizes: &[usize],
     batches_per_size: usize,
 ) -> Result<Vec<BenchRow>, NnError> {
-    let history = [HistoryEntry {
-        position: Chess::default(),
-        repetitions: 0,
-    }];
-    let moves: Vec<Move> = history[0].position.legal_moves().into_iter().collect();
-    let request = EvalRequest {
-        history: &history,
-        moves: &moves,
-    };
-    let run = |size: usize| -> Result<f64, NnError> {
-        let start = Instant::now();
-        let mut computation = backend.new_computation();
-        for _ in 0..size {
-            computation.add(&request)?;
-        }
-        computation.compute()?;
-        Ok(start.elapsed().as_secs_f64() * 1000.0)
-    };
+    let start = StartPositionBatches::new();
+    let run = |size: usize| start.time_ms(backend, size);
     if let Some(&largest) = batch_sizes.iter().max() {
         run(largest)?;
         run(largest)?;
@@ -84,4 +68,38 @@ pub fn backend_bench(
         });
     }
     Ok(rows)
+}
+
+/// Batches of the start position: what `backendbench` and the load-time timing of `Precision=auto` run.
+pub(crate) struct StartPositionBatches {
+    history: [HistoryEntry; 1],
+    moves: Vec<Move>,
+}
+
+impl StartPositionBatches {
+    /// The start position and its legal moves.
+    pub(crate) fn new() -> Self {
+        let position = Chess::default();
+        let moves = position.legal_moves().into_iter().collect();
+        Self { history: [HistoryEntry { position, repetitions: 0 }], moves }
+    }
+
+    /// Evaluates one batch of `size` copies of the start position on `backend`, queued and computed as the search
+    /// does.
+    pub(crate) fn evaluate(&self, backend: &dyn Backend, size: usize) -> Result<(), NnError> {
+        let request = EvalRequest { history: &self.history, moves: &self.moves };
+        let mut computation = backend.new_computation();
+        for _ in 0..size {
+            computation.add(&request)?;
+        }
+        computation.compute()?;
+        Ok(())
+    }
+
+    /// Milliseconds of [`StartPositionBatches::evaluate`] on the wall clock.
+    fn time_ms(&self, backend: &dyn Backend, size: usize) -> Result<f64, NnError> {
+        let start = Instant::now();
+        self.evaluate(backend, size)?;
+        Ok(start.elapsed().as_secs_f64() * 1000.0)
+    }
 }

@@ -19,6 +19,7 @@ pub mod network;
 pub mod options;
 pub mod policy_map;
 pub mod positional_encoding;
+pub mod precision_timing;
 pub mod prior;
 pub mod proto;
 pub mod raw_outputs;

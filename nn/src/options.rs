@@ -10,7 +10,7 @@ use tch::{Device, Kind};
 
 use crate::backend::Backend;
 use crate::cache::CachingBackend;
-use crate::cpu_features::{native_bf16, AVX512_BF16};
+use crate::cpu_features::native_bf16;
 use crate::cuda::load_cuda_runtime;
 use crate::encoder::HistoryFill;
 use crate::error::NnError;
@@ -18,6 +18,7 @@ use crate::loader::load_network;
 use crate::network::{Body, Network};
 use crate::test_backend::{TestBackend, TestMode};
 use crate::policy_map::TransposedMoves;
+use crate::precision_timing::time_precisions;
 use crate::recording::RecordingBackend;
 use crate::replay::ReplayBackend;
 use crate::round_robin::RoundRobinBackend;
@@ -136,7 +137,8 @@ impl FromStr for DeviceChoice {
 /// The arithmetic precision of the network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Precision {
-    /// fp16 on CUDA, fp32 on the CPU.
+    /// fp16 on CUDA; on a CPU with native bf16 the faster there of bf16 and fp32, timed when the network loads;
+    /// fp32 on other CPUs.
     Auto,
     /// IEEE single precision.
     Fp32,
@@ -248,10 +250,12 @@ pub fn open_backend_described(options: &BackendOptions) -> Result<(Arc<dyn Backe
     }
     let mut children: Vec<Arc<dyn Backend>> = Vec::new();
     let mut layout = CpuLayout::given(options);
+    let mut placements = Vec::new();
     if options.kind == BackendKind::Torch {
         let network = load_network(&options.weights)?;
         layout = CpuLayout::for_body(options, &network.body);
-        let backends = torch_backends(options, &network, layout)?;
+        let backends;
+        (backends, placements) = torch_backends(options, &network, layout)?;
         children.extend(backends.into_iter().map(|backend| backend as Arc<dyn Backend>));
     } else if options.kind == BackendKind::Replay {
         let path = options.record_file.as_deref().ok_or(NnError::InvalidOption {
@@ -279,7 +283,7 @@ pub fn open_backend_described(options: &BackendOptions) -> Result<(Arc<dyn Backe
     } else {
         backend
     };
-    Ok((backend, describe(options, layout)?))
+    Ok((backend, describe(options, layout, &placements)))
 }
 
 /// How the CPU's backends of a lone `cpu` (or `auto` without a GPU) run a network: how many there are, taking
@@ -309,13 +313,14 @@ impl CpuLayout {
     }
 }
 
-/// A torch backend for each placement of `network`, the CPU's as `layout` says; the CPU's share the first one's
-/// weights, a GPU keeps a copy of its own.
+/// A torch backend for each placement of `network`, the CPU's as `layout` says, with the placements they run; the
+/// CPU's share the first one's weights, a GPU keeps a copy of its own. With `Precision=auto` on a CPU with native
+/// bf16 the CPU's backends are built in bf16 and in fp32 and timed ([`time_precisions`]); the faster are kept.
 fn torch_backends(
     options: &BackendOptions,
     network: &Network,
     layout: CpuLayout,
-) -> Result<Vec<Arc<TorchBackend>>, NnError> {
+) -> Result<(Vec<Arc<TorchBackend>>, Vec<Placement>), NnError> {
     let policy = PolicyOutput {
         temperature: options.policy_temperature,
         exact_softmax: options.exact_softmax,
@@ -326,26 +331,62 @@ fn torch_backends(
         cudnn_benchmark: options.cudnn_benchmark,
         fusion: options.fused_convolutions,
     };
+    let build = |device: Device, kind: Kind| {
+        let rust_batch_limit =
+            (options.rust_batch_limit).unwrap_or_else(|| default_rust_batch_limit(kind, &network.body));
+        TorchBackend::new(network, device, kind, layout.threads, rust_batch_limit, cuda, policy)
+            .map(|backend| backend.with_history_fill(options.history_fill))
+    };
+    let mut placements = placements(options, layout.backends)?;
+    let mut timed = timed_cpu_backends(options, &mut placements, |kind| build(Device::Cpu, kind))?.into_iter();
     let mut backends = Vec::new();
-    let mut on_cpu: Option<(Placement, Arc<TorchBackend>)> = None;
-    for placement in placements(options, layout.backends)? {
-        let backend = match &on_cpu {
-            Some((first, backend)) if *first == placement => backend.share(),
-            _ => {
-                let Placement { device, kind, .. } = placement;
-                let rust_batch_limit =
-                    (options.rust_batch_limit).unwrap_or_else(|| default_rust_batch_limit(kind, &network.body));
-                TorchBackend::new(network, device, kind, layout.threads, rust_batch_limit, cuda, policy)
-                    .map(|backend| backend.with_history_fill(options.history_fill))
-            }
+    let mut on_cpu: Option<(&Placement, Arc<TorchBackend>)> = None;
+    for placement in &placements {
+        let on_the_cpu = placement.device == Device::Cpu;
+        let backend = match (&on_cpu, if on_the_cpu { timed.next() } else { None }) {
+            (_, Some(backend)) => backend,
+            (Some((first, backend)), None) if *first == placement => Arc::new(backend.share().map_err(torch_error)?),
+            _ => Arc::new(build(placement.device, placement.kind).map_err(torch_error)?),
         };
-        let backend = Arc::new(backend.map_err(|e| NnError::Torch(e.to_string()))?);
-        if placement.device == Device::Cpu && on_cpu.is_none() {
+        if on_the_cpu && on_cpu.is_none() {
             on_cpu = Some((placement, Arc::clone(&backend)));
         }
         backends.push(backend);
     }
-    Ok(backends)
+    Ok((backends, placements))
+}
+
+/// With `Precision=auto` on a CPU with native bf16 (where bf16 and fp32 are both candidates), the CPU's backends in
+/// the precision that timed faster, `build` making the first of each and the rest sharing its weights; the CPU's
+/// placements then say which and why. Empty elsewhere (an explicit precision, a CPU without native bf16, CUDA).
+fn timed_cpu_backends(
+    options: &BackendOptions,
+    placements: &mut [Placement],
+    build: impl Fn(Kind) -> Result<TorchBackend, tch::TchError>,
+) -> Result<Vec<Arc<TorchBackend>>, NnError> {
+    let on_the_cpu = placements.iter().filter(|placement| placement.device == Device::Cpu).count();
+    let (Precision::Auto, Some(feature), 1..) = (options.precision, native_bf16(), on_the_cpu) else {
+        return Ok(Vec::new());
+    };
+    let candidates = |kind: Kind| -> Result<Vec<Arc<TorchBackend>>, tch::TchError> {
+        let first = build(kind)?;
+        let shared = (1..on_the_cpu).map(|_| first.share().map(Arc::new)).collect::<Result<Vec<_>, _>>()?;
+        Ok(std::iter::once(Arc::new(first)).chain(shared).collect())
+    };
+    let bf16 = candidates(Kind::BFloat16).map_err(torch_error)?;
+    let fp32 = candidates(Kind::Float).map_err(torch_error)?;
+    let timing = time_precisions(&bf16, &fp32)?;
+    let (kind, reason) = (timing.choice(), timing.reason(feature, on_the_cpu));
+    for placement in placements.iter_mut().filter(|placement| placement.device == Device::Cpu) {
+        placement.kind = kind;
+        placement.reason.clone_from(&reason);
+    }
+    Ok(if kind == Kind::Float { fp32 } else { bf16 })
+}
+
+/// libtorch's error as the backend factory's.
+fn torch_error(error: tch::TchError) -> NnError {
+    NnError::Torch(error.to_string())
 }
 
 /// Where each torch backend runs: every device of the list resolved, and a lone `cpu`, or `auto` without a GPU,
@@ -394,8 +435,8 @@ impl Placement {
 }
 
 /// The device and tensor kind for a choice; CUDA falls back to the CPU with a warning on stderr. `auto` is
-/// fp16 on CUDA, bf16 on a CPU with native bf16 (within [`BF16_TOLERANCE`] of fp32; without AMX a residual tower
-/// runs in plain Rust, its products in bf16, [`default_rust_batch_limit`]) and fp32 elsewhere.
+/// fp16 on CUDA, fp32 on a CPU without native bf16, and bf16 on one with it (within [`BF16_TOLERANCE`] of fp32)
+/// until the backends are built, where the faster of bf16 and fp32 on this CPU is timed ([`time_precisions`]).
 pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Placement, NnError> {
     let device = match choice {
         DeviceChoice::Cpu => Device::Cpu,
@@ -419,14 +460,10 @@ pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Plac
     let explicit = |kind: Kind| (kind, "Precision set explicitly".to_owned());
     let (kind, reason) = match (precision, device) {
         (Precision::Auto, Device::Cpu) => match native_bf16() {
-            Some(AVX512_BF16) => (
+            Some(feature) => (
                 Kind::BFloat16,
-                format!(
-                    "Precision=auto: this CPU has native bf16 ({AVX512_BF16}) but no AMX, so a residual tower runs \
-                     in plain Rust with its Winograd products in bf16, faster here"
-                ),
+                format!("Precision=auto: this CPU has native bf16 ({feature}), to be timed against fp32 at load"),
             ),
-            Some(feature) => (Kind::BFloat16, format!("Precision=auto: this CPU has native bf16 ({feature})")),
             None => (Kind::Float, "Precision=auto: this CPU has no native bf16 (AMX-BF16 or AVX512-BF16)".to_owned()),
         },
         (Precision::Auto, _) => (Kind::Half, "Precision=auto: fp16 on CUDA".to_owned()),
@@ -444,12 +481,11 @@ pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Plac
     Ok(Placement { device, kind, reason })
 }
 
-/// What the options run on `layout`, for the start-up report: the placement of the torch backends (and their
+/// What the options run on `layout`, for the start-up report: the `placements` of the torch backends (and their
 /// threads on the CPU where a pass takes several), or the name of a test backend, and the file a recording goes to.
-fn describe(options: &BackendOptions, layout: CpuLayout) -> Result<String, NnError> {
+fn describe(options: &BackendOptions, layout: CpuLayout, placements: &[Placement]) -> String {
     let described = match options.kind {
         BackendKind::Torch => {
-            let placements = placements(options, layout.backends)?;
             let on_cpu = placements.iter().any(|placement| placement.device == Device::Cpu);
             let placements: Vec<String> = placements.iter().map(Placement::describe).collect();
             let described = match placements.as_slice() {
@@ -473,13 +509,13 @@ fn describe(options: &BackendOptions, layout: CpuLayout) -> Result<String, NnErr
         }
         BackendKind::Replay => {
             let path = options.record_file.as_deref().unwrap_or(Path::new(""));
-            return Ok(format!("replay of {} (no network)", path.display()));
+            return format!("replay of {} (no network)", path.display());
         }
     };
-    Ok(match &options.record_file {
+    match &options.record_file {
         Some(path) => format!("{described}, recorded into {}", path.display()),
         None => described,
-    })
+    }
 }
 
 #[cfg(test)]
@@ -510,14 +546,14 @@ mod tests {
             record_file: None,
         };
         let layout = |options: &BackendOptions| CpuLayout::for_body(options, &network.body);
-        let backends = torch_backends(&options, &network, layout(&options)).expect("three CPU backends");
+        let (backends, _) = torch_backends(&options, &network, layout(&options)).expect("three CPU backends");
         assert_eq!(backends.len(), 3);
         assert!(backends[1..].iter().all(|backend| backend.shares_weights_with(&backends[0])), "one network");
         let listed = BackendOptions { devices: vec![DeviceChoice::Cpu, DeviceChoice::Cpu], ..options.clone() };
-        let backends = torch_backends(&listed, &network, layout(&listed)).expect("two CPU backends");
+        let (backends, _) = torch_backends(&listed, &network, layout(&listed)).expect("two CPU backends");
         assert!(backends[1].shares_weights_with(&backends[0]), "cpu,cpu: one network");
         let alone = BackendOptions { cpu_backends: 1, ..options };
-        let apart = torch_backends(&alone, &network, layout(&alone)).expect("one backend");
+        let (apart, _) = torch_backends(&alone, &network, layout(&alone)).expect("one backend");
         assert!(!apart[0].shares_weights_with(&backends[0]), "another load, another network");
     }
 }

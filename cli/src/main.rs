@@ -2,6 +2,9 @@
 //! everything else (`kairos bench`, `kairos eval …`, `kairos tm-help`, `kairos match …`).
 
 mod commands;
+// Not in the unit tests' harness, whose process is not this binary's.
+#[cfg(all(target_os = "linux", not(test)))]
+mod openmp_wait;
 
 use std::process::ExitCode;
 
@@ -11,6 +14,8 @@ use std::process::ExitCode;
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 fn main() -> ExitCode {
+    #[cfg(all(target_os = "linux", not(test)))]
+    openmp_wait::hand_on_the_users_environment();
     engine::uci::warnings::install();
     engine::memory::set_allocator_purge(purge_jemalloc);
     nn::load_cuda_runtime();

@@ -154,9 +154,10 @@ fn lc0_check(name: &str) -> bool {
     lc0_default(name).parse().unwrap_or_else(|_| panic!("{name} is not true or false"))
 }
 
-/// The `option name …` lines the binary answers `uci` with, in order.
+/// The `option name …` lines the binary answers `uci` with, hidden options included, in order.
 fn binary_option_lines() -> Vec<String> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kairos"))
+        .arg("--show-hidden")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -185,7 +186,7 @@ fn binary_defaults() -> BTreeMap<String, String> {
 fn the_binary_announces_the_declared_table_line_for_line() {
     assert_eq!(
         binary_option_lines(),
-        EngineOptions::default().uci_option_lines(),
+        EngineOptions { show_hidden: true, ..EngineOptions::default() }.uci_option_lines(),
         "the binary's uci answer (names, types, defaults, ranges, choices) is the declared table"
     );
 }

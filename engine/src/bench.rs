@@ -330,7 +330,7 @@ mod tests {
     #[test]
     fn a_benchmark_position_with_moves_is_searched_after_them() {
         let mut bench = Bench::open(&EngineOptions {
-            backend: "uniform".to_string(),
+            backend: nn::BackendKind::Uniform,
             ..EngineOptions::default()
         })
         .expect("a uniform backend opens");

@@ -16,7 +16,7 @@ use engine::position::{uci_move, GameState};
 use engine::search::{InfoFields, Search, SearchEvent, SearchRequest};
 use engine::options::EngineOptions;
 use engine::tablebase::Tablebases;
-use nn::{open_backend, Backend, BackendKind, CachingBackend};
+use nn::{open_backend, Backend, BackendKind, CachingBackend, Precision};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -231,7 +231,7 @@ fn compare_with_lc0_within(
         "{weights} is missing; run scripts/setup to install Maia-1900 (the test nets are in the repository)"
     );
     // lc0's blas backend computes in fp32: so does the comparison, whatever Precision=auto picks here.
-    let options = EngineOptions { weights_file: weights.into(), precision: "fp32".into(), ..flags };
+    let options = EngineOptions { weights_file: weights.into(), precision: Precision::Fp32, ..flags };
     let params = options.search_params();
     let backend_options = options.backend_options().expect("the default network is installed");
     assert_eq!((backend_options.kind, backend_options.cache_size), (BackendKind::Torch, 0), "no cache: one per position below");

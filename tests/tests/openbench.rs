@@ -1,5 +1,6 @@
 //! The OpenBench conventions Kairos relies on, through the binary: time-manager keys as UCI options that a match
-//! runner can set one value at a time (fastchess only sends options the engine announces), the SPSA block
+//! runner can set one value at a time (fastchess only sends options the engine announces, and the keys are hidden
+//! options, which `uci` lists after `--show-hidden`), the SPSA block
 //! OpenBench's `create_spsa_run` splits into seven fields, its `Name, value` output read back into a string that
 //! `tm-plan` accepts, and OpenBench's SPRT spelling in `kairos match --sprt`.
 
@@ -30,7 +31,7 @@ fn plan(time_manager: &str) -> String {
 
 #[test]
 fn key_options_are_announced_set_one_by_one_and_equal_the_same_keys_in_the_string() {
-    let mut engine = UciSession::start(&["--backend=uniform"]);
+    let mut engine = UciSession::start(&["--backend=uniform", "--show-hidden"]);
     engine.send("uci");
     let first = engine.read_until("uciok", LIMIT);
     assert_eq!(announced(&first, "SmoothMaxMoveBudget"), Some("0.3"), "{first:?}");

@@ -42,7 +42,7 @@ fn wac_solved_count_at_a_fixed_node_count() {
     let options = EngineOptions {
         weights_file: default_weights().to_string_lossy().into_owned(),
         threads: 1,
-        precision: "fp32".into(),
+        precision: nn::Precision::Fp32,
         // lc0's prefetch, which its run had (a CPU backend of Kairos recommends none).
         max_prefetch: 32,
         ..EngineOptions::default()

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use engine::decision::DecisionProbe;
-use engine::options::EngineOptions;
+use engine::options::{BackendKind, EngineOptions, Precision};
 use safetensors::tensor::{Dtype, TensorView};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -37,7 +37,7 @@ fn line(fen: &str) -> Line {
 
 /// A probe on the uniform backend: no network, every prior equal, every value 0.
 fn uniform_probe() -> DecisionProbe {
-    DecisionProbe::open(&EngineOptions { backend: "uniform".into(), ..EngineOptions::default() }).unwrap()
+    DecisionProbe::open(&EngineOptions { backend: BackendKind::Uniform, ..EngineOptions::default() }).unwrap()
 }
 
 /// A probe on the installed Maia-1900 in fp32.
@@ -46,7 +46,7 @@ fn maia_probe() -> DecisionProbe {
     assert!(weights.is_file(), "{} is missing: run scripts/setup first", weights.display());
     let options = EngineOptions {
         weights_file: weights.to_string_lossy().into_owned(),
-        precision: "fp32".into(),
+        precision: Precision::Fp32,
         backend_device: "cpu".into(),
         ..EngineOptions::default()
     };

@@ -4,7 +4,7 @@ use anyhow::{bail, Result};
 use clap::Parser;
 
 use super::{eval::backend_options, parse_mode_args};
-use engine::options::EngineOptions;
+use engine::options::{Choice, EngineOptions};
 
 /// Measure network evaluations per second for a range of batch sizes.
 #[derive(Parser)]
@@ -16,7 +16,7 @@ struct BackendBenchArgs {
     #[arg(long, default_value_t = EngineOptions::default().backend_device)]
     device: String,
     /// auto, fp32, bf16 or fp16.
-    #[arg(long, default_value_t = EngineOptions::default().precision)]
+    #[arg(long, default_value = EngineOptions::default().precision.name())]
     precision: String,
     /// CPU threads of each forward pass, as the engine's BackendThreads (0 = one per core, -1 = by network).
     #[arg(long = "backend-threads", default_value_t = EngineOptions::default().backend_threads)]

@@ -4,7 +4,7 @@ use anyhow::{Context, Result};
 use clap::Parser;
 
 use super::parse_mode_args;
-use engine::options::EngineOptions;
+use engine::options::{Choice, EngineOptions};
 
 /// Evaluate one position and print `{"wdl":[w,d,l],"q":…,"d":…,"m":…|null,"policy":{…}}`.
 #[derive(Parser)]
@@ -26,13 +26,13 @@ struct EvalArgs {
     #[arg(long = "lc0-softmax")]
     lc0_softmax: bool,
     /// torch, uniform, random or replay.
-    #[arg(long, default_value_t = EngineOptions::default().backend)]
+    #[arg(long, default_value = EngineOptions::default().backend.name())]
     backend: String,
     /// cpu, cuda, cuda:N or auto.
     #[arg(long, default_value_t = EngineOptions::default().backend_device)]
     device: String,
     /// auto, fp32, bf16 or fp16.
-    #[arg(long, default_value_t = EngineOptions::default().precision)]
+    #[arg(long, default_value = EngineOptions::default().precision.name())]
     precision: String,
 }
 
@@ -56,13 +56,12 @@ pub(super) fn backend_options(
     device: &str,
     precision: &str,
 ) -> Result<nn::BackendOptions> {
-    let defaults = EngineOptions::default();
-    let options = EngineOptions {
-        weights_file: weights.map_or_else(|| defaults.weights_file.clone(), str::to_owned),
-        backend: backend.to_owned(),
-        backend_device: device.to_owned(),
-        precision: precision.to_owned(),
-        ..defaults
-    };
+    let mut options = EngineOptions::default();
+    if let Some(weights) = weights {
+        options.set("WeightsFile", weights)?;
+    }
+    options.set("Backend", backend)?;
+    options.set("BackendDevice", device)?;
+    options.set("Precision", precision)?;
     Ok(options.backend_options()?)
 }

@@ -11,17 +11,20 @@ use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 use std::time::Duration;
 
-use nn::encoder::HistoryFill;
 use nn::policy_map::TransposedMoves;
-use nn::{BackendKind, BackendOptions, DeviceChoice, Precision};
+use nn::{BackendOptions, DeviceChoice};
 use timemgr::options::error::Suggestion;
 use timemgr::options::{key_option, key_options, KeyOption, ParamKind, Value};
 use timemgr::{CommonStopperOptions, TimeManagerConfig};
 
+mod choices;
 pub mod config_file;
 mod lc0_names;
 mod time_manager;
 
+pub use choices::{combo, Choice, FpuStrategy, RootFpuStrategy};
+/// The network's choice options hold nn's types: re-exported so that a caller that sets them needs no `nn`.
+pub use nn::{encoder::HistoryFill, BackendKind, Precision};
 pub use config_file::ConfigFileError;
 pub use time_manager::TimeManagerSetting;
 
@@ -98,8 +101,8 @@ pub enum OptionsError {
     },
     /// The weights file was found nowhere.
     #[error(
-        "weights file '{given}' not found (tried: {}); run scripts/setup to install the default network, \
-         or set WeightsFile / --weights to the path of an Lc0 .pb.gz network",
+        "weights file '{given}' not found (tried: {}); in a checkout scripts/setup installs the default network, a \
+         release keeps it beside the binary; or set WeightsFile / --weights to the path of an Lc0 .pb.gz network",
         tried.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
     )]
     WeightsNotFound {
@@ -138,6 +141,17 @@ pub enum OptionKind {
 }
 
 impl OptionKind {
+    /// The `type` word of its `option` line: a float is announced as `string`, as lc0 announces it.
+    pub fn uci_type(&self) -> &'static str {
+        match self {
+            OptionKind::Check => "check",
+            OptionKind::Spin { .. } => "spin",
+            OptionKind::Float { .. } | OptionKind::Text => "string",
+            OptionKind::Combo(_) => "combo",
+            OptionKind::Button => "button",
+        }
+    }
+
     /// What this kind accepts, for error messages and help.
     fn allowed(&self) -> String {
         match self {
@@ -151,7 +165,27 @@ impl OptionKind {
     }
 }
 
-/// One declared option: its names, type and help.
+/// Whether the `uci` answer lists an option: as lc0's, a GUI shows the options a player sets, and the rest only
+/// when the engine was started with `--show-hidden`; `setoption`, flags and `kairos.config` take every option.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Visibility {
+    /// Listed by `uci`: an option a player sets (network, threads, device, clock, Syzygy, contempt, output).
+    Visible,
+    /// Listed by `uci` only after `--show-hidden`: search tuning, diagnostics and the time managers' keys.
+    Hidden,
+}
+
+/// The `visible` or `hidden` word of an entry of the options table, as a [`Visibility`].
+macro_rules! visibility {
+    (visible) => {
+        Visibility::Visible
+    };
+    (hidden) => {
+        Visibility::Hidden
+    };
+}
+
+/// One declared option: its names, type, visibility and help.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct OptionSpec {
     /// The UCI name (`setoption name <uci_name>`).
@@ -160,6 +194,8 @@ pub struct OptionSpec {
     pub flag: &'static str,
     /// Type and range.
     pub kind: OptionKind,
+    /// Whether `uci` lists it without `--show-hidden`.
+    pub visibility: Visibility,
     /// One line of help.
     pub help: &'static str,
 }
@@ -249,18 +285,20 @@ impl OptionField for ButtonPress {
 }
 
 impl OptionField for String {
-    fn from_raw(spec: &OptionSpec, raw: &str) -> Result<Self, OptionsError> {
-        match spec.kind {
-            OptionKind::Combo(choices) => choices
-                .iter()
-                .find(|choice| choice.eq_ignore_ascii_case(raw.trim()))
-                .map(|choice| choice.to_string())
-                .ok_or_else(|| spec.bad_value(raw)),
-            _ => Ok(raw.to_string()),
-        }
+    fn from_raw(_spec: &OptionSpec, raw: &str) -> Result<Self, OptionsError> {
+        Ok(raw.to_string())
     }
     fn to_uci(&self) -> String {
         self.clone()
+    }
+}
+
+impl<T: Choice> OptionField for T {
+    fn from_raw(spec: &OptionSpec, raw: &str) -> Result<Self, OptionsError> {
+        T::from_word(raw).ok_or_else(|| spec.bad_value(raw))
+    }
+    fn to_uci(&self) -> String {
+        self.name().to_owned()
     }
 }
 
@@ -277,24 +315,30 @@ impl OptionField for TimeManagerSetting {
     }
 }
 
-/// Declares every option once; generates [`EngineOptions`], its `Default`, [`OPTIONS`] and the setters.
+/// Declares every option once; generates [`EngineOptions`], its `Default`, [`OPTIONS`] and the setters. Each entry
+/// starts with `visible` or `hidden` ([`Visibility`]).
 macro_rules! declare_options {
-    ($( $field:ident : $ty:ty = $default:expr, $kind:expr, $uci:literal, $flag:literal, $help:literal; )*) => {
+    ($( $visibility:ident $field:ident : $ty:ty = $default:expr, $kind:expr, $uci:literal, $flag:literal,
+        $help:literal; )*) => {
         /// The value of every engine option; built from defaults, command-line flags and `setoption`.
         #[derive(Debug, Clone, PartialEq)]
         pub struct EngineOptions {
             $( #[doc = $help] pub $field: $ty, )*
+            /// Whether `uci` lists the hidden options too: lc0's `--show-hidden` flag, which no UCI option sets.
+            pub show_hidden: bool,
         }
 
         impl Default for EngineOptions {
             fn default() -> Self {
-                Self { $( $field: <$ty>::from($default), )* }
+                Self { $( $field: <$ty>::from($default), )* show_hidden: false }
             }
         }
 
         /// The registry: every option in declaration order, as UCI and the help listing show them.
         pub const OPTIONS: &[OptionSpec] = &[
-            $( OptionSpec { uci_name: $uci, flag: $flag, kind: $kind, help: $help }, )*
+            $(
+                OptionSpec { uci_name: $uci, flag: $flag, kind: $kind, visibility: visibility!($visibility), help: $help },
+            )*
         ];
 
         impl EngineOptions {
@@ -303,7 +347,13 @@ macro_rules! declare_options {
                 let name = name.trim();
                 $(
                     if name.eq_ignore_ascii_case($uci) {
-                        let spec = OptionSpec { uci_name: $uci, flag: $flag, kind: $kind, help: $help };
+                        let spec = OptionSpec {
+                            uci_name: $uci,
+                            flag: $flag,
+                            kind: $kind,
+                            visibility: visibility!($visibility),
+                            help: $help,
+                        };
                         self.$field = <$ty as OptionField>::from_raw(&spec, raw)?;
                         return Ok(());
                     }
@@ -326,10 +376,6 @@ macro_rules! declare_options {
     };
 }
 
-const FPU_STRATEGIES: &[&str] = &["reduction", "absolute"];
-/// The root's FPU strategies: lc0's, and `same` for the other nodes' strategy and value.
-const FPU_STRATEGIES_AT_ROOT: &[&str] = &["reduction", "absolute", "same"];
-
 /// The default network: relative to the repository root or the working directory, unless the binary was built
 /// with `make EVALFILE=PATH` (how OpenBench hands an engine its network; it deletes the build tree afterwards).
 pub const DEFAULT_WEIGHTS: &str = match option_env!("KAIROS_EVALFILE") {
@@ -338,271 +384,274 @@ pub const DEFAULT_WEIGHTS: &str = match option_env!("KAIROS_EVALFILE") {
 };
 
 declare_options! {
-    threads: i64 = 0, OptionKind::Spin { min: 0, max: 128 }, "Threads", "threads",
+    visible threads: i64 = 0, OptionKind::Spin { min: 0, max: 128 }, "Threads", "threads",
         "Search threads; 0 = the backend's suggestion: on a CPU one a core (each with a backend of its own; 1 with \
          BackendThreads other than 1 or on the virtual clock), on CUDA 2, as lc0 (BENCHMARKS.md).";
-    minibatch_size: i64 = 0, OptionKind::Spin { min: 0, max: 1024 }, "MinibatchSize", "minibatch-size",
+    visible minibatch_size: i64 = 0, OptionKind::Spin { min: 0, max: 1024 }, "MinibatchSize", "minibatch-size",
         "Positions per network batch; 0 = the backend's recommendation.";
-    max_prefetch: i64 = -1, OptionKind::Spin { min: -1, max: 1024 }, "MaxPrefetch", "max-prefetch",
+    hidden max_prefetch: i64 = -1, OptionKind::Spin { min: -1, max: 1024 }, "MaxPrefetch", "max-prefetch",
         "Extra positions evaluated to fill a batch when too few are gathered; -1 = the backend's recommendation: \
          lc0's 32 on CUDA, none on a CPU, where each costs what a searched position does (BENCHMARKS.md).";
-    nn_cache_size: i64 = 2_000_000, OptionKind::Spin { min: 0, max: 999_999_999 }, "NNCacheSize", "nncache",
+    visible nn_cache_size: i64 = 2_000_000, OptionKind::Spin { min: 0, max: 999_999_999 }, "NNCacheSize", "nncache",
         "Network evaluations kept in the cache.";
-    cpuct: f64 = 1.745, OptionKind::Float { min: 0.0, max: 100.0 }, "CPuct", "cpuct",
+    hidden cpuct: f64 = 1.745, OptionKind::Float { min: 0.0, max: 100.0 }, "CPuct", "cpuct",
         "Exploration constant of PUCT.";
-    cpuct_base: f64 = 38739.0, OptionKind::Float { min: 1.0, max: 1e9 }, "CPuctBase", "cpuct-base",
+    hidden cpuct_base: f64 = 38739.0, OptionKind::Float { min: 1.0, max: 1e9 }, "CPuctBase", "cpuct-base",
         "Visit count scale at which the exploration constant grows.";
-    cpuct_factor: f64 = 3.894, OptionKind::Float { min: 0.0, max: 1000.0 }, "CPuctFactor", "cpuct-factor",
+    hidden cpuct_factor: f64 = 3.894, OptionKind::Float { min: 0.0, max: 1000.0 }, "CPuctFactor", "cpuct-factor",
         "How much the exploration constant grows with visits.";
-    fpu_strategy: String = "reduction", OptionKind::Combo(FPU_STRATEGIES), "FpuStrategy", "fpu-strategy",
+    hidden fpu_strategy: FpuStrategy = FpuStrategy::Reduction, combo::<FpuStrategy>(), "FpuStrategy", "fpu-strategy",
         "How the value of unvisited moves is set: parent Q minus a reduction, or an absolute value.";
-    fpu_value: f64 = 0.33, OptionKind::Float { min: -100.0, max: 100.0 }, "FpuValue", "fpu-value",
+    hidden fpu_value: f64 = 0.33, OptionKind::Float { min: -100.0, max: 100.0 }, "FpuValue", "fpu-value",
         "The FPU reduction (or absolute value).";
-    root_has_own_cpuct_params: bool = false, OptionKind::Check, "RootHasOwnCpuctParams",
+    hidden root_has_own_cpuct_params: bool = false, OptionKind::Check, "RootHasOwnCpuctParams",
         "root-has-own-cpuct-params", "The root's exploration constant from CPuctAtRoot, CPuctBaseAtRoot and \
          CPuctFactorAtRoot instead of CPuct, CPuctBase and CPuctFactor.";
-    cpuct_at_root: f64 = 1.745, OptionKind::Float { min: 0.0, max: 100.0 }, "CPuctAtRoot", "cpuct-at-root",
+    hidden cpuct_at_root: f64 = 1.745, OptionKind::Float { min: 0.0, max: 100.0 }, "CPuctAtRoot", "cpuct-at-root",
         "CPuct at the root, with RootHasOwnCpuctParams.";
-    cpuct_base_at_root: f64 = 38739.0, OptionKind::Float { min: 1.0, max: 1e9 }, "CPuctBaseAtRoot",
+    hidden cpuct_base_at_root: f64 = 38739.0, OptionKind::Float { min: 1.0, max: 1e9 }, "CPuctBaseAtRoot",
         "cpuct-base-at-root", "CPuctBase at the root, with RootHasOwnCpuctParams.";
-    cpuct_factor_at_root: f64 = 3.894, OptionKind::Float { min: 0.0, max: 1000.0 }, "CPuctFactorAtRoot",
+    hidden cpuct_factor_at_root: f64 = 3.894, OptionKind::Float { min: 0.0, max: 1000.0 }, "CPuctFactorAtRoot",
         "cpuct-factor-at-root", "CPuctFactor at the root, with RootHasOwnCpuctParams.";
-    fpu_strategy_at_root: String = "same", OptionKind::Combo(FPU_STRATEGIES_AT_ROOT), "FpuStrategyAtRoot",
-        "fpu-strategy-at-root", "FpuStrategy for the root's unvisited moves, with FpuValueAtRoot; same: the \
-         FpuStrategy and FpuValue of every other node.";
-    fpu_value_at_root: f64 = 1.0, OptionKind::Float { min: -100.0, max: 100.0 }, "FpuValueAtRoot",
+    hidden fpu_strategy_at_root: RootFpuStrategy = RootFpuStrategy::Same, combo::<RootFpuStrategy>(),
+        "FpuStrategyAtRoot", "fpu-strategy-at-root", "FpuStrategy for the root's unvisited moves, with \
+         FpuValueAtRoot; same: the FpuStrategy and FpuValue of every other node.";
+    hidden fpu_value_at_root: f64 = 1.0, OptionKind::Float { min: -100.0, max: 100.0 }, "FpuValueAtRoot",
         "fpu-value-at-root", "The root's FPU reduction (or absolute value) unless FpuStrategyAtRoot is same.";
-    policy_temperature: f64 = 1.359, OptionKind::Float { min: 0.1, max: 10.0 }, "PolicyTemperature",
+    hidden policy_temperature: f64 = 1.359, OptionKind::Float { min: 0.1, max: 10.0 }, "PolicyTemperature",
         "policy-softmax-temp", "Softmax temperature applied to the network's policy.";
-    smart_pruning_factor: f64 = 1.33, OptionKind::Float { min: 0.0, max: 10.0 }, "SmartPruningFactor",
+    visible smart_pruning_factor: f64 = 1.33, OptionKind::Float { min: 0.0, max: 10.0 }, "SmartPruningFactor",
         "smart-pruning-factor", "Stop early when the best move cannot change; 0 disables.";
-    smart_pruning_minimum_batches: i64 = 0, OptionKind::Spin { min: 0, max: 10_000 },
+    hidden smart_pruning_minimum_batches: i64 = 0, OptionKind::Spin { min: 0, max: 10_000 },
         "SmartPruningMinimumBatches", "smart-pruning-minimum-batches",
         "Batches to evaluate before smart pruning may stop the search.";
-    move_overhead_ms: i64 = 200, OptionKind::Spin { min: 0, max: 100_000_000 }, "MoveOverheadMs",
+    visible move_overhead_ms: i64 = 200, OptionKind::Spin { min: 0, max: 100_000_000 }, "MoveOverheadMs",
         "move-overhead", "Milliseconds reserved per move for communication lag.";
-    strict_timing: bool = true, OptionKind::Check, "StrictTiming", "strict-uci-timing",
+    hidden strict_timing: bool = true, OptionKind::Check, "StrictTiming", "strict-uci-timing",
         "The move's clock starts when go arrives, as Stockfish's and as the GUI's clock does; off, it starts at \
          position as lc0's default (a go without wtime or btime still starts it), which loses the time a GUI \
          spends between position and go, e.g. waiting for readyok (lc0 issue #2418; docs/uci.md).";
-    time_manager: TimeManagerSetting = timemgr::DEFAULT_TIME_MANAGER, OptionKind::Text, "TimeManager", "time-manager",
+    visible time_manager: TimeManagerSetting = timemgr::DEFAULT_TIME_MANAGER, OptionKind::Text, "TimeManager",
+        "time-manager",
         "Time manager and its parameters, e.g. legacy or smooth(max-move-budget=0.5); `kairos tm-help` lists them.";
-    weights_file: String = DEFAULT_WEIGHTS, OptionKind::Text, "WeightsFile", "weights",
-        "Path of the Lc0 network (.pb.gz); relative paths are looked up from the working directory and the repository.";
-    backend: String = "torch", OptionKind::Combo(BackendKind::NAMES), "Backend", "backend",
+    visible weights_file: String = DEFAULT_WEIGHTS, OptionKind::Text, "WeightsFile", "weights",
+        "Path of the Lc0 network (.pb.gz); a relative path is looked up from the working directory, then under \
+         the binary's folder and its parents, then by file name beside the binary (where a release keeps it).";
+    visible backend: BackendKind = BackendKind::Torch, combo::<BackendKind>(), "Backend", "backend",
         "Evaluator: the network through libtorch, uniform priors or lc0's random backend (values and priors hashed \
          from the input planes) for tests, or a replay of a RecordFile.";
-    backend_device: String = "auto", OptionKind::Text, "BackendDevice", "backend-device",
+    visible backend_device: String = "auto", OptionKind::Text, "BackendDevice", "backend-device",
         "Device for the torch backend: auto (CUDA when present, else as cpu), cpu (one CPU backend a search \
          thread), cuda or cuda:N; several separated by commas (cuda:0,cuda:1) take batches in turn, as lc0's \
          roundrobin.";
-    precision: String = "auto", OptionKind::Combo(Precision::NAMES), "Precision", "precision",
+    visible precision: Precision = Precision::Auto, combo::<Precision>(), "Precision", "precision",
         "Floating-point precision of the torch backend; auto = fp16 on CUDA, bf16 on a CPU with native bf16 \
          (AMX-BF16 or AVX512-BF16; without AMX a residual tower runs in plain Rust with its Winograd products in \
          bf16, faster there), fp32 on other CPUs.";
-    backend_threads: i64 = -1, OptionKind::Spin { min: -1, max: 256 }, "BackendThreads", "backend-threads",
+    hidden backend_threads: i64 = -1, OptionKind::Spin { min: -1, max: 256 }, "BackendThreads", "backend-threads",
         "CPU threads of each network evaluation; 1 = each backend on one core (Threads=0 opens one a core, \
          Threads=1 keeps the engine to one core for matches), 0 = one backend whose libtorch passes use every \
          core; -1 = by network: 1 for a residual tower, and for an attention body one backend whose passes take \
          the cores the backends would have had (Threads=0: every core; a transformer 1.3–1.4 times as fast without \
          native bf16, level with AMX).";
-    rust_batch_limit: i64 = -1, OptionKind::Spin { min: -1, max: 1024 }, "RustBatchLimit", "rust-batch-limit",
+    hidden rust_batch_limit: i64 = -1, OptionKind::Spin { min: -1, max: 1024 }, "RustBatchLimit", "rust-batch-limit",
         "Largest CPU batch evaluated by the network in plain Rust on the search thread, larger ones by \
          libtorch; -1 = by precision and network (for a residual tower every batch in fp32, and in bf16 on a CPU \
          with AVX512-BF16 but no AMX; in bf16 with AMX up to 7·(64/filters)²; none for an attention body), 0 = \
          libtorch only.";
-    cuda_graphs: bool = true, OptionKind::Check, "CudaGraphs", "cuda-graphs",
+    hidden cuda_graphs: bool = true, OptionKind::Check, "CudaGraphs", "cuda-graphs",
         "On CUDA, replay each batch size's forward pass as a CUDA graph, one launch instead of hundreds, every \
          size captured as the network loads; false runs it eagerly.";
-    cudnn_benchmark: bool = false, OptionKind::Check, "CudnnBenchmark", "cudnn-benchmark",
+    hidden cudnn_benchmark: bool = false, OptionKind::Check, "CudnnBenchmark", "cudnn-benchmark",
         "On CUDA, let cuDNN time its convolution algorithms at each new batch size and keep the fastest, instead of \
          its heuristics' choice (little gain, and the timing lengthens the load with CudaGraphs, else a search's \
          first seconds: BENCHMARKS.md); results may then differ between runs in the last bits.";
-    fused_convolutions: bool = true, OptionKind::Check, "FusedConvolutions", "fused-convolutions",
+    hidden fused_convolutions: bool = true, OptionKind::Check, "FusedConvolutions", "fused-convolutions",
         "With a ReLU network, run each convolution with its bias, ReLU and a plain block's skip as one call \
          (cuDNN's on CUDA, oneDNN's on the CPU), checked at load against the separate operations (which stay \
          where the library refuses or disagrees); false: the separate operations.";
-    test_backend_delay_ms: f64 = 0.0, OptionKind::Float { min: 0.0, max: 10_000.0 }, "TestBackendDelayMs",
+    hidden test_backend_delay_ms: f64 = 0.0, OptionKind::Float { min: 0.0, max: 10_000.0 }, "TestBackendDelayMs",
         "test-backend-delay-ms", "Milliseconds each batch of the uniform and random test backends waits without \
          using a core, as a GPU's batch does (lc0's random backend's delay): the search's threads measured without \
          a network. A replay's batches wait it too.";
-    record_file: String = "", OptionKind::Text, "RecordFile", "record-file",
+    hidden record_file: String = "", OptionKind::Text, "RecordFile", "record-file",
         "With Backend=replay, the recording answered instead of a network; with another backend, the file every \
          evaluation it computes is appended to (empty: none). A search recorded at one search thread with a node \
          limit replays move for move at the search's own speed (lc0's recordreplay backend).";
-    lc0_transposed_policy: bool = false, OptionKind::Check, "Lc0TransposedPolicy", "lc0-transposed-policy",
+    hidden lc0_transposed_policy: bool = false, OptionKind::Check, "Lc0TransposedPolicy", "lc0-transposed-policy",
         "Canonical-input networks (formats 3-5): look up the moves of a pawnless position without castling rights \
          as lc0 0.32-909a4082 does (a half turn, for visit-for-visit parity with it) instead of as the input \
          planes move (as the networks were trained).";
-    history_fill: String = "fen_only", OptionKind::Combo(HistoryFill::NAMES), "HistoryFill", "history-fill",
+    hidden history_fill: HistoryFill = HistoryFill::FenOnly, combo::<HistoryFill>(), "HistoryFill", "history-fill",
         "The network sees 7 earlier positions beside the current one; where the game has none, copies of its first \
          position fill them: fen_only when the game starts from a FEN other than the start position (lc0's \
          default), always, or no (only one copy, its double push undone, when the first position has an \
          en-passant square).";
-    chess960: bool = false, OptionKind::Check, "UCI_Chess960", "chess960",
+    visible chess960: bool = false, OptionKind::Check, "UCI_Chess960", "chess960",
         "Castling moves are written as king takes rook (Chess960); FENs with Chess960 castling are read either way.";
-    show_wdl: bool = false, OptionKind::Check, "UCI_ShowWDL", "show-wdl",
+    visible show_wdl: bool = false, OptionKind::Check, "UCI_ShowWDL", "show-wdl",
         "Adds win/draw/loss permille to info lines.";
-    show_moves_left: bool = false, OptionKind::Check, "UCI_ShowMovesLeft", "show-movesleft",
+    visible show_moves_left: bool = false, OptionKind::Check, "UCI_ShowMovesLeft", "show-movesleft",
         "Adds the expected moves left to info lines (networks with a moves-left head).";
-    show_eps: bool = false, OptionKind::Check, "UCI_ShowEPS", "show-eps",
+    visible show_eps: bool = false, OptionKind::Check, "UCI_ShowEPS", "show-eps",
         "Adds network evaluations per second (cache hits excluded) to info lines.";
-    clear_tree: ButtonPress = false, OptionKind::Button, "ClearTree", "clear-tree",
+    hidden clear_tree: ButtonPress = false, OptionKind::Button, "ClearTree", "clear-tree",
         "Forgets the search tree at the next go, keeping the network cache (lc0's ClearTree).";
-    multipv: i64 = 1, OptionKind::Spin { min: 1, max: 500 }, "MultiPV", "multipv",
+    visible multipv: i64 = 1, OptionKind::Spin { min: 1, max: 500 }, "MultiPV", "multipv",
         "Number of best moves sent as their own info line (multipv 1, 2, ...).";
-    per_pv_counters: bool = false, OptionKind::Check, "PerPVCounters", "per-pv-counters",
+    hidden per_pv_counters: bool = false, OptionKind::Check, "PerPVCounters", "per-pv-counters",
         "Each info line's nodes are the visits of its first move instead of the search's total.";
-    nodes_per_second_limit: f64 = 0.0, OptionKind::Float { min: 0.0, max: 1e6 }, "NodesPerSecondLimit", "nps-limit",
+    visible nodes_per_second_limit: f64 = 0.0, OptionKind::Float { min: 0.0, max: 1e6 }, "NodesPerSecondLimit",
+        "nps-limit",
         "The most nodes a second the search makes, waiting after a batch while it is faster (0: no limit; closer \
          with smaller batches and longer searches). Not under VirtualClock, whose speed VirtualNps sets.";
-    score_type: String = "WDL_mu", OptionKind::Combo(ScoreType::NAMES), "ScoreType", "score-type",
+    visible score_type: ScoreType = ScoreType::WdlMu, combo::<ScoreType>(), "ScoreType", "score-type",
         "What the info score shows: WDL_mu (lc0's default), centipawn variants, win_percentage, Q or W-L.";
-    verbose_move_stats: bool = false, OptionKind::Check, "VerboseMoveStats", "verbose-move-stats",
+    visible verbose_move_stats: bool = false, OptionKind::Check, "VerboseMoveStats", "verbose-move-stats",
         "Sends the statistics of every root move as info string lines before bestmove (without it they go to the \
          LogFile only, as in lc0).";
-    log_live_stats: bool = false, OptionKind::Check, "LogLiveStats", "log-live-stats",
+    hidden log_live_stats: bool = false, OptionKind::Check, "LogLiveStats", "log-live-stats",
         "The statistics of VerboseMoveStats at every info update too: as info string lines with \
          VerboseMoveStats, else to the LogFile only.";
-    ram_limit_mb: i64 = 0, OptionKind::Spin { min: 0, max: 100_000_000 }, "RamLimitMb", "ram-limit-mb",
+    visible ram_limit_mb: i64 = 0, OptionKind::Spin { min: 0, max: 100_000_000 }, "RamLimitMb", "ram-limit-mb",
         "Stops the search before the tree and cache exceed this many MB; 0 disables.";
-    nodes_as_playouts: bool = false, OptionKind::Check, "NodesAsPlayouts", "nodes-as-playouts",
+    hidden nodes_as_playouts: bool = false, OptionKind::Check, "NodesAsPlayouts", "nodes-as-playouts",
         "go nodes counts playouts of this search instead of visits including the reused tree.";
-    out_of_order_eval: bool = true, OptionKind::Check, "OutOfOrderEval", "out-of-order-eval",
+    hidden out_of_order_eval: bool = true, OptionKind::Check, "OutOfOrderEval", "out-of-order-eval",
         "Backs up cache hits and terminals before the rest of the batch.";
-    max_out_of_order_evals_factor: f64 = 2.4, OptionKind::Float { min: 0.0, max: 100.0 },
+    hidden max_out_of_order_evals_factor: f64 = 2.4, OptionKind::Float { min: 0.0, max: 100.0 },
         "MaxOutOfOrderEvalsFactor", "max-out-of-order-evals-factor",
         "Out-of-order results one gather may back up, as a multiple of the minibatch size.";
-    gather_within_playouts_left: String = "time-trouble", OptionKind::Combo(GatherBound::NAMES),
+    hidden gather_within_playouts_left: GatherBound = GatherBound::TimeTrouble, combo::<GatherBound>(),
         "GatherWithinPlayoutsLeft", "gather-within-playouts-left", "Which moves' gathers make no more playouts than \
          the stoppers expect the move to have left, so that a move on a very short clock cannot overrun it: \
          time-trouble (Kairos's default: moves that can afford fewer playouts than one gather's out-of-order limit \
          before the manager's hard time limit; every other move searches as lc0's), off (as lc0), small-moves \
          (moves on a reused tree whose node target is smaller than that limit) or all (a reused tree's first \
          gather then waits for the stoppers' first estimate); EXPERIMENTS.md.";
-    idling_minimum_work: i64 = 0, OptionKind::Spin { min: 0, max: 10_000 }, "IdlingMinimumWork",
+    hidden idling_minimum_work: i64 = 0, OptionKind::Spin { min: 0, max: 10_000 }, "IdlingMinimumWork",
         "idling-minimum-work", "With several search threads, a gather ends early because the backend is idle only \
          once it holds more than this many positions for the network.";
-    thread_idling_threshold: i64 = 1, OptionKind::Spin { min: 0, max: 128 }, "ThreadIdlingThreshold",
+    hidden thread_idling_threshold: i64 = 1, OptionKind::Spin { min: 0, max: 128 }, "ThreadIdlingThreshold",
         "thread-idling-threshold", "The backend counts as idle while more than this many search threads (for \
          each backend of a round robin) are neither waiting for it nor sending it a batch; a gathering thread then \
          sends what it has at once.";
-    task_workers: i64 = -1, OptionKind::Spin { min: -1, max: 128 }, "TaskWorkers", "task-workers",
+    hidden task_workers: i64 = -1, OptionKind::Spin { min: -1, max: 128 }, "TaskWorkers", "task-workers",
         "lc0's task workers a search thread, which pick subtrees a gather's pass hands them; Kairos's passes pick \
          those subtrees themselves, so above 0 this only orders each batch as lc0's tasks do, its picks after the \
          pass's. -1: lc0's choice, none on a CPU backend, else min(cores / max(Threads - 1, 1) - 1, 4).";
-    minimum_picking_work: i64 = 1, OptionKind::Spin { min: 1, max: 100_000 }, "MinimumPickingWork",
+    hidden minimum_picking_work: i64 = 1, OptionKind::Spin { min: 1, max: 100_000 }, "MinimumPickingWork",
         "minimum-picking-work", "With task workers, a pass hands a child to a picking task only if it has more \
          than this many visits to pick.";
-    minimum_remaining_picking_work: i64 = 20, OptionKind::Spin { min: 0, max: 100_000 },
+    hidden minimum_remaining_picking_work: i64 = 20, OptionKind::Spin { min: 0, max: 100_000 },
         "MinimumRemainingPickingWork", "minimum-remaining-picking-work", "With task workers, a pass hands a \
          child to a picking task only if more than this many of its visits are left to place after it.";
-    max_collision_visits: i64 = 80_000, OptionKind::Spin { min: 1, max: 100_000_000 }, "MaxCollisionVisits",
+    hidden max_collision_visits: i64 = 80_000, OptionKind::Spin { min: 1, max: 100_000_000 }, "MaxCollisionVisits",
         "max-collision-visits", "Largest number of visits one gather may put on colliding leaves.";
-    max_collision_visits_scaling_start: i64 = 28, OptionKind::Spin { min: 1, max: 100_000 },
+    hidden max_collision_visits_scaling_start: i64 = 28, OptionKind::Spin { min: 1, max: 100_000 },
         "MaxCollisionVisitsScalingStart", "max-collision-visits-scaling-start",
         "Root visits at which the collision budget starts to grow beyond 1.";
-    max_collision_visits_scaling_end: i64 = 145_000, OptionKind::Spin { min: 0, max: 100_000_000 },
+    hidden max_collision_visits_scaling_end: i64 = 145_000, OptionKind::Spin { min: 0, max: 100_000_000 },
         "MaxCollisionVisitsScalingEnd", "max-collision-visits-scaling-end",
         "Root visits at which the collision budget reaches MaxCollisionVisits.";
-    max_collision_visits_scaling_power: f64 = 1.25, OptionKind::Float { min: 0.01, max: 100.0 },
+    hidden max_collision_visits_scaling_power: f64 = 1.25, OptionKind::Float { min: 0.01, max: 100.0 },
         "MaxCollisionVisitsScalingPower", "max-collision-visits-scaling-power",
         "Exponent of the collision budget's growth between its start and end.";
-    moves_left_max_effect: f64 = 0.0345, OptionKind::Float { min: 0.0, max: 1.0 }, "MovesLeftMaxEffect",
+    hidden moves_left_max_effect: f64 = 0.0345, OptionKind::Float { min: 0.0, max: 1.0 }, "MovesLeftMaxEffect",
         "moves-left-max-effect", "Largest utility the moves-left head adds to a move (networks with that head).";
-    moves_left_threshold: f64 = 0.8, OptionKind::Float { min: 0.0, max: 1.0 }, "MovesLeftThreshold",
+    hidden moves_left_threshold: f64 = 0.8, OptionKind::Float { min: 0.0, max: 1.0 }, "MovesLeftThreshold",
         "moves-left-threshold", "|Q| of the parent above which the moves-left utility applies.";
-    moves_left_slope: f64 = 0.0027, OptionKind::Float { min: 0.0, max: 1.0 }, "MovesLeftSlope",
+    hidden moves_left_slope: f64 = 0.0027, OptionKind::Float { min: 0.0, max: 1.0 }, "MovesLeftSlope",
         "moves-left-slope", "Moves-left utility per ply of difference from the parent's expected plies left.";
-    moves_left_constant_factor: f64 = 0.0, OptionKind::Float { min: -1.0, max: 1.0 }, "MovesLeftConstantFactor",
+    hidden moves_left_constant_factor: f64 = 0.0, OptionKind::Float { min: -1.0, max: 1.0 }, "MovesLeftConstantFactor",
         "moves-left-constant-factor", "Constant term of the moves-left utility's scaling in |Q|.";
-    moves_left_scaled_factor: f64 = 1.6521, OptionKind::Float { min: -2.0, max: 2.0 }, "MovesLeftScaledFactor",
+    hidden moves_left_scaled_factor: f64 = 1.6521, OptionKind::Float { min: -2.0, max: 2.0 }, "MovesLeftScaledFactor",
         "moves-left-scaled-factor", "Linear term of the moves-left utility's scaling in |Q|.";
-    moves_left_quadratic_factor: f64 = -0.6521, OptionKind::Float { min: -1.0, max: 1.0 },
+    hidden moves_left_quadratic_factor: f64 = -0.6521, OptionKind::Float { min: -1.0, max: 1.0 },
         "MovesLeftQuadraticFactor", "moves-left-quadratic-factor",
         "Quadratic term of the moves-left utility's scaling in |Q|.";
-    minimum_kld_gain_per_node: f64 = 0.0, OptionKind::Float { min: 0.0, max: 1.0 }, "MinimumKLDGainPerNode",
+    hidden minimum_kld_gain_per_node: f64 = 0.0, OptionKind::Float { min: 0.0, max: 1.0 }, "MinimumKLDGainPerNode",
         "minimum-kldgain-per-node", "Stops when the root policy's KL-divergence gain per node falls below this; 0 disables.";
-    kld_gain_average_interval: i64 = 100, OptionKind::Spin { min: 1, max: 10_000_000 }, "KLDGainAverageInterval",
+    hidden kld_gain_average_interval: i64 = 100, OptionKind::Spin { min: 1, max: 10_000_000 }, "KLDGainAverageInterval",
         "kldgain-average-interval", "Nodes between two checks of the KLD-gain stopper.";
-    sticky_endgames: bool = true, OptionKind::Check, "StickyEndgames", "sticky-endgames",
+    hidden sticky_endgames: bool = true, OptionKind::Check, "StickyEndgames", "sticky-endgames",
         "Propagates proven results up the tree.";
-    solid_tree_threshold: i64 = 100, OptionKind::Spin { min: 1, max: 2_000_000_000 }, "SolidTreeThreshold",
+    hidden solid_tree_threshold: i64 = 100, OptionKind::Spin { min: 1, max: 2_000_000_000 }, "SolidTreeThreshold",
         "solid-tree-threshold", "Visits after which a node's children are laid out together as lc0's solid nodes, \
          which changes which of them its scans count as visited (and so the search, as in lc0).";
-    two_fold_draws: bool = true, OptionKind::Check, "TwoFoldDraws", "two-fold-draws",
+    hidden two_fold_draws: bool = true, OptionKind::Check, "TwoFoldDraws", "two-fold-draws",
         "Scores a position repeated once inside the tree as a draw.";
-    draw_score: f64 = 0.0, OptionKind::Float { min: -1.0, max: 1.0 }, "DrawScore", "draw-score",
+    visible draw_score: f64 = 0.0, OptionKind::Float { min: -1.0, max: 1.0 }, "DrawScore", "draw-score",
         "What a draw is worth to white: 0 standard scoring, -1 Armageddon (white must win).";
-    contempt_mode: String = "play", OptionKind::Combo(ContemptMode::NAMES), "ContemptMode", "contempt-mode",
+    visible contempt_mode: ContemptMode = ContemptMode::Play, combo::<ContemptMode>(), "ContemptMode", "contempt-mode",
         "Whose side contempt favours: play (the side to move; off for go infinite), white_side_analysis, \
          black_side_analysis, or disable.";
-    contempt: String = "", OptionKind::Text, "Contempt", "contempt",
+    visible contempt: String = "", OptionKind::Text, "Contempt", "contempt",
         "Simulated Elo advantage for the WDL rescaling: a number, or name=value entries matched against \
          UCI_Opponent (e.g. 50 or stockfish=100,lc0=-20); empty = UCI_RatingAdv.";
-    contempt_max_value: f64 = 420.0, OptionKind::Float { min: 0.0, max: 10000.0 }, "ContemptMaxValue",
+    hidden contempt_max_value: f64 = 420.0, OptionKind::Float { min: 0.0, max: 10000.0 }, "ContemptMaxValue",
         "contempt-max-value", "The largest contempt used; higher values are capped.";
-    wdl_calibration_elo: f64 = 0.0, OptionKind::Float { min: 0.0, max: 10000.0 }, "WDLCalibrationElo",
+    visible wdl_calibration_elo: f64 = 0.0, OptionKind::Float { min: 0.0, max: 10000.0 }, "WDLCalibrationElo",
         "wdl-calibration-elo", "Elo of the side to move (rapid-equivalent) for the WDL rescaling; 0 = use \
          WDLDrawRateTarget instead.";
-    wdl_contempt_attenuation: f64 = 1.0, OptionKind::Float { min: -10.0, max: 10.0 }, "WDLContemptAttenuation",
+    hidden wdl_contempt_attenuation: f64 = 1.0, OptionKind::Float { min: -10.0, max: 10.0 }, "WDLContemptAttenuation",
         "wdl-contempt-attenuation", "Scales how the Elo advantage is applied (1 for analysis, 0.5-0.6 for play).";
-    wdl_max_s: f64 = 1.4, OptionKind::Float { min: 0.0, max: 10.0 }, "WDLMaxS", "wdl-max-s",
+    hidden wdl_max_s: f64 = 1.4, OptionKind::Float { min: 0.0, max: 10.0 }, "WDLMaxS", "wdl-max-s",
         "Cap of the WDL sharpness s read from the network.";
-    wdl_eval_objectivity: f64 = 1.0, OptionKind::Float { min: 0.0, max: 1.0 }, "WDLEvalObjectivity",
+    hidden wdl_eval_objectivity: f64 = 1.0, OptionKind::Float { min: 0.0, max: 1.0 }, "WDLEvalObjectivity",
         "wdl-eval-objectivity", "How objective the reported evaluation is under contempt: 0 the values searched \
          with, 1 contempt removed.";
-    wdl_draw_rate_target: f64 = 0.0, OptionKind::Float { min: 0.0, max: 0.999 }, "WDLDrawRateTarget",
+    hidden wdl_draw_rate_target: f64 = 0.0, OptionKind::Float { min: 0.0, max: 0.999 }, "WDLDrawRateTarget",
         "wdl-draw-rate-target", "Target draw rate in equal positions for the WDL rescaling; 0 keeps the \
          network's; ignored with WDLCalibrationElo.";
-    wdl_draw_rate_reference: f64 = 0.5, OptionKind::Float { min: 0.001, max: 0.999 }, "WDLDrawRateReference",
+    hidden wdl_draw_rate_reference: f64 = 0.5, OptionKind::Float { min: 0.001, max: 0.999 }, "WDLDrawRateReference",
         "wdl-draw-rate-reference", "The draw rate the network predicts at default settings.";
-    wdl_book_exit_bias: f64 = 0.65, OptionKind::Float { min: -2.0, max: 2.0 }, "WDLBookExitBias",
+    hidden wdl_book_exit_bias: f64 = 0.65, OptionKind::Float { min: -2.0, max: 2.0 }, "WDLBookExitBias",
         "wdl-book-exit-bias", "Book exit bias assumed when measuring Elo (0.2 for the start position, 1 for a 50% \
          white win); matters above a target draw rate of 80%.";
-    temperature: f64 = 0.0, OptionKind::Float { min: 0.0, max: 100.0 }, "Temperature", "temperature",
+    hidden temperature: f64 = 0.0, OptionKind::Float { min: 0.0, max: 100.0 }, "Temperature", "temperature",
         "Draw the move played among the root's moves, weighted by visits to the power 1/Temperature, instead of \
          playing the best one (0): larger values play more varied moves. The info lines keep the best move.";
-    temp_decay_moves: i64 = 0, OptionKind::Spin { min: 0, max: 640 }, "TempDecayMoves", "tempdecay-moves",
+    hidden temp_decay_moves: i64 = 0, OptionKind::Spin { min: 0, max: 640 }, "TempDecayMoves", "tempdecay-moves",
         "Lower Temperature linearly to 0 over this many moves of the game (0: no decay).";
-    temp_decay_delay_moves: i64 = 0, OptionKind::Spin { min: 0, max: 100 }, "TempDecayDelayMoves",
+    hidden temp_decay_delay_moves: i64 = 0, OptionKind::Spin { min: 0, max: 100 }, "TempDecayDelayMoves",
         "tempdecay-delay-moves", "Keep Temperature for this many moves before TempDecayMoves lowers it.";
-    temp_cutoff_move: i64 = 0, OptionKind::Spin { min: 0, max: 1000 }, "TempCutoffMove", "temp-cutoff-move",
+    hidden temp_cutoff_move: i64 = 0, OptionKind::Spin { min: 0, max: 1000 }, "TempCutoffMove", "temp-cutoff-move",
         "From this move number on, TempEndgame replaces Temperature (0: never).";
-    temp_endgame: f64 = 0.0, OptionKind::Float { min: 0.0, max: 100.0 }, "TempEndgame", "temp-endgame",
+    hidden temp_endgame: f64 = 0.0, OptionKind::Float { min: 0.0, max: 100.0 }, "TempEndgame", "temp-endgame",
         "The temperature from TempCutoffMove on, and the least the decay lowers Temperature to.";
-    temp_value_cutoff: f64 = 100.0, OptionKind::Float { min: 0.0, max: 100.0 }, "TempValueCutoff",
+    hidden temp_value_cutoff: f64 = 100.0, OptionKind::Float { min: 0.0, max: 100.0 }, "TempValueCutoff",
         "temp-value-cutoff", "With a temperature, never play a move whose win percentage is this many points \
          below the most visited move's.";
-    temp_visit_offset: f64 = 0.0, OptionKind::Float { min: -1000.0, max: 1000.0 }, "TempVisitOffset",
+    hidden temp_visit_offset: f64 = 0.0, OptionKind::Float { min: -1000.0, max: 1000.0 }, "TempVisitOffset",
         "temp-visit-offset", "Added to each move's visits before the temperature weights them; a move left with \
          none is never played.";
-    dirichlet_noise_epsilon: f64 = 0.0, OptionKind::Float { min: 0.0, max: 1.0 }, "DirichletNoiseEpsilon",
+    hidden dirichlet_noise_epsilon: f64 = 0.0, OptionKind::Float { min: 0.0, max: 1.0 }, "DirichletNoiseEpsilon",
         "noise-epsilon", "Share of the root's priors replaced by Dirichlet noise, so that the search also looks \
          at moves the network rates low (training; not for normal play).";
-    dirichlet_noise_alpha: f64 = 0.3, OptionKind::Float { min: 0.0, max: 10_000_000.0 }, "DirichletNoiseAlpha",
+    hidden dirichlet_noise_alpha: f64 = 0.3, OptionKind::Float { min: 0.0, max: 10_000_000.0 }, "DirichletNoiseAlpha",
         "noise-alpha", "Alpha of the Dirichlet noise: larger values spread it more evenly over the moves.";
-    uci_opponent: String = "", OptionKind::Text, "UCI_Opponent", "uci-opponent",
+    visible uci_opponent: String = "", OptionKind::Text, "UCI_Opponent", "uci-opponent",
         "Set by the GUI: the opponent's title, rating, kind and name; matched by Contempt's name=value entries.";
-    uci_rating_adv: f64 = 0.0, OptionKind::Float { min: -10000.0, max: 10000.0 }, "UCI_RatingAdv",
+    visible uci_rating_adv: f64 = 0.0, OptionKind::Float { min: -10000.0, max: 10000.0 }, "UCI_RatingAdv",
         "uci-rating-adv", "Set by some GUIs: the Elo advantage over the opponent, the default contempt.";
-    syzygy_path: String = "", OptionKind::Text, "SyzygyPath", "syzygy-paths",
+    visible syzygy_path: String = "", OptionKind::Text, "SyzygyPath", "syzygy-paths",
         "Directories of Syzygy tablebases (.rtbw, .rtbz), separated by ':' (';' on Windows); empty = none.";
-    syzygy_fast_play: bool = false, OptionKind::Check, "SyzygyFastPlay", "syzygy-fast-play",
+    visible syzygy_fast_play: bool = false, OptionKind::Check, "SyzygyFastPlay", "syzygy-fast-play",
         "With DTZ tables, the network picks only among the winning moves of the shortest DTZ (faster wins, \
          not always the best ones).";
-    ponder: bool = false, OptionKind::Check, "Ponder", "ponder",
+    visible ponder: bool = false, OptionKind::Check, "Ponder", "ponder",
         "The GUI may ponder: a position from another game resets the tree at go, not at once. go ponder is searched \
          whatever this says (before the predicted move, so a miss keeps the tree), as by lc0 and Stockfish.";
-    virtual_clock: bool = false, OptionKind::Check, "VirtualClock", "virtual-clock",
+    hidden virtual_clock: bool = false, OptionKind::Check, "VirtualClock", "virtual-clock",
         "Measures time on a deterministic virtual clock (VirtualNps, VirtualBatchCostMs) instead of the wall.";
-    virtual_nps: i64 = 2000, OptionKind::Spin { min: 1, max: 1_000_000_000 }, "VirtualNps", "virtual-nps",
+    hidden virtual_nps: i64 = 2000, OptionKind::Spin { min: 1, max: 1_000_000_000 }, "VirtualNps", "virtual-nps",
         "Playouts per virtual second.";
-    virtual_batch_cost_ms: f64 = 0.0, OptionKind::Float { min: 0.0, max: 100_000.0 }, "VirtualBatchCostMs",
+    hidden virtual_batch_cost_ms: f64 = 0.0, OptionKind::Float { min: 0.0, max: 100_000.0 }, "VirtualBatchCostMs",
         "virtual-batch-cost-ms", "Virtual milliseconds charged per network batch on top of the playouts.";
-    tm_trace_file: String = "", OptionKind::Text, "TmTraceFile", "tm-trace-file",
+    hidden tm_trace_file: String = "", OptionKind::Text, "TmTraceFile", "tm-trace-file",
         "Appends one JSON line per move with the time manager's trace to this file; empty disables.";
-    log_file: String = "", OptionKind::Text, "LogFile", "logfile",
+    visible log_file: String = "", OptionKind::Text, "LogFile", "logfile",
         "Appends every UCI line in and out, with its time, to this file (as lc0), starting with the last 200 lines \
          before it was set; <stderr> writes them to stderr; empty: none.";
 }
@@ -618,10 +667,21 @@ fn key_kind(key: &KeyOption) -> OptionKind {
     }
 }
 
+/// A time-manager key as an option: hidden, since a player picks a manager by `TimeManager` and a tuner sets keys.
+fn key_option_spec(key: &'static KeyOption) -> OptionSpec {
+    OptionSpec {
+        uci_name: &key.uci_name,
+        flag: &key.flag,
+        kind: key_kind(key),
+        visibility: Visibility::Hidden,
+        help: key.param.help,
+    }
+}
+
 static KEY_OPTION_SPECS: LazyLock<Vec<OptionSpec>> = LazyLock::new(|| {
     key_options()
         .iter()
-        .map(|key| OptionSpec { uci_name: &key.uci_name, flag: &key.flag, kind: key_kind(key), help: key.param.help })
+        .map(key_option_spec)
         .collect()
 });
 
@@ -637,12 +697,15 @@ pub fn all_option_specs() -> impl Iterator<Item = &'static OptionSpec> {
     OPTIONS.iter().chain(key_option_specs())
 }
 
+/// lc0's flag that makes `uci` list the hidden options too (a switch: `--show-hidden`, or `--show-hidden=false`).
+pub const SHOW_HIDDEN_FLAG: &str = "show-hidden";
+
 /// The error for a flag that is neither an option's nor one of the caller's `extra_flags`, naming the nearest.
 fn unknown_flag(flag: &str, extra_flags: &[&str]) -> OptionsError {
     if let Some(why) = lc0_names::lc0_only_flag(flag) {
         return OptionsError::Lc0Only { name: format!("--{flag}"), why };
     }
-    let flags = all_option_specs().map(|spec| spec.flag).chain(extra_flags.iter().copied());
+    let flags = all_option_specs().map(|spec| spec.flag).chain([SHOW_HIDDEN_FLAG]).chain(extra_flags.iter().copied());
     let renamed = lc0_names::renamed_flag(flag).map(str::to_string);
     let nearest = renamed.or(Suggestion::closest(flag, flags).0);
     let suggestion = Suggestion(nearest.map(|near| format!("--{near}")));
@@ -669,7 +732,7 @@ impl EngineOptions {
     }
 
     fn set_time_manager_key(&mut self, key: &'static KeyOption, raw: &str) -> Result<(), OptionsError> {
-        let spec = OptionSpec { uci_name: &key.uci_name, flag: &key.flag, kind: key_kind(key), help: key.param.help };
+        let spec = key_option_spec(key);
         let value = match spec.kind {
             OptionKind::Spin { .. } => Value::Int(<i64 as OptionField>::from_raw(&spec, raw)?),
             OptionKind::Float { .. } => Value::Float(<f64 as OptionField>::from_raw(&spec, raw)?),
@@ -710,7 +773,7 @@ impl EngineOptions {
             max_prefetch: usize::try_from(self.max_prefetch).ok(),
             out_of_order_eval: self.out_of_order_eval,
             max_out_of_order_evals_factor: self.max_out_of_order_evals_factor as f32,
-            gather_bound: GatherBound::from_name(&self.gather_within_playouts_left).unwrap_or_default(),
+            gather_bound: self.gather_within_playouts_left,
             idling_minimum_work: self.idling_minimum_work as usize,
             thread_idling_threshold: self.thread_idling_threshold as usize,
             task_workers: self.task_workers as i32,
@@ -739,10 +802,10 @@ impl EngineOptions {
             multipv: self.multipv as usize,
             per_pv_counters: self.per_pv_counters,
             nps_limit: self.nodes_per_second_limit as f32,
-            score_type: ScoreType::from_name(&self.score_type).unwrap_or_default(),
+            score_type: self.score_type,
             syzygy_fast_play: self.syzygy_fast_play,
             draw_score: self.draw_score as f32,
-            contempt_mode: ContemptMode::from_name(&self.contempt_mode).unwrap_or_default(),
+            contempt_mode: self.contempt_mode,
             wdl_rescale: self.wdl_rescale_params(),
             wdl_max_s: self.wdl_max_s as f32,
             wdl_eval_objectivity: self.wdl_eval_objectivity as f32,
@@ -768,7 +831,10 @@ impl EngineOptions {
             cpuct: self.cpuct as f32,
             cpuct_base: self.cpuct_base as f32,
             cpuct_factor: self.cpuct_factor as f32,
-            fpu_absolute: self.fpu_strategy == "absolute",
+            fpu_absolute: match self.fpu_strategy {
+                FpuStrategy::Reduction => false,
+                FpuStrategy::Absolute => true,
+            },
             fpu_value: self.fpu_value as f32,
         }
     }
@@ -782,9 +848,10 @@ impl EngineOptions {
         } else {
             (below.cpuct, below.cpuct_base, below.cpuct_factor)
         };
-        let (fpu_absolute, fpu_value) = match self.fpu_strategy_at_root.as_str() {
-            "same" => (below.fpu_absolute, below.fpu_value),
-            strategy => (strategy == "absolute", self.fpu_value_at_root as f32),
+        let (fpu_absolute, fpu_value) = match self.fpu_strategy_at_root {
+            RootFpuStrategy::Same => (below.fpu_absolute, below.fpu_value),
+            RootFpuStrategy::Reduction => (false, self.fpu_value_at_root as f32),
+            RootFpuStrategy::Absolute => (true, self.fpu_value_at_root as f32),
         };
         Exploration { cpuct, cpuct_base, cpuct_factor, fpu_absolute, fpu_value }
     }
@@ -823,16 +890,15 @@ impl EngineOptions {
     /// The backend to open, without its cache (the caller wraps the cache so it can drop it per game);
     /// fails when the torch backend's weights file is found nowhere.
     pub fn backend_options(&self) -> Result<BackendOptions, OptionsError> {
-        let kind: BackendKind = self.backend.parse().map_err(|_| self.combo_error("Backend", &self.backend))?;
-        let weights = match kind {
+        let weights = match self.backend {
             BackendKind::Torch => self.resolve_weights_path()?,
             BackendKind::Uniform | BackendKind::Random | BackendKind::Replay => PathBuf::from(&self.weights_file),
         };
         Ok(BackendOptions {
             weights,
-            kind,
+            kind: self.backend,
             devices: self.devices()?,
-            precision: self.precision.parse().map_err(|_| self.combo_error("Precision", &self.precision))?,
+            precision: self.precision,
             cpu_threads: usize::try_from(self.backend_threads).ok(),
             rust_batch_limit: usize::try_from(self.rust_batch_limit).ok(),
             cuda_graphs: self.cuda_graphs,
@@ -847,7 +913,7 @@ impl EngineOptions {
             } else {
                 TransposedMoves::AsPlanes
             },
-            history_fill: self.history_fill.parse().map_err(|_| self.combo_error("HistoryFill", &self.history_fill))?,
+            history_fill: self.history_fill,
             test_backend_delay: Duration::from_secs_f64(self.test_backend_delay_ms / 1000.0),
             record_file: (!self.record_file.is_empty()).then(|| PathBuf::from(&self.record_file)),
         })
@@ -875,11 +941,6 @@ impl EngineOptions {
                       backend taking batches in turn (cuda:0,cuda:1)"
                 .to_string(),
         })
-    }
-
-    fn combo_error(&self, option: &'static str, value: &str) -> OptionsError {
-        let allowed = OPTIONS.iter().find(|spec| spec.uci_name == option).map(|spec| spec.kind.allowed());
-        OptionsError::BadValue { option, value: value.to_string(), allowed: allowed.unwrap_or_default() }
     }
 
     /// Builds options from defaults and lc0-style flags (`--threads=2`, `--weights PATH`, `--ponder`,
@@ -931,6 +992,13 @@ impl EngineOptions {
                 Some((flag, value)) => (flag, Some(value.to_string())),
                 None => (body, None),
             };
+            if flag == SHOW_HIDDEN_FLAG {
+                options.show_hidden = match inline_value {
+                    None => true,
+                    Some(value) => parse_show_hidden(&value)?,
+                };
+                continue;
+            }
             let spec = all_option_specs().find(|spec| spec.flag == flag);
             let negated = flag
                 .strip_prefix("no-")
@@ -963,10 +1031,10 @@ impl EngineOptions {
         Ok(extras)
     }
 
-    /// The `option name …` lines answering the UCI `uci` command, showing the current values as defaults.
+    /// The `option name …` lines answering the UCI `uci` command, showing the current values as defaults: the
+    /// visible options, and the hidden ones too with [`EngineOptions::show_hidden`].
     pub fn uci_option_lines(&self) -> Vec<String> {
-        all_option_specs()
-            .zip(self.values_as_text().into_iter().chain(self.key_values_as_text()))
+        self.announced_options()
             .map(|(spec, value)| match spec.kind {
                 OptionKind::Check => format!("option name {} type check default {value}", spec.uci_name),
                 OptionKind::Spin { min, max } => {
@@ -984,15 +1052,28 @@ impl EngineOptions {
             .collect()
     }
 
-    /// The weights file to load: the configured path if it exists as given, otherwise the same relative
-    /// path under the repository this binary was built from or under an ancestor of the executable.
+    /// Every option `uci` lists, with its current value as text, in the order of [`all_option_specs`].
+    pub fn announced_options(&self) -> impl Iterator<Item = (&'static OptionSpec, String)> {
+        let show_hidden = self.show_hidden;
+        all_option_specs()
+            .zip(self.values_as_text().into_iter().chain(self.key_values_as_text()))
+            .filter(move |(spec, _)| show_hidden || spec.visibility == Visibility::Visible)
+    }
+
+    /// The weights file to load: the configured path if it exists as given, otherwise, for a relative path, the
+    /// same path under the executable's directory or an ancestor (a checkout's `target/release/kairos` finds
+    /// `weights/`), then a file of that name beside the executable, where a release keeps its network as lc0 does.
     pub fn resolve_weights_path(&self) -> Result<PathBuf, OptionsError> {
         let given = Path::new(&self.weights_file);
         let mut tried = vec![given.to_path_buf()];
         if given.is_relative() {
-            tried.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(given));
             if let Ok(exe) = std::env::current_exe() {
                 tried.extend(exe.ancestors().skip(1).map(|dir| dir.join(given)));
+                if let Some(beside) = exe.parent().zip(given.file_name()).map(|(dir, name)| dir.join(name)) {
+                    if !tried.contains(&beside) {
+                        tried.push(beside);
+                    }
+                }
             }
         }
         match tried.iter().find(|path| path.is_file()) {
@@ -1002,11 +1083,25 @@ impl EngineOptions {
     }
 }
 
+/// The value of `--show-hidden=VALUE`: a switch's words, as any check option takes them.
+fn parse_show_hidden(value: &str) -> Result<bool, OptionsError> {
+    let spec = OptionSpec {
+        uci_name: "--show-hidden",
+        flag: SHOW_HIDDEN_FLAG,
+        kind: OptionKind::Check,
+        visibility: Visibility::Visible,
+        help: "",
+    };
+    <bool as OptionField>::from_raw(&spec, value)
+}
+
 /// The help listing of every flag with its type, default and help line.
 pub fn help_text() -> String {
     let defaults = EngineOptions::default().values_as_text();
-    let mut text = String::from("Options (command-line flag, UCI name, allowed values, default):\n");
-    for (spec, default) in OPTIONS.iter().zip(defaults) {
+    let mut text = String::from(
+        "Options a player sets, which uci lists (command-line flag, UCI name, allowed values, default):\n",
+    );
+    let write_option = |text: &mut String, spec: &OptionSpec, default: &str| {
         let _ = writeln!(
             text,
             "  --{:<30} {}\n      {}; {}; default: {}",
@@ -1014,12 +1109,24 @@ pub fn help_text() -> String {
             spec.uci_name,
             spec.help,
             spec.kind.allowed(),
-            if default.is_empty() { "(empty)" } else { &default }
+            if default.is_empty() { "(empty)" } else { default }
         );
+    };
+    let options = || OPTIONS.iter().zip(&defaults);
+    for (spec, default) in options().filter(|(spec, _)| spec.visibility == Visibility::Visible) {
+        write_option(&mut text, spec, default);
+    }
+    let _ = writeln!(
+        text,
+        "\nHidden options (uci lists them only after --{SHOW_HIDDEN_FLAG}; setoption, flags and the configuration \
+         file take them all the same):"
+    );
+    for (spec, default) in options().filter(|(spec, _)| spec.visibility == Visibility::Hidden) {
+        write_option(&mut text, spec, default);
     }
     text.push_str(
-        "\nTime-manager keys (each sets its key in the TimeManager string; refused unless TimeManager selects its \
-         manager or estimator; the later of a key and TimeManager wins):\n",
+        "\nTime-manager keys, hidden options too (each sets its key in the TimeManager string; refused unless \
+         TimeManager selects its manager or estimator; the later of a key and TimeManager wins):\n",
     );
     for (key, spec) in key_options().iter().zip(key_option_specs()) {
         let _ = writeln!(
@@ -1034,6 +1141,11 @@ pub fn help_text() -> String {
             key.param.default_value()
         );
     }
+    let _ = writeln!(
+        text,
+        "\nListing:\n  --{SHOW_HIDDEN_FLAG:<30}\n      The uci answer lists the hidden options too (lc0's flag; also a \
+         line of the configuration file)."
+    );
     let _ = write!(
         text,
         "\nConfiguration file (UCI mode):\n  --{:<30} PATH\n      Flags read before the command line's, one a line \
@@ -1128,7 +1240,7 @@ mod tests {
         assert_eq!(options.cpuct, 1.745);
         assert_eq!(options.cpuct_base, 38739.0);
         assert_eq!(options.cpuct_factor, 3.894);
-        assert_eq!(options.fpu_strategy, "reduction");
+        assert_eq!(options.fpu_strategy.name(), "reduction");
         assert_eq!(options.fpu_value, 0.33);
         assert_eq!(options.policy_temperature, 1.359);
         assert_eq!(options.smart_pruning_factor, 1.33);
@@ -1138,7 +1250,7 @@ mod tests {
         assert_eq!(options.max_prefetch, -1);
         assert!(options.out_of_order_eval && options.sticky_endgames && options.two_fold_draws);
         assert!(!options.show_wdl && !options.show_moves_left && !options.nodes_as_playouts);
-        assert_eq!((options.multipv, options.score_type.as_str()), (1, "WDL_mu"));
+        assert_eq!((options.multipv, options.score_type.name()), (1, "WDL_mu"));
         assert_eq!(options.virtual_nps, 2000);
     }
 
@@ -1164,13 +1276,13 @@ mod tests {
         options.set("threads", "3").unwrap();
         options.set("FPUSTRATEGY", "Absolute").unwrap();
         options.set("uci_showwdl", "true").unwrap();
-        assert_eq!((options.threads, options.fpu_strategy.as_str(), options.show_wdl), (3, "absolute", true));
+        assert_eq!((options.threads, options.fpu_strategy.name(), options.show_wdl), (3, "absolute", true));
         options.set("TimeManager", "smooth(max-move-budget=0.5)").unwrap();
         assert_eq!(options.time_manager.text(), "smooth(max-move-budget=0.5)");
         options.set("scoretype", "wdl_MU").unwrap();
         options.set("ScoreType", "w-l").unwrap();
         options.set("MultiPV", "4").unwrap();
-        assert_eq!((options.score_type.as_str(), options.search_params().multipv), ("W-L", 4));
+        assert_eq!((options.score_type.name(), options.search_params().multipv), ("W-L", 4));
         assert_eq!(options.search_params().score_type, ScoreType::WinMinusLoss);
         options.set("BackendDevice", "cuda:1").unwrap();
         assert_eq!(options.backend_options().unwrap().devices, vec![DeviceChoice::Cuda(1)]);
@@ -1329,9 +1441,19 @@ mod tests {
         assert_eq!(extras, vec![("nodes".into(), "100".into()), ("fen".into(), "8/8/8/8/8/8/8/K1k5 w - - 0 1".into())]);
     }
 
+    /// Every option listed, as `--show-hidden` lists them.
+    fn showing_hidden() -> EngineOptions {
+        EngineOptions { show_hidden: true, ..EngineOptions::default() }
+    }
+
+    /// The names of the options of `option name …` lines.
+    fn announced_names(lines: &[String]) -> Vec<&str> {
+        lines.iter().filter_map(|line| line.strip_prefix("option name ")?.split(" type ").next()).collect()
+    }
+
     #[test]
     fn uci_lines_follow_the_uci_grammar() {
-        let lines = EngineOptions::default().uci_option_lines();
+        let lines = showing_hidden().uci_option_lines();
         assert_eq!(lines.len(), OPTIONS.len() + key_option_specs().len());
         assert!(lines.contains(&"option name Threads type spin default 0 min 0 max 128".to_string()));
         assert!(lines.contains(&"option name UCI_ShowWDL type check default false".to_string()));
@@ -1343,7 +1465,7 @@ mod tests {
 
     #[test]
     fn time_manager_keys_are_announced_with_registry_types_and_current_values() {
-        let lines = EngineOptions::default().uci_option_lines();
+        let lines = showing_hidden().uci_option_lines();
         for expected in [
             "option name SmoothMaxMoveBudget type string default 0.3",
             "option name SmoothTrendNpsUpdatePeriodMs type spin default 0 min 0 max 600000",
@@ -1353,12 +1475,116 @@ mod tests {
         ] {
             assert!(lines.contains(&expected.to_string()), "{expected} missing");
         }
-        let mut options = EngineOptions::default();
+        let mut options = showing_hidden();
         options.set("TimeManager", "smooth(preset=lc0)").unwrap();
         let lines = options.uci_option_lines();
         assert!(lines.contains(&"option name SmoothMaxMoveBudget type string default 0.42".to_string()));
         assert!(lines.contains(&"option name MleLegacyMidpoint type string default 45.2".to_string()));
         assert!(lines.contains(&"option name SmoothNeedMoreTime type check default true".to_string()));
+    }
+
+    #[test]
+    fn uci_lists_the_options_a_player_sets_and_the_rest_only_with_show_hidden() {
+        // The options lc0 909a4082 declares kAlwaysVisible, which even its simple mode lists (src/engine.cc,
+        // src/chess/uciloop.cc, src/engine_loop.cc, src/neural/shared_params.cc, src/search/classic/params.cc,
+        // src/search/classic/wrapper.cc and stoppers/): a player's options.
+        const LC0_ALWAYS_VISIBLE: &[&str] = &[
+            "WeightsFile", "Threads", "MoveOverheadMs", "SyzygyPath", "Ponder", "UCI_Chess960", "UCI_ShowWDL",
+            "UCI_ShowMovesLeft", "UCI_ShowEPS", "LogFile", "MultiPV", "Contempt", "RamLimitMb",
+        ];
+        // The options lc0 declares kProOnly, which it lists only with --show-hidden.
+        const LC0_PRO_ONLY: &[&str] = &[
+            "CPuctAtRoot", "CPuctBaseAtRoot", "CPuctFactorAtRoot", "RootHasOwnCpuctParams", "FpuStrategyAtRoot",
+            "FpuValueAtRoot", "ClearTree", "StrictTiming", "LogLiveStats", "NodesAsPlayouts", "MinimumKLDGainPerNode",
+            "KLDGainAverageInterval", "Temperature", "TempDecayMoves", "TempDecayDelayMoves", "TempCutoffMove",
+            "TempEndgame", "TempValueCutoff", "TempVisitOffset", "DirichletNoiseEpsilon", "DirichletNoiseAlpha",
+            "ContemptMaxValue", "WDLContemptAttenuation", "WDLMaxS", "WDLDrawRateTarget", "WDLBookExitBias",
+        ];
+        // Beside those, what a player sets in a GUI: the backend and its device and precision, batch and cache
+        // sizes, the time manager, Syzygy's fast play, how the score is shown, the draw score and contempt's
+        // mode and calibration, the opponent a GUI names, a speed limit and the move statistics.
+        const KAIROS_PLAYER_OPTIONS: &[&str] = &[
+            "Backend", "BackendDevice", "Precision", "MinibatchSize", "NNCacheSize", "TimeManager",
+            "SmartPruningFactor", "SyzygyFastPlay", "ScoreType", "DrawScore", "ContemptMode", "WDLCalibrationElo", "UCI_Opponent",
+            "UCI_RatingAdv", "NodesPerSecondLimit", "VerboseMoveStats",
+        ];
+        let lines = EngineOptions::default().uci_option_lines();
+        let mut listed = announced_names(&lines);
+        listed.sort_unstable();
+        let mut expected: Vec<&str> = LC0_ALWAYS_VISIBLE.iter().chain(KAIROS_PLAYER_OPTIONS).copied().collect();
+        expected.sort_unstable();
+        assert_eq!(listed, expected, "uci lists exactly the player's options");
+        assert!((20..=40).contains(&listed.len()), "a GUI-sized list: {}", listed.len());
+        for name in LC0_PRO_ONLY {
+            let spec = OPTIONS.iter().find(|spec| spec.uci_name == *name).unwrap_or_else(|| panic!("{name}"));
+            assert_eq!(spec.visibility, Visibility::Hidden, "{name} is hidden, as in lc0");
+        }
+        assert!(key_option_specs().iter().all(|spec| spec.visibility == Visibility::Hidden), "the keys are hidden");
+
+        let all = showing_hidden().uci_option_lines();
+        let every_name: Vec<&str> = all_option_specs().map(|spec| spec.uci_name).collect();
+        assert_eq!(announced_names(&all), every_name, "--show-hidden lists every option, in the table's order");
+        assert!(lines.iter().all(|line| all.contains(line)), "a visible option's line is the same either way");
+    }
+
+    #[test]
+    fn show_hidden_is_a_switch_of_the_command_line_and_the_configuration_file() {
+        assert!(!EngineOptions::default().show_hidden);
+        assert!(EngineOptions::from_cli_flags(&args(&["--show-hidden"])).unwrap().show_hidden);
+        assert!(EngineOptions::from_cli_flags(&args(&["--show-hidden=true", "--threads=2"])).unwrap().show_hidden);
+        assert!(!EngineOptions::from_cli_flags(&args(&["--show-hidden", "--show-hidden=false"])).unwrap().show_hidden);
+        assert_eq!(
+            EngineOptions::from_cli_flags(&args(&["--show-hidden=maybe"])).unwrap_err().to_string(),
+            "invalid value 'maybe' for option --show-hidden: expected true or false"
+        );
+        let error = EngineOptions::from_cli_flags(&args(&["--show-hiden"])).unwrap_err().to_string();
+        assert!(error.contains("did you mean '--show-hidden'?"), "{error}");
+        let dir = std::env::temp_dir().join(format!("kairos-show-hidden-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(config_file::DEFAULT_NAME), "show-hidden\nthreads=2\n").unwrap();
+        let (options, _) = EngineOptions::from_config_and_cli_flags(&[], std::slice::from_ref(&dir)).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(options.show_hidden && options.threads == 2, "a kairos.config line");
+        let help = help_text();
+        let hidden_at = help.find("Hidden options").expect("the help names the hidden options");
+        assert!(help.find("--threads").unwrap() < hidden_at && help.find("--cpuct ").unwrap() > hidden_at, "{help}");
+        assert!(help.contains("--show-hidden"), "{help}");
+    }
+
+    #[test]
+    fn hidden_options_are_set_as_visible_ones_are() {
+        let mut options = EngineOptions::default();
+        options.set("CPuct", "2.5").unwrap();
+        options.set("FpuStrategyAtRoot", "absolute").unwrap();
+        assert_eq!((options.cpuct, options.fpu_strategy_at_root), (2.5, RootFpuStrategy::Absolute));
+        assert!(options.search_params().root_exploration.fpu_absolute);
+        let by_flag = EngineOptions::from_cli_flags(&args(&["--cpuct=2.5", "--fpu-strategy-at-root=absolute"]));
+        assert_eq!(by_flag.unwrap(), options);
+    }
+
+    #[test]
+    fn every_choice_is_announced_taken_and_read_back_and_others_are_refused_with_the_choices() {
+        for spec in OPTIONS {
+            let OptionKind::Combo(choices) = spec.kind else { continue };
+            for choice in choices {
+                let mut options = showing_hidden();
+                options.set(spec.uci_name, &choice.to_ascii_uppercase()).unwrap_or_else(|e| panic!("{choice}: {e}"));
+                let line = options.uci_option_lines().into_iter().find(|line| {
+                    line.starts_with(&format!("option name {} type combo default {choice} var", spec.uci_name))
+                });
+                assert!(line.is_some(), "{} = {choice} reads back as {choice}", spec.uci_name);
+            }
+        }
+        let error = EngineOptions::default().set("FpuStrategy", "relative").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid value 'relative' for option FpuStrategy: expected one of reduction, absolute"
+        );
+        let error = EngineOptions::from_cli_flags(&args(&["--history-fill=sometimes"])).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "invalid value 'sometimes' for option HistoryFill: expected one of no, fen_only, always"
+        );
     }
 
     #[test]

@@ -142,19 +142,10 @@ impl SearchParams {
 }
 
 impl GatherBound {
-    /// The option's values.
+    /// The option's values, in the order of [`GatherBound::ALL`].
     pub const NAMES: &'static [&'static str] = &["off", "small-moves", "time-trouble", "all"];
-
-    /// The bound of an option value (one of [`GatherBound::NAMES`]).
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "off" => Some(Self::Off),
-            "small-moves" => Some(Self::SmallMoves),
-            "time-trouble" => Some(Self::TimeTrouble),
-            "all" => Some(Self::All),
-            _ => None,
-        }
-    }
+    /// Every bound, in the order of [`GatherBound::NAMES`].
+    pub const ALL: [Self; 4] = [Self::Off, Self::SmallMoves, Self::TimeTrouble, Self::All];
 }
 
 /// When a pass hands a child's visits to a picking task (lc0's MinimumPickingWork and MinimumRemainingPickingWork,

@@ -150,19 +150,10 @@ pub enum ContemptMode {
 }
 
 impl ContemptMode {
-    /// The option's values, as lc0 names them.
+    /// The option's values, as lc0 names them, in the order of [`ContemptMode::ALL`].
     pub const NAMES: &'static [&'static str] = &["play", "white_side_analysis", "black_side_analysis", "disable"];
-
-    /// The mode of an option value (one of [`ContemptMode::NAMES`]).
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "play" => Some(Self::Play),
-            "white_side_analysis" => Some(Self::WhiteSideAnalysis),
-            "black_side_analysis" => Some(Self::BlackSideAnalysis),
-            "disable" => Some(Self::Disable),
-            _ => None,
-        }
-    }
+    /// Every mode, in the order of [`ContemptMode::NAMES`].
+    pub const ALL: [Self; 4] = [Self::Play, Self::WhiteSideAnalysis, Self::BlackSideAnalysis, Self::Disable];
 }
 
 /// One search's rescaling with lc0's perspective resolved (search.cc 178–197): which side contempt favours.

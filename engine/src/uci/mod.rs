@@ -96,7 +96,7 @@ mod tests {
 
     #[test]
     fn in_memory_session_answers_each_go_and_survives_invalid_utf8() {
-        let options = EngineOptions { backend: "uniform".into(), threads: 1, ..EngineOptions::default() };
+        let options = EngineOptions { backend: nn::BackendKind::Uniform, threads: 1, ..EngineOptions::default() };
         let lines = session(options, b"isready\n\xff\xfe garbage\nposition startpos\ngo nodes 5\nisready\n");
         assert_eq!(lines.iter().filter(|line| *line == "readyok").count(), 2, "{lines:?}");
         assert!(lines.contains(&"info string error input line is not valid UTF-8; ignored".to_string()), "{lines:?}");
@@ -105,7 +105,7 @@ mod tests {
 
     #[test]
     fn a_time_manager_key_that_changes_nothing_is_named_with_the_way_out() {
-        let options = EngineOptions { backend: "uniform".into(), threads: 1, ..EngineOptions::default() };
+        let options = EngineOptions { backend: nn::BackendKind::Uniform, threads: 1, ..EngineOptions::default() };
         let input = b"setoption name TimeManager value smooth(limit=nodes,init-timeuse=0.8,max-move-budget=0.2)\n\
                       setoption name TimeManager value smooth(limit=nodes,learn-node-use=true,init-timeuse=0.8)\n\
                       isready\n";

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use engine::decision::DecisionProbe;
-use engine::options::EngineOptions;
+use engine::options::{Choice, EngineOptions};
 use engine::position::GameState;
 use indicatif::{ProgressBar, ProgressStyle};
 use shakmaty::Position;
@@ -53,7 +53,7 @@ pub struct TmLabelArgs {
     #[arg(long)]
     pub weights: Option<String>,
     /// The network backend: torch, or uniform/random (no network; for tests).
-    #[arg(long, default_value_t = EngineOptions::default().backend)]
+    #[arg(long, default_value = EngineOptions::default().backend.name())]
     pub backend: String,
 }
 
@@ -206,12 +206,11 @@ pub fn run_tm_label(args: TmLabelArgs) -> anyhow::Result<()> {
         settings.nodes.saturating_mul(settings.factor),
         settings.rule.name()
     );
-    let defaults = EngineOptions::default();
-    let options = EngineOptions {
-        weights_file: args.weights.clone().unwrap_or(defaults.weights_file.clone()),
-        backend: args.backend.clone(),
-        ..defaults
-    };
+    let mut options = EngineOptions::default();
+    if let Some(weights) = &args.weights {
+        options.set("WeightsFile", weights)?;
+    }
+    options.set("Backend", &args.backend)?;
     let mut probe = DecisionProbe::open(&options)?;
     let bar = ProgressBar::new(chosen.len() as u64);
     let template = "{bar:30} {pos}/{len} positions {elapsed_precise} eta {eta} {msg}";
@@ -241,7 +240,7 @@ pub fn run_tm_label(args: TmLabelArgs) -> anyhow::Result<()> {
         ("limit".to_string(), args.limit.map_or_else(|| "all".to_string(), |l| l.to_string())),
         ("seed".to_string(), args.seed.to_string()),
         ("weights".to_string(), weights),
-        ("backend".to_string(), options.backend.clone()),
+        ("backend".to_string(), options.backend.name().to_string()),
     ]);
     Dataset::from_samples(&samples, TargetKind::Instability).save(&args.out, metadata)?;
     println!("wrote {} samples to {}", samples.len(), args.out.display());

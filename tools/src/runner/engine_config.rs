@@ -102,6 +102,9 @@ impl EngineConfig {
         };
         let name = name.unwrap_or_else(|| command.clone());
         if is_kairos {
+            // Kairos lists its hidden options too, so that setting one (VirtualNps, a time-manager key) draws no
+            // warning that the engine does not announce it.
+            args.insert(0, "--show-hidden".to_owned());
             // The engine would answer a bad TimeManager with an info string and play on with its previous
             // manager; checking here stops the match before a game is played under the wrong manager.
             for (_, value) in options.iter().filter(|(option, _)| option.eq_ignore_ascii_case("TimeManager")) {
@@ -137,6 +140,7 @@ mod tests {
         .unwrap();
         assert_eq!(config.name, "smooth");
         assert_eq!(config.command, std::env::current_exe().unwrap());
+        assert_eq!(config.args, ["--show-hidden"], "its hidden options are set as the others");
         assert!(config.speaks_virtual_clock);
         assert_eq!(config.time_control, "5+0".parse().unwrap());
         assert_eq!(

@@ -6,6 +6,7 @@ mod describenet;
 mod eval;
 mod time_manager;
 mod tm_proxy;
+mod uci_options;
 
 use anyhow::Result;
 use clap::Parser;
@@ -19,6 +20,7 @@ struct Mode {
 
 const MODES: &[Mode] = &[
     Mode { name: "uci", summary: "speak UCI on stdin/stdout (the default mode)", run: run_uci },
+    Mode { name: "uci-options", summary: "the UCI options as Markdown (docs/uci-options.md)", run: uci_options::run },
     Mode { name: "bench", summary: "fixed-node search of fixed positions; last line 'N nodes M nps'", run: run_bench },
     Mode { name: "benchmark", summary: "lc0-style timed search of a set of positions", run: run_benchmark },
     Mode { name: "eval", summary: "evaluate one position with the network and print JSON", run: eval::run },

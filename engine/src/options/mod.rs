@@ -20,6 +20,7 @@ use timemgr::{CommonStopperOptions, TimeManagerConfig};
 mod choices;
 pub mod config_file;
 mod lc0_names;
+pub mod markdown;
 mod time_manager;
 
 pub use choices::{combo, Choice, FpuStrategy, RootFpuStrategy};

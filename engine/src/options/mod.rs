@@ -24,9 +24,9 @@ pub mod markdown;
 mod time_manager;
 
 pub use choices::{combo, Choice, FpuStrategy, RootFpuStrategy};
+pub use config_file::ConfigFileError;
 /// The network's choice options hold nn's types: re-exported so that a caller that sets them needs no `nn`.
 pub use nn::{encoder::HistoryFill, BackendKind, Precision};
-pub use config_file::ConfigFileError;
 pub use time_manager::TimeManagerSetting;
 
 use crate::search::{
@@ -679,12 +679,8 @@ fn key_option_spec(key: &'static KeyOption) -> OptionSpec {
     }
 }
 
-static KEY_OPTION_SPECS: LazyLock<Vec<OptionSpec>> = LazyLock::new(|| {
-    key_options()
-        .iter()
-        .map(key_option_spec)
-        .collect()
-});
+static KEY_OPTION_SPECS: LazyLock<Vec<OptionSpec>> =
+    LazyLock::new(|| key_options().iter().map(key_option_spec).collect());
 
 /// Every numeric and boolean key of every time manager and estimator as an option (`SmoothMaxMoveBudget`,
 /// `--smooth-max-move-budget`), in timemgr's order; all are announced whichever manager is selected, so that

@@ -1140,7 +1140,7 @@ pub fn help_text() -> String {
     }
     let _ = writeln!(
         text,
-        "\nListing:\n  --{SHOW_HIDDEN_FLAG:<30}\n      The uci answer lists the hidden options too (lc0's flag; also a \
+        "\nListing:\n  --{SHOW_HIDDEN_FLAG}\n      The uci answer lists the hidden options too (lc0's flag; also a \
          line of the configuration file)."
     );
     let _ = write!(

@@ -24,8 +24,9 @@ pub const TIMED_BATCHES: [usize; 2] = [4, 32];
 /// timing's own error.
 pub const FP32_MARGIN: f64 = 0.03;
 
-/// Rounds of timing at least (the first carries each backend's first-batch costs) and at most.
-const ROUNDS: std::ops::RangeInclusive<usize> = 3..=20;
+/// Rounds of timing at least (the first carries each backend's first-batch costs) and at most: two rounds of a
+/// 20×256 tower's batches add about two seconds to its load on a 2-core Zen 4 EPYC, on top of its second network.
+const ROUNDS: std::ops::RangeInclusive<usize> = 2..=20;
 
 /// After this much timing on the wall clock no further round starts once the fewest are done, which keeps the
 /// load's added cost near a tenth of a second for Maia (a round of about 10 ms on an idle 2-core Zen 4 EPYC); a

@@ -48,7 +48,7 @@ impl BackendKind {
     pub fn lc0_equivalent(lc0_name: &str) -> Option<&'static str> {
         const CUDA: &str = "Backend=torch (the default) with BackendDevice=cuda (or cuda:N), fp16 there by default";
         const CUDA_FP32: &str = "Backend=torch (the default) with BackendDevice=cuda (or cuda:N) and Precision=fp32";
-        const CPU: &str = "Backend=torch (the default) with BackendDevice=cpu, in bf16 where the CPU has it natively";
+        const CPU: &str = "Backend=torch (the default) with BackendDevice=cpu, in bf16 or fp32 as it times faster at load";
         const OTHER_GPU: &str = "not in Kairos, which runs networks on NVIDIA GPUs through CUDA and on CPUs: \
                                  Backend=torch (the default) with BackendDevice=cpu runs this machine's CPU";
         Some(match lc0_name.to_ascii_lowercase().as_str() {

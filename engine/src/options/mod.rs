@@ -446,9 +446,9 @@ declare_options! {
          thread), cuda or cuda:N; several separated by commas (cuda:0,cuda:1) take batches in turn, as lc0's \
          roundrobin.";
     visible precision: Precision = Precision::Auto, combo::<Precision>(), "Precision", "precision",
-        "Floating-point precision of the torch backend; auto = fp16 on CUDA, bf16 on a CPU with native bf16 \
-         (AMX-BF16 or AVX512-BF16; without AMX a residual tower runs in plain Rust with its Winograd products in \
-         bf16, faster there), fp32 on other CPUs.";
+        "Floating-point precision of the torch backend; auto = fp16 on CUDA, on a CPU with native bf16 (AMX-BF16 \
+         or AVX512-BF16) bf16 or fp32, whichever times faster when the network loads (bf16 unless fp32 is more \
+         than 3 % faster; the info string at load gives both timings), fp32 on other CPUs.";
     hidden backend_threads: i64 = -1, OptionKind::Spin { min: -1, max: 256 }, "BackendThreads", "backend-threads",
         "CPU threads of each network evaluation; 1 = each backend on one core (Threads=0 opens one a core, \
          Threads=1 keeps the engine to one core for matches), 0 = one backend whose libtorch passes use every \

@@ -31,7 +31,11 @@ fn main() {
     let commit = match git(&["rev-parse", "--short=12", "HEAD"]).filter(|_| own_history) {
         Some(commit) if !commit.is_empty() => {
             let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
-            if dirty { format!("{commit}-dirty") } else { commit }
+            if dirty {
+                format!("{commit}-dirty")
+            } else {
+                commit
+            }
         }
         _ => "unknown".to_owned(),
     };

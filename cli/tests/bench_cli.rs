@@ -157,7 +157,10 @@ fn a_recorded_bench_replays_move_for_move() {
     let longer = kairos(&["bench", "--backend=replay", "--nodes=600", "--record-file", file]);
     assert!(longer.status.success());
     let message = String::from_utf8_lossy(&longer.stderr);
-    assert!(message.starts_with("warning: replay: ") && message.contains(&format!("positions were not in {file}")), "{message}");
+    assert!(
+        message.starts_with("warning: replay: ") && message.contains(&format!("positions were not in {file}")),
+        "{message}"
+    );
     std::fs::remove_file(&path).unwrap();
     let missing = kairos(&["bench", "--backend=replay", "--nodes=300", "--record-file", file]);
     assert!(!missing.status.success());

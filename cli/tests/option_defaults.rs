@@ -124,7 +124,11 @@ const LC0_UCI_OPTIONS: &[&str] = &[
 
 /// lc0's default of `name`, as text.
 fn lc0_default(name: &str) -> &'static str {
-    LC0_OPTIONS.iter().find(|(lc0_name, _, _)| *lc0_name == name).unwrap_or_else(|| panic!("{name} is not in LC0_OPTIONS")).1
+    LC0_OPTIONS
+        .iter()
+        .find(|(lc0_name, _, _)| *lc0_name == name)
+        .unwrap_or_else(|| panic!("{name} is not in LC0_OPTIONS"))
+        .1
 }
 
 /// The lc0 options whose Kairos default departs from lc0's on purpose, with Kairos's default and range: `regime`,
@@ -133,11 +137,8 @@ fn lc0_default(name: &str) -> &'static str {
 /// lc0's 32 on CUDA and none on a CPU, where a prefetched position costs what a searched one does (BENCHMARKS.md,
 /// "Prefetching on a CPU"); `StrictTiming=true`, the move's clock started when `go` arrives as Stockfish's, where
 /// lc0's, started at `position`, loses the time a GUI spends before `go` (lc0 issue #2418; docs/uci.md).
-const DELIBERATE_DEPARTURES: &[Lc0Option] = &[
-    ("TimeManager", "regime", None),
-    ("MaxPrefetch", "-1", Some((-1.0, 1024.0))),
-    ("StrictTiming", "true", None),
-];
+const DELIBERATE_DEPARTURES: &[Lc0Option] =
+    &[("TimeManager", "regime", None), ("MaxPrefetch", "-1", Some((-1.0, 1024.0))), ("StrictTiming", "true", None)];
 
 /// lc0's default of the float option `name`, as the search stores it (f32).
 fn lc0_f32(name: &str) -> f32 {

@@ -15,11 +15,7 @@ fn empty_dir(name: &str) -> PathBuf {
 }
 
 fn describenet(binary: &Path, working_dir: &Path) -> Output {
-    Command::new(binary)
-        .arg("describenet")
-        .current_dir(working_dir)
-        .output()
-        .expect("the copied kairos runs")
+    Command::new(binary).arg("describenet").current_dir(working_dir).output().expect("the copied kairos runs")
 }
 
 #[test]

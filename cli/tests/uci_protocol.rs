@@ -401,9 +401,10 @@ fn a_recorded_game_replays_over_uci_and_a_replay_without_a_recording_is_named() 
             engine.send(&format!("position startpos{moves}"));
             engine.send("go nodes 400");
             let lines = engine.bestmove();
-            let nodes = lines.iter().rev().find(|line| line.starts_with("info depth")).map(|line| {
-                line.split_whitespace().skip_while(|word| *word != "nodes").nth(1).unwrap().to_string()
-            });
+            let nodes =
+                lines.iter().rev().find(|line| line.starts_with("info depth")).map(|line| {
+                    line.split_whitespace().skip_while(|word| *word != "nodes").nth(1).unwrap().to_string()
+                });
             answers.push((best_of(lines.last().unwrap()).to_string(), nodes));
         }
         engine.quit();
@@ -855,7 +856,9 @@ fn moves_out_of_book_count_from_the_games_first_search() {
         .map(|line| {
             let trace: serde_json::Value = serde_json::from_str(line).unwrap();
             let step = |name: &str| {
-                trace["steps"].as_array().unwrap().iter().find(|s| s["name"] == name).unwrap()["value"].as_f64().unwrap()
+                trace["steps"].as_array().unwrap().iter().find(|s| s["name"] == name).unwrap()["value"]
+                    .as_f64()
+                    .unwrap()
             };
             step("adjusted_ms (out-of-book factor)") / step("allocated_ms")
         })
@@ -873,13 +876,8 @@ fn moves_out_of_book_count_from_the_games_first_search() {
 /// by the final `info` of each move; returns the moves and each move's (deadline, used) from the trace.
 fn virtual_clock_game(plies: usize) -> (Vec<String>, Vec<(i64, i64)>) {
     let mut engine = Engine::start(&[
-        "--backend=random",
-        "--threads=1",
-        "--minibatch-size=8",
-        "--virtual-clock",
-        "--virtual-nps=2000",
-        "--virtual-batch-cost-ms=2",
-        "--move-overhead=50",
+        "--backend=random", "--threads=1", "--minibatch-size=8", "--virtual-clock", "--virtual-nps=2000",
+        "--virtual-batch-cost-ms=2", "--move-overhead=50",
     ]);
     engine.send("ucinewgame");
     let mut clocks = [3000i64, 3000i64];
@@ -1048,11 +1046,8 @@ fn time_manager_state_lives_for_one_game() {
 fn an_argument_that_is_not_utf8_is_named_without_a_panic() {
     use std::os::unix::ffi::OsStrExt;
     let argument = std::ffi::OsStr::from_bytes(b"--weights=\xff.pb.gz");
-    let output = Command::new(env!("CARGO_BIN_EXE_kairos"))
-        .arg(argument)
-        .stdin(Stdio::null())
-        .output()
-        .expect("kairos runs");
+    let output =
+        Command::new(env!("CARGO_BIN_EXE_kairos")).arg(argument).stdin(Stdio::null()).output().expect("kairos runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(stderr.starts_with("error: argument --weights=\u{fffd}.pb.gz is not valid UTF-8;"), "{stderr}");

@@ -329,11 +329,8 @@ mod tests {
 
     #[test]
     fn a_benchmark_position_with_moves_is_searched_after_them() {
-        let mut bench = Bench::open(&EngineOptions {
-            backend: nn::BackendKind::Uniform,
-            ..EngineOptions::default()
-        })
-        .expect("a uniform backend opens");
+        let mut bench = Bench::open(&EngineOptions { backend: nn::BackendKind::Uniform, ..EngineOptions::default() })
+            .expect("a uniform backend opens");
         let go = GoParams { nodes: Some(50), ..GoParams::default() };
         // After 1. e4 it is Black's move: a White move as the best move would mean the moves were ignored.
         let start_then_e4 = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4";

@@ -23,10 +23,5 @@ pub fn id_name() -> String {
 
 /// `kairos --version`: the version, the features and the target.
 pub fn describe() -> String {
-    format!(
-        "kairos {VERSION} (features: {}; {} {})",
-        features(),
-        std::env::consts::ARCH,
-        std::env::consts::OS
-    )
+    format!("kairos {VERSION} (features: {}; {} {})", features(), std::env::consts::ARCH, std::env::consts::OS)
 }

@@ -12,20 +12,11 @@ fn game(fen: Option<&str>, moves: &str) -> GameState {
 #[test]
 fn errors_name_the_bad_fen_or_the_illegal_move_and_its_index() {
     let error = GameState::from_uci(Some("not a fen"), &[]).unwrap_err();
-    assert!(
-        matches!(&error, PositionError::FenSyntax { fen, .. } if fen == "not a fen"),
-        "{error}"
-    );
+    assert!(matches!(&error, PositionError::FenSyntax { fen, .. } if fen == "not a fen"), "{error}");
     let error = GameState::from_uci(Some("8/8/8/8/8/8/8/8 w - - 0 1"), &[]).unwrap_err();
-    assert!(
-        matches!(error, PositionError::FenPosition { .. }),
-        "{error}"
-    );
+    assert!(matches!(error, PositionError::FenPosition { .. }), "{error}");
     let error = GameState::from_uci(None, &["e2e4", "e7e5", "e1e3"]).unwrap_err();
-    assert!(
-        matches!(&error, PositionError::IllegalMove { index: 2, text, .. } if text == "e1e3"),
-        "{error}"
-    );
+    assert!(matches!(&error, PositionError::IllegalMove { index: 2, text, .. } if text == "e1e3"), "{error}");
     assert!(error.to_string().contains("move 2 \"e1e3\""));
     let error = GameState::from_uci(None, &["e2e4", "xyz"]).unwrap_err();
     assert!(matches!(error, PositionError::MoveSyntax { index: 1, .. }));
@@ -37,11 +28,7 @@ fn game_ply_counts_from_the_fen_move_number() {
     assert_eq!(game(None, "e2e4 e7e5 g1f3").game_ply(), 3);
     // Fullmove 10, black to move: 2·9 + 1 = 19, plus two moves.
     assert_eq!(
-        game(
-            Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 10"),
-            "g8f6 b1c3"
-        )
-        .game_ply(),
+        game(Some("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 3 10"), "g8f6 b1c3").game_ply(),
         21
     );
 }
@@ -62,16 +49,10 @@ fn repetitions_follow_lc0s_scan() {
 #[test]
 fn castling_rights_are_part_of_the_identity() {
     // The king walks away and back: same squares, but castling rights are gone, so no repetition.
-    let g = game(
-        Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
-        "e1f1 e8f8 f1e1 f8e8",
-    );
+    let g = game(Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), "e1f1 e8f8 f1e1 f8e8");
     assert_eq!(g.history().last().unwrap().repetitions, 0);
     // A second shuffle repeats the rights-less position.
-    let g = game(
-        Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
-        "e1f1 e8f8 f1e1 f8e8 e1f1 e8f8 f1e1 f8e8",
-    );
+    let g = game(Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), "e1f1 e8f8 f1e1 f8e8 e1f1 e8f8 f1e1 f8e8");
     assert_eq!(g.history().last().unwrap().repetitions, 1);
 }
 
@@ -91,34 +72,15 @@ fn en_passant_flag_counts_only_when_an_enemy_pawn_attacks() {
 #[test]
 fn game_over_by_the_rules() {
     let mated = game(None, "f2f3 e7e5 g2g4 d8h4");
-    assert_eq!(
-        mated.outcome(),
-        Some(GameOutcome::Checkmate {
-            winner: Color::Black
-        })
-    );
-    assert_eq!(
-        game(Some("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), "").outcome(),
-        Some(GameOutcome::Stalemate)
-    );
-    assert_eq!(
-        game(Some("8/8/8/4k3/8/8/8/3NK3 w - - 0 1"), "").outcome(),
-        Some(GameOutcome::InsufficientMaterial)
-    );
-    assert_eq!(
-        game(Some("8/8/8/4k3/8/8/8/2NNK3 w - - 0 1"), "").outcome(),
-        None
-    );
+    assert_eq!(mated.outcome(), Some(GameOutcome::Checkmate { winner: Color::Black }));
+    assert_eq!(game(Some("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), "").outcome(), Some(GameOutcome::Stalemate));
+    assert_eq!(game(Some("8/8/8/4k3/8/8/8/3NK3 w - - 0 1"), "").outcome(), Some(GameOutcome::InsufficientMaterial));
+    assert_eq!(game(Some("8/8/8/4k3/8/8/8/2NNK3 w - - 0 1"), "").outcome(), None);
     let fifty = game(Some("8/8/8/4k3/8/8/8/R3K3 w - - 99 80"), "a1a2");
     assert_eq!(fifty.outcome(), Some(GameOutcome::FiftyMoveRule));
     // Mate on the hundredth ply is mate, not a draw.
     let mate_at_fifty = game(Some("7k/8/6K1/8/8/8/8/R7 w - - 99 80"), "a1a8");
-    assert_eq!(
-        mate_at_fifty.outcome(),
-        Some(GameOutcome::Checkmate {
-            winner: Color::White
-        })
-    );
+    assert_eq!(mate_at_fifty.outcome(), Some(GameOutcome::Checkmate { winner: Color::White }));
 }
 
 #[test]

@@ -20,13 +20,7 @@ use common::{hashed, lc0_defaults, mix, request_until, uniform, FnBackend, Visit
 type Judge = fn(&EvalRequest<'_>) -> Evaluation;
 
 fn sequential() -> SearchParams {
-    SearchParams {
-        threads: 1,
-        minibatch_size: 1,
-        max_prefetch: Some(0),
-        out_of_order_eval: false,
-        ..lc0_defaults()
-    }
+    SearchParams { threads: 1, minibatch_size: 1, max_prefetch: Some(0), out_of_order_eval: false, ..lc0_defaults() }
 }
 
 struct Finished {
@@ -48,17 +42,10 @@ fn run_search(search: &mut Search, limit: u64, stop_on_win: bool) -> Finished {
         })),
         ..SearchRequest::new(stopper, clock)
     };
-    let handle = search.start(
-        request,
-        Box::new(move |event| sink_events.lock().unwrap().push(event)),
-    );
+    let handle = search.start(request, Box::new(move |event| sink_events.lock().unwrap().push(event)));
     let outcome = handle.wait();
     let events = events.lock().unwrap().clone();
-    Finished {
-        outcome,
-        events,
-        done_calls: done_calls.load(Ordering::SeqCst),
-    }
+    Finished { outcome, events, done_calls: done_calls.load(Ordering::SeqCst) }
 }
 
 fn search_for(fen: Option<&str>, moves: &[&str], params: SearchParams, evaluate: Judge) -> Search {
@@ -68,8 +55,7 @@ fn search_for(fen: Option<&str>, moves: &[&str], params: SearchParams, evaluate:
 }
 
 fn uci(mv: Option<Move>) -> String {
-    mv.map(|m| m.to_uci(CastlingMode::Standard).to_string())
-        .unwrap_or_default()
+    mv.map(|m| m.to_uci(CastlingMode::Standard).to_string()).unwrap_or_default()
 }
 
 fn last_info_score(events: &[SearchEvent]) -> Score {
@@ -85,12 +71,7 @@ fn last_info_score(events: &[SearchEvent]) -> Score {
 
 #[test]
 fn finds_mate_in_one_with_a_uniform_network() {
-    let mut search = search_for(
-        Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
-        &[],
-        sequential(),
-        uniform,
-    );
+    let mut search = search_for(Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"), &[], sequential(), uniform);
     let finished = run_search(&mut search, 300, false);
     let outcome = finished.outcome.unwrap();
     assert_eq!(uci(outcome.best), "d1d8");
@@ -102,24 +83,12 @@ fn finds_mate_in_one_with_a_uniform_network() {
 #[test]
 fn proves_mate_in_two_by_certainty_propagation() {
     // 1. Rb7 (or 1. Ra7) Kg8 2. Ra8# (Rb8#); there is no mate in one.
-    let mut search = search_for(
-        Some("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"),
-        &[],
-        sequential(),
-        uniform,
-    );
+    let mut search = search_for(Some("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"), &[], sequential(), uniform);
     let finished = run_search(&mut search, 20_000, true);
     let outcome = finished.outcome.unwrap();
-    assert!(
-        ["b1b7", "a2a7"].contains(&uci(outcome.best).as_str()),
-        "best {}",
-        uci(outcome.best)
-    );
+    assert!(["b1b7", "a2a7"].contains(&uci(outcome.best).as_str()), "best {}", uci(outcome.best));
     assert_eq!(outcome.stats.mate_depth, Some(2));
-    assert!(
-        outcome.stats.total_nodes < 20_000,
-        "the proof should stop the search early"
-    );
+    assert!(outcome.stats.total_nodes < 20_000, "the proof should stop the search early");
     assert_eq!(last_info_score(&finished.events), Score::Mate(2));
 }
 
@@ -132,9 +101,8 @@ fn a_move_into_a_proven_loss_loses_its_prior_as_in_lc0() {
     let game = GameState::from_uci(None, &["f2f3", "e7e5"]).unwrap();
     let mut search = Search::new(Arc::new(FnBackend::new(8, uniform)), params);
     search.set_position(&game);
-    let allowed = ["g2g4", "b1c3"].map(|text| {
-        text.parse::<shakmaty::uci::UciMove>().unwrap().to_move(game.position()).unwrap()
-    });
+    let allowed =
+        ["g2g4", "b1c3"].map(|text| text.parse::<shakmaty::uci::UciMove>().unwrap().to_move(game.position()).unwrap());
     let events = Arc::new(Mutex::new(Vec::new()));
     let sink_events = Arc::clone(&events);
     let request = SearchRequest {
@@ -161,18 +129,10 @@ fn a_move_into_a_proven_loss_loses_its_prior_as_in_lc0() {
 
 #[test]
 fn stalemate_root_gives_no_best_move() {
-    let mut search = search_for(
-        Some("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"),
-        &[],
-        sequential(),
-        uniform,
-    );
+    let mut search = search_for(Some("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), &[], sequential(), uniform);
     let finished = run_search(&mut search, 100, false);
     assert_eq!(finished.outcome.unwrap().best, None);
-    assert!(finished
-        .events
-        .iter()
-        .any(|e| matches!(e, SearchEvent::BestMove { best: None, .. })));
+    assert!(finished.events.iter().any(|e| matches!(e, SearchEvent::BestMove { best: None, .. })));
     assert_eq!(finished.done_calls, 1);
 }
 
@@ -185,27 +145,16 @@ fn tree_is_reused_after_the_expected_reply_only() {
     assert!(reused > 0, "expected reply must keep its subtree");
     let second = run_search(&mut search, reused + 50, false).outcome.unwrap();
     assert!(second.stats.total_nodes >= reused + 50);
-    assert_eq!(
-        second.stats.nodes_since_movestart,
-        second.stats.total_nodes - reused
-    );
+    assert_eq!(second.stats.nodes_since_movestart, second.stats.total_nodes - reused);
     let other_game = GameState::from_uci(Some("7k/8/8/8/8/8/R7/1R4K1 w - - 0 1"), &[]).unwrap();
     assert_eq!(search.set_position(&other_game), 0);
     search.reset();
-    assert_eq!(
-        search.set_position(&GameState::from_uci(None, &[&best]).unwrap()),
-        0
-    );
+    assert_eq!(search.set_position(&GameState::from_uci(None, &[&best]).unwrap()), 0);
     // A reply the tree never visited keeps nothing.
     let mut search = search_for(None, &[], sequential(), hashed);
     run_search(&mut search, 400, false);
     assert!(search.set_position(&GameState::from_uci(None, &[&best]).unwrap()) > 0);
-    let unvisited = search
-        .root_visits()
-        .into_iter()
-        .find(|(_, n)| *n == 0)
-        .unwrap()
-        .0;
+    let unvisited = search.root_visits().into_iter().find(|(_, n)| *n == 0).unwrap().0;
     let unvisited = unvisited.to_uci(CastlingMode::Standard).to_string();
     let game = GameState::from_uci(None, &[&best, &unvisited]).unwrap();
     assert_eq!(search.set_position(&game), 0);
@@ -327,22 +276,19 @@ impl Stopper for Affording {
 #[test]
 fn one_thread_with_a_virtual_clock_is_deterministic() {
     let run = || {
-        let mut search = search_for(
-            None,
-            &["e2e4"],
-            SearchParams {
-                threads: 1,
-                minibatch_size: 4,
-                ..lc0_defaults()
-            },
-            hashed,
-        );
+        let mut search =
+            search_for(None, &["e2e4"], SearchParams { threads: 1, minibatch_size: 4, ..lc0_defaults() }, hashed);
         let finished = run_search(&mut search, 600, false);
         let infos: Vec<String> = finished
             .events
             .iter()
             .filter_map(|e| match e {
-                SearchEvent::Info(line) => Some(line.to_uci(engine::search::InfoFields { wdl: true, moves_left: true, eps: true, chess960: false })),
+                SearchEvent::Info(line) => Some(line.to_uci(engine::search::InfoFields {
+                    wdl: true,
+                    moves_left: true,
+                    eps: true,
+                    chess960: false,
+                })),
                 _ => None,
             })
             .collect();
@@ -357,30 +303,15 @@ fn one_thread_with_a_virtual_clock_is_deterministic() {
 
 #[test]
 fn two_threads_finish_and_respect_the_visit_limit() {
-    let params = SearchParams {
-        threads: 2,
-        minibatch_size: 8,
-        ..lc0_defaults()
-    };
+    let params = SearchParams { threads: 2, minibatch_size: 8, ..lc0_defaults() };
     let mut search = search_for(None, &[], params, hashed);
     let finished = run_search(&mut search, 1000, false);
     let outcome = finished.outcome.unwrap();
     assert!(outcome.stats.total_nodes >= 1000);
     // At most one batch per thread can land after the stop.
-    assert!(
-        outcome.stats.total_nodes < 1000 + 2 * 8 * 4,
-        "{}",
-        outcome.stats.total_nodes
-    );
+    assert!(outcome.stats.total_nodes < 1000 + 2 * 8 * 4, "{}", outcome.stats.total_nodes);
     assert_eq!(finished.done_calls, 1);
-    assert_eq!(
-        finished
-            .events
-            .iter()
-            .filter(|e| matches!(e, SearchEvent::BestMove { .. }))
-            .count(),
-        1
-    );
+    assert_eq!(finished.events.iter().filter(|e| matches!(e, SearchEvent::BestMove { .. })).count(), 1);
 }
 
 /// Never stops by itself.
@@ -402,10 +333,7 @@ fn start_endless(
         hold_bestmove_until_stop: hold,
         ..SearchRequest::new(Box::new(Endless), Arc::new(VirtualClock::new(1000.0, 1.0)))
     };
-    search.start(
-        request,
-        Box::new(move |event| sink_events.lock().unwrap().push(event)),
-    )
+    search.start(request, Box::new(move |event| sink_events.lock().unwrap().push(event)))
 }
 
 /// Waits until the running search has `nodes` visits; fails the test after a minute rather than hang CI.
@@ -419,28 +347,15 @@ fn wait_for_nodes(handle: &engine::search::SearchHandle, nodes: u64) {
 
 #[test]
 fn infinite_search_holds_the_best_move_until_stop() {
-    let mut search = search_for(
-        Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
-        &[],
-        sequential(),
-        uniform,
-    );
+    let mut search = search_for(Some("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"), &[], sequential(), uniform);
     let events = Arc::new(Mutex::new(Vec::new()));
     let handle = start_endless(&mut search, &events, true);
     wait_for_nodes(&handle, 200);
-    assert!(!events
-        .lock()
-        .unwrap()
-        .iter()
-        .any(|e| matches!(e, SearchEvent::BestMove { .. })));
+    assert!(!events.lock().unwrap().iter().any(|e| matches!(e, SearchEvent::BestMove { .. })));
     handle.stop();
     let outcome = handle.wait().unwrap();
     assert_eq!(uci(outcome.best), "d1d8");
-    assert!(events
-        .lock()
-        .unwrap()
-        .iter()
-        .any(|e| matches!(e, SearchEvent::BestMove { .. })));
+    assert!(events.lock().unwrap().iter().any(|e| matches!(e, SearchEvent::BestMove { .. })));
 }
 
 #[test]
@@ -451,64 +366,37 @@ fn abort_sends_no_best_move() {
     wait_for_nodes(&handle, 50);
     handle.abort();
     assert!(handle.wait().is_none());
-    assert!(!events
-        .lock()
-        .unwrap()
-        .iter()
-        .any(|e| matches!(e, SearchEvent::BestMove { .. })));
+    assert!(!events.lock().unwrap().iter().any(|e| matches!(e, SearchEvent::BestMove { .. })));
 }
 
 #[test]
 fn searchmoves_restrict_the_best_move() {
     let mut search = search_for(None, &[], sequential(), hashed);
     let game = GameState::from_uci(None, &[]).unwrap();
-    let a3: Move = "a2a3"
-        .parse::<shakmaty::uci::UciMove>()
-        .unwrap()
-        .to_move(game.position())
-        .unwrap();
+    let a3: Move = "a2a3".parse::<shakmaty::uci::UciMove>().unwrap().to_move(game.position()).unwrap();
     let sink_events = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&sink_events);
     let request = SearchRequest {
         searchmoves: vec![a3],
         ..SearchRequest::new(Box::new(Visits(100)), Arc::new(VirtualClock::new(1000.0, 1.0)))
     };
-    let outcome = search
-        .start(request, Box::new(move |e| sink.lock().unwrap().push(e)))
-        .wait()
-        .unwrap();
+    let outcome = search.start(request, Box::new(move |e| sink.lock().unwrap().push(e))).wait().unwrap();
     assert_eq!(outcome.best, Some(a3));
     assert_eq!(outcome.stats.edge_n.iter().filter(|&&n| n > 0).count(), 1);
 }
 
 #[test]
 fn verbose_stats_come_before_the_best_move() {
-    let params = SearchParams {
-        verbose_move_stats: true,
-        ..sequential()
-    };
+    let params = SearchParams { verbose_move_stats: true, ..sequential() };
     let mut search = search_for(None, &[], params, hashed);
     let finished = run_search(&mut search, 50, false);
-    let verbose = finished
-        .events
-        .iter()
-        .position(|e| matches!(e, SearchEvent::VerboseStats(_)))
-        .unwrap();
-    let best = finished
-        .events
-        .iter()
-        .position(|e| matches!(e, SearchEvent::BestMove { .. }))
-        .unwrap();
+    let verbose = finished.events.iter().position(|e| matches!(e, SearchEvent::VerboseStats(_))).unwrap();
+    let best = finished.events.iter().position(|e| matches!(e, SearchEvent::BestMove { .. })).unwrap();
     assert!(verbose < best);
-    let SearchEvent::VerboseStats(lines) = &finished.events[verbose] else {
-        unreachable!()
-    };
+    let SearchEvent::VerboseStats(lines) = &finished.events[verbose] else { unreachable!() };
     assert_eq!(lines.len(), 21, "twenty root moves and the root line");
     assert!(
-        lines[0].contains("N: ")
-            && lines[0].contains("(P: ")
-            && lines[0].contains("(Q: ")
-            && lines[0].contains("(U: ")
+        lines[0].contains("N: ") && lines[0].contains("(P: ") && lines[0].contains("(Q: ") && lines[0].contains("(U: ")
     );
 }
 
@@ -538,10 +426,7 @@ impl Backend for CachingBackend {
         BackendAttributes { recommended_prefetch: self.recommended_prefetch, ..FnBackend::new(1, hashed).attributes() }
     }
     fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(CachingComputation {
-            backend: self,
-            queued: Vec::new(),
-        })
+        Box::new(CachingComputation { backend: self, queued: Vec::new() })
     }
 }
 
@@ -560,11 +445,7 @@ impl Computation for CachingComputation<'_> {
     }
     fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
         let mut cache = self.backend.cache.lock().unwrap();
-        Ok(self
-            .queued
-            .into_iter()
-            .map(|(key, eval)| cache.entry(key).or_insert(eval).clone())
-            .collect())
+        Ok(self.queued.into_iter().map(|(key, eval)| cache.entry(key).or_insert(eval).clone()).collect())
     }
 }
 
@@ -573,12 +454,7 @@ impl Computation for CachingComputation<'_> {
 fn cache_hits_with_prefetch(max_prefetch: Option<usize>, recommended: usize) -> (u32, SearchOutcome) {
     let hits = Arc::new(AtomicU32::new(0));
     let backend = CachingBackend { cache: Arc::default(), hits: Arc::clone(&hits), recommended_prefetch: recommended };
-    let params = SearchParams {
-        threads: 1,
-        minibatch_size: 1,
-        max_prefetch,
-        ..lc0_defaults()
-    };
+    let params = SearchParams { threads: 1, minibatch_size: 1, max_prefetch, ..lc0_defaults() };
     let mut search = Search::new(Arc::new(backend), params);
     search.set_position(&GameState::default());
     let outcome = run_search(&mut search, 300, false).outcome.unwrap();
@@ -588,23 +464,14 @@ fn cache_hits_with_prefetch(max_prefetch: Option<usize>, recommended: usize) -> 
 #[test]
 fn prefetch_warms_the_cache_and_hits_are_backed_up_out_of_order() {
     let (without, plain) = cache_hits_with_prefetch(Some(0), 32);
-    assert_eq!(
-        without, 0,
-        "positions with distinct histories are evaluated once"
-    );
+    assert_eq!(without, 0, "positions with distinct histories are evaluated once");
     let (with, prefetched) = cache_hits_with_prefetch(Some(32), 0);
-    assert!(
-        with > 50,
-        "prefetched positions should come back as cache hits, got {with}"
-    );
+    assert!(with > 50, "prefetched positions should come back as cache hits, got {with}");
     // One leaf a gather: without prefetch every gather is one playout and the search stops at 300; with it, the
     // last gather may back up the cache hits it meets before its leaf as well, as lc0's passes its limit.
     assert_eq!(plain.stats.total_nodes, 300);
     assert!((300..=310).contains(&prefetched.stats.total_nodes), "{}", prefetched.stats.total_nodes);
-    assert_eq!(
-        prefetched.best, plain.best,
-        "the same network gives the same search"
-    );
+    assert_eq!(prefetched.best, plain.best, "the same network gives the same search");
 }
 
 /// `MaxPrefetch=-1` (the default) takes the backend's recommendation: none on a CPU backend, lc0's 32 on CUDA.
@@ -650,10 +517,7 @@ fn a_failing_backend_reports_the_error_and_still_sends_bestmove() {
     let mut search = Search::new(Arc::new(BrokenBackend), sequential());
     search.set_position(&GameState::default());
     let finished = run_search(&mut search, 100, false);
-    assert!(finished
-        .events
-        .iter()
-        .any(|e| matches!(e, SearchEvent::Error(text) if text.contains("device lost"))));
+    assert!(finished.events.iter().any(|e| matches!(e, SearchEvent::Error(text) if text.contains("device lost"))));
     // No visit was backed up: the move is still a legal one, the first of the root's (a2a3 at the start).
     assert_eq!(uci(finished.outcome.unwrap().best), "a2a3");
     assert_eq!(finished.done_calls, 1);

@@ -14,24 +14,13 @@ use std::sync::{Arc, Mutex};
 /// White is clearly better in every position, from the side to move's point of view.
 fn white_better(request: &EvalRequest<'_>) -> Evaluation {
     let n = request.moves.len();
-    let white_to_move =
-        shakmaty::Position::turn(&request.history.last().unwrap().position) == shakmaty::Color::White;
+    let white_to_move = shakmaty::Position::turn(&request.history.last().unwrap().position) == shakmaty::Color::White;
     let wl = if white_to_move { 0.9 } else { -0.9 };
     Evaluation { wl, d: 0.05, m: 0.0, policy: vec![1.0 / n as f32; n] }
 }
 
-fn search(
-    fen: Option<&str>,
-    moves: &str,
-    nodes: u64,
-    two_fold_draws: bool,
-) -> (SearchOutcome, Score) {
-    let params = SearchParams {
-        threads: 1,
-        minibatch_size: 1,
-        two_fold_draws,
-        ..lc0_defaults()
-    };
+fn search(fen: Option<&str>, moves: &str, nodes: u64, two_fold_draws: bool) -> (SearchOutcome, Score) {
+    let params = SearchParams { threads: 1, minibatch_size: 1, two_fold_draws, ..lc0_defaults() };
     let mut search = Search::new(Arc::new(FnBackend::new(1, white_better)), params);
     let moves: Vec<&str> = moves.split_whitespace().collect();
     search.set_position(&GameState::from_uci(fen, &moves).unwrap());
@@ -54,11 +43,7 @@ fn search(
 }
 
 fn best(outcome: &SearchOutcome) -> String {
-    outcome
-        .best
-        .unwrap()
-        .to_uci(CastlingMode::Standard)
-        .to_string()
+    outcome.best.unwrap().to_uci(CastlingMode::Standard).to_string()
 }
 
 /// Black to move checks forever: Qe1+ Kh2 Qh4+ Kg1 repeats the root after four plies; white's replies are
@@ -76,11 +61,7 @@ fn capturing_into_insufficient_material_is_a_draw() {
 #[test]
 fn the_hundredth_quiet_ply_is_a_draw() {
     let (outcome, score) = search(Some("4k3/4p3/8/8/8/8/8/4K3 b - - 99 80"), "", 200, true);
-    assert!(
-        best(&outcome).starts_with("e8"),
-        "a king move reaches the fifty-move draw, got {}",
-        best(&outcome)
-    );
+    assert!(best(&outcome).starts_with("e8"), "a king move reaches the fifty-move draw, got {}", best(&outcome));
     assert_eq!(score, Score::Cp(0));
     // Two plies earlier nothing is drawn within reach of a small search, so every move looks lost.
     let (_, score) = search(Some("4k3/4p3/8/8/8/8/8/4K3 b - - 97 80"), "", 30, true);
@@ -99,13 +80,8 @@ fn a_second_occurrence_inside_the_searched_path_is_a_draw_only_with_two_fold_dra
     let (with_outcome, with) = search(Some(PERPETUAL), "", 5000, true);
     let (_, without) = search(Some(PERPETUAL), "", 5000, false);
     assert_eq!(best(&with_outcome), "h4e1");
-    let (Score::Cp(with), Score::Cp(without)) = (with, without) else {
-        panic!("no mate expected")
-    };
-    assert!(
-        with > without + 50,
-        "the perpetual should be a proven draw with two-fold draws: {with} vs {without}"
-    );
+    let (Score::Cp(with), Score::Cp(without)) = (with, without) else { panic!("no mate expected") };
+    assert!(with > without + 50, "the perpetual should be a proven draw with two-fold draws: {with} vs {without}");
     assert!(with.abs() < 50, "{with}");
 }
 

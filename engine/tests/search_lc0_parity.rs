@@ -12,9 +12,9 @@ mod common;
 
 use common::Visits;
 use engine::clock::VirtualClock;
+use engine::options::EngineOptions;
 use engine::position::{uci_move, GameState};
 use engine::search::{InfoFields, Search, SearchEvent, SearchRequest};
-use engine::options::EngineOptions;
 use engine::tablebase::Tablebases;
 use nn::{open_backend, Backend, BackendKind, CachingBackend, Precision};
 use serde_json::Value;
@@ -40,11 +40,7 @@ fn sequential_400_node_search_matches_lc0() {
 #[test]
 fn sequential_400_node_search_of_a_transformer_with_moves_left_matches_lc0() {
     let flags = engine_flags(&[
-        "--threads=1",
-        "--max-prefetch=0",
-        "--no-out-of-order-eval",
-        "--minibatch-size=1",
-        "--lc0-transposed-policy",
+        "--threads=1", "--max-prefetch=0", "--no-out-of-order-eval", "--minibatch-size=1", "--lc0-transposed-policy",
     ]);
     let weights = concat!(env!("CARGO_MANIFEST_DIR"), "/../reference/nets/transformer-pe-map-smolgen.pb.gz");
     compare_with_lc0("lc0-transformer-sequential-search-400.json", weights, flags, &|| Box::new(Visits(400)));
@@ -102,9 +98,7 @@ fn sequential_400_node_searches_with_the_roots_own_cpuct_and_fpu_match_lc0() {
         (
             "lc0-root-cpuct-sequential-search-400.json",
             &[
-                "--root-has-own-cpuct-params",
-                "--cpuct-at-root=3.0",
-                "--cpuct-base-at-root=5000",
+                "--root-has-own-cpuct-params", "--cpuct-at-root=3.0", "--cpuct-base-at-root=5000",
                 "--cpuct-factor-at-root=1.0",
             ][..],
         ),
@@ -234,7 +228,11 @@ fn compare_with_lc0_within(
     let options = EngineOptions { weights_file: weights.into(), precision: Precision::Fp32, ..flags };
     let params = options.search_params();
     let backend_options = options.backend_options().expect("the default network is installed");
-    assert_eq!((backend_options.kind, backend_options.cache_size), (BackendKind::Torch, 0), "no cache: one per position below");
+    assert_eq!(
+        (backend_options.kind, backend_options.cache_size),
+        (BackendKind::Torch, 0),
+        "no cache: one per position below"
+    );
     let backend = open_backend(&backend_options).expect("the torch backend opens Maia-1900");
     let cache_size = usize::try_from(options.nn_cache_size).expect("NNCacheSize is not negative");
     let path = format!("{}/../reference/{reference}", env!("CARGO_MANIFEST_DIR"));
@@ -242,12 +240,7 @@ fn compare_with_lc0_within(
     let mut report = Vec::new();
     let mut worst = 0;
     for (name, case) in reference["positions"].as_object().unwrap() {
-        let moves: Vec<&str> = case["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap())
-            .collect();
+        let moves: Vec<&str> = case["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
         let game = GameState::from_uci(case["fen"].as_str(), &moves).unwrap();
         // A fresh cache of the default NNCacheSize (lc0's) for each position, as each lc0 run had. lc0's classic search keys
         // the cache by position without history, so a transposition inside the tree reuses the first
@@ -288,18 +281,10 @@ fn compare_with_lc0_within(
             .iter()
             .map(|(m, n)| (standard_uci(game.position(), m), n.as_i64().unwrap()))
             .collect();
-        let best = outcome
-            .best
-            .map(|m| uci_move(&m, false))
-            .unwrap_or_default();
-        assert_eq!(
-            best,
-            case["bestmove"].as_str().unwrap(),
-            "{name}: ours {ours:?} lc0 {theirs:?}"
-        );
+        let best = outcome.best.map(|m| uci_move(&m, false)).unwrap_or_default();
+        assert_eq!(best, case["bestmove"].as_str().unwrap(), "{name}: ours {ours:?} lc0 {theirs:?}");
         for mv in ours.keys().chain(theirs.keys()) {
-            let diff =
-                (ours.get(mv).copied().unwrap_or(0) - theirs.get(mv).copied().unwrap_or(0)).abs();
+            let diff = (ours.get(mv).copied().unwrap_or(0) - theirs.get(mv).copied().unwrap_or(0)).abs();
             worst = worst.max(diff);
         }
         report.push(format!("{name}: ours {ours:?}\n{name}: lc0  {theirs:?}"));
@@ -318,9 +303,5 @@ fn compare_with_lc0_within(
         }
     }
     println!("{}\nlargest visit difference: {worst}", report.join("\n"));
-    assert!(
-        worst <= tolerance,
-        "largest visit difference {worst}\n{}",
-        report.join("\n")
-    );
+    assert!(worst <= tolerance, "largest visit difference {worst}\n{}", report.join("\n"));
 }

@@ -5,11 +5,8 @@ use engine::search::{collision_budget, cpuct, fast_log, wdl_mu, wdl_mu_centipawn
 use serde_json::Value;
 
 fn vectors() -> Value {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../reference/tm-test-vectors.json"
-    ))
-    .unwrap();
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../reference/tm-test-vectors.json")).unwrap();
     serde_json::from_str(&text).unwrap()
 }
 
@@ -42,11 +39,7 @@ fn collision_budget_matches_lc0() {
     let params = EngineOptions::default().search_params();
     for row in rows("collisions_left") {
         let n = row["n"].as_u64().unwrap();
-        assert_eq!(
-            u64::from(collision_budget(&params, n)),
-            row["collisions_left"].as_u64().unwrap(),
-            "n = {n}"
-        );
+        assert_eq!(u64::from(collision_budget(&params, n)), row["collisions_left"].as_u64().unwrap(), "n = {n}");
     }
 }
 
@@ -54,19 +47,11 @@ fn collision_budget_matches_lc0() {
 fn wdl_mu_score_matches_lc0_output() {
     for row in rows("uci_score_wdl_mu") {
         let raw = row["raw_wdl"].as_array().unwrap();
-        let (w, d, l) = (
-            raw[0].as_f64().unwrap() as f32,
-            raw[1].as_f64().unwrap() as f32,
-            raw[2].as_f64().unwrap() as f32,
-        );
+        let (w, d, l) =
+            (raw[0].as_f64().unwrap() as f32, raw[1].as_f64().unwrap() as f32, raw[2].as_f64().unwrap() as f32);
         let wl = w - l;
         let mu = row["mu"].as_f64().unwrap() as f32;
-        assert!(
-            (wdl_mu(wl, d) - mu).abs() < 1e-4,
-            "{}: mu {} vs {mu}",
-            row["position"],
-            wdl_mu(wl, d)
-        );
+        assert!((wdl_mu(wl, d) - mu).abs() < 1e-4, "{}: mu {} vs {mu}", row["position"], wdl_mu(wl, d));
         assert_eq!(
             i64::from(wdl_mu_centipawns(wl, d, true)),
             row["uci_score_cp"].as_i64().unwrap(),

@@ -43,7 +43,13 @@ fn knightless_looks_lost(request: &EvalRequest<'_>) -> Evaluation {
     judged(request, board(request).knights().any())
 }
 
-fn search(fen: &str, nodes: u64, tables: Option<Arc<Tablebases>>, fast_play: bool, judge: Judge) -> (SearchOutcome, InfoLine) {
+fn search(
+    fen: &str,
+    nodes: u64,
+    tables: Option<Arc<Tablebases>>,
+    fast_play: bool,
+    judge: Judge,
+) -> (SearchOutcome, InfoLine) {
     let params = SearchParams { threads: 1, minibatch_size: 1, syzygy_fast_play: fast_play, ..lc0_defaults() };
     let mut search = Search::new(Arc::new(FnBackend::new(1, judge)), params);
     search.set_tablebases(tables);
@@ -132,11 +138,14 @@ fn a_capture_into_a_blessed_loss_is_a_tablebase_draw() {
         request.searchmoves = vec![capture.unwrap()];
         let last = Arc::new(Mutex::new(None));
         let sink = Arc::clone(&last);
-        let handle = search.start(request, Box::new(move |event| {
-            if let SearchEvent::Info(line) = event {
-                *sink.lock().unwrap() = Some(line);
-            }
-        }));
+        let handle = search.start(
+            request,
+            Box::new(move |event| {
+                if let SearchEvent::Info(line) = event {
+                    *sink.lock().unwrap() = Some(line);
+                }
+            }),
+        );
         handle.wait().unwrap();
         let line = last.lock().unwrap().clone();
         line.unwrap()

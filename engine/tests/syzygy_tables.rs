@@ -75,9 +75,15 @@ fn root_moves_are_ranked_as_lc0_ranks_them() {
     // 1000 − (DTZ + counter); a loss ranks −1000 unless 2·|DTZ| + counter ≥ 100.
     let expected: &[(&str, bool, &[&str], &[i32])] = &[
         // 27 moves: Qc7 and Qf4 stalemate, the other 25 win within 9 plies.
-        ("stalemate-trap", false, &["b6a5", "b6a6", "b6b5", "b6c5", "b6c6", "b6c7", "c1a1", "c1a3", "c1b1", "c1b2",
-            "c1c2", "c1c3", "c1c4", "c1c5", "c1c6", "c1c8", "c1d1", "c1d2", "c1e1", "c1e3", "c1f1", "c1g1", "c1g5",
-            "c1h1", "c1h6"], &[]),
+        (
+            "stalemate-trap",
+            false,
+            &[
+                "b6a5", "b6a6", "b6b5", "b6c5", "b6c6", "b6c7", "c1a1", "c1a3", "c1b1", "c1b2", "c1c2", "c1c3", "c1c4",
+                "c1c5", "c1c6", "c1c8", "c1d1", "c1d2", "c1e1", "c1e3", "c1f1", "c1g1", "c1g5", "c1h1", "c1h6",
+            ],
+            &[],
+        ),
         // With fast play only the mate (DTZ 1) is left.
         ("stalemate-trap", true, &["c1c8"], &[1]),
         // Bg3 is the only win, cursed: DTZ 151 + 1 = 152 from the root, rank 1000 − 152 = 848 beats the draws.

@@ -10,8 +10,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use nn::proto::{
-    self, ConvBlock, EncoderLayer, Ffn, Layer, Mha, Net, NetworkFormat, PolicyHeadWeights, PolicyHeads,
-    Residual, SeUnit, Smolgen, ValueHeadWeights, ValueHeads, Weights,
+    self, ConvBlock, EncoderLayer, Ffn, Layer, Mha, Net, NetworkFormat, PolicyHeadWeights, PolicyHeads, Residual,
+    SeUnit, Smolgen, ValueHeadWeights, ValueHeads, Weights,
 };
 use prost::Message;
 use rand::{Rng, SeedableRng};
@@ -635,10 +635,7 @@ fn encode(values: &[f32], storage: Storage) -> Layer {
             let max = values.iter().copied().fold(f32::NEG_INFINITY, f32::max).max(min + 1e-3);
             layer.min_val = Some(min);
             layer.max_val = Some(max);
-            values
-                .iter()
-                .flat_map(|&v| ((((v - min) / (max - min)) * 65535.0).round() as u16).to_le_bytes())
-                .collect()
+            values.iter().flat_map(|&v| ((((v - min) / (max - min)) * 65535.0).round() as u16).to_le_bytes()).collect()
         }
     };
     layer.params = Some(bytes);

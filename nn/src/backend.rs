@@ -130,10 +130,7 @@ pub trait Computation: Send {
 }
 
 /// Evaluates one position on its own, outside the search's batching (a cache hit answers at once).
-pub fn evaluate_one(
-    backend: &dyn Backend,
-    request: &EvalRequest<'_>,
-) -> Result<Evaluation, BackendError> {
+pub fn evaluate_one(backend: &dyn Backend, request: &EvalRequest<'_>) -> Result<Evaluation, BackendError> {
     let mut computation = backend.new_computation();
     match computation.add(request)? {
         Added::Ready(evaluation) => Ok(evaluation),

@@ -47,9 +47,7 @@ pub fn backend_bench(
     let mut rows = Vec::with_capacity(batch_sizes.len());
     for &size in batch_sizes {
         let first_ms = run(size)?;
-        let mut times = (0..batches_per_size.max(1))
-            .map(|_| run(size))
-            .collect::<Result<Vec<f64>, _>>()?;
+        let mut times = (0..batches_per_size.max(1)).map(|_| run(size)).collect::<Result<Vec<f64>, _>>()?;
         times.sort_by(f64::total_cmp);
         let count = times.len() as f64;
         let mean_ms = times.iter().sum::<f64>() / count;

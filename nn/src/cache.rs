@@ -11,8 +11,8 @@ use shakmaty::{Color, Position, Role};
 use crate::backend::{
     Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation, QueuedKeys,
 };
-use crate::prior::{decode_prior, encode_prior};
 use crate::encoder::lc0_ep_square;
+use crate::prior::{decode_prior, encode_prior};
 
 /// The cache's entries, oldest first: fixed-size records in one ring, their priors in another, and an index from
 /// key to record holding only a 4-byte insertion number, so that an entry costs about its priors plus 40 bytes
@@ -58,12 +58,7 @@ impl Store {
     fn evaluation(&self, record: &Record) -> Evaluation {
         let start = (record.priors_start - self.first_prior) as usize;
         let priors = self.priors.range(start..start + usize::from(record.moves));
-        Evaluation {
-            wl: record.wl,
-            d: record.d,
-            m: record.m,
-            policy: priors.map(|&p| decode_prior(p)).collect(),
-        }
+        Evaluation { wl: record.wl, d: record.d, m: record.m, policy: priors.map(|&p| decode_prior(p)).collect() }
     }
 
     /// Adds an entry as the newest unless its key is already there: as lc0's cache, the entry there stays (a
@@ -84,14 +79,8 @@ impl Store {
             m: evaluation.m,
             moves,
         });
-        self.priors
-            .extend(evaluation.policy.iter().map(|&p| encode_prior(p)));
-        let Self {
-            index,
-            records,
-            first_number,
-            ..
-        } = self;
+        self.priors.extend(evaluation.policy.iter().map(|&p| encode_prior(p)));
+        let Self { index, records, first_number, .. } = self;
         let key_of = |number: &u32| records[number.wrapping_sub(*first_number) as usize].key;
         index.insert_unique(key, number, key_of);
     }
@@ -139,10 +128,11 @@ pub fn cache_key(request: &EvalRequest<'_>) -> Option<u64> {
     let state = lc0_ep_square(request.history, request.history.len() - 1).map_or(64, u64::from)
         | u64::from(position.turn() == Color::White) << 7
         | u64::from(entry.repetitions) << 8;
-    let words = Role::ALL
-        .map(|role| board.by_role(role).0)
-        .into_iter()
-        .chain([board.white().0, position.castles().castling_rights().0, state]);
+    let words = Role::ALL.map(|role| board.by_role(role).0).into_iter().chain([
+        board.white().0,
+        position.castles().castling_rights().0,
+        state,
+    ]);
     Some(words.fold(0x2997_99ad_f0d9_5def, |hash, word| mix(hash.rotate_left(29) ^ word)))
 }
 
@@ -156,11 +146,7 @@ fn mix(mut x: u64) -> u64 {
 impl CachingBackend {
     /// Wraps `inner` with a cache of `capacity` entries.
     pub fn new(inner: Arc<dyn Backend>, capacity: usize) -> Self {
-        Self {
-            inner,
-            capacity,
-            store: Mutex::new(Store::default()),
-        }
+        Self { inner, capacity, store: Mutex::new(Store::default()) }
     }
 
     /// The number of entries held.
@@ -175,9 +161,7 @@ impl CachingBackend {
 
     /// A poisoned lock only means another thread panicked mid-update of plain data; keep going.
     fn lock(&self) -> MutexGuard<'_, Store> {
-        self.store
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     fn lookup(&self, key: u64, moves: usize) -> Option<Evaluation> {
@@ -211,11 +195,7 @@ impl Backend for CachingBackend {
     }
 
     fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(CachingComputation {
-            backend: self,
-            inner: self.inner.new_computation(),
-            keys: QueuedKeys::default(),
-        })
+        Box::new(CachingComputation { backend: self, inner: self.inner.new_computation(), keys: QueuedKeys::default() })
     }
 }
 
@@ -228,8 +208,8 @@ struct CachingComputation<'a> {
 
 impl Computation for CachingComputation<'_> {
     fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
-        let key = cache_key(request)
-            .ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
+        let key =
+            cache_key(request).ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
         if let Some(hit) = self.backend.lookup(key, request.moves.len()) {
             return Ok(Added::Ready(hit));
         }

@@ -13,13 +13,11 @@ pub fn load_cuda_runtime() -> bool {
         .map(|dir| dir.join(CUDA_LIBRARY).to_string_lossy().into_owned())
         .into_iter()
         .chain(std::iter::once(CUDA_LIBRARY.to_string()));
-    candidates
-        .filter_map(|name| CString::new(name).ok())
-        .any(|name| {
-            // SAFETY: dlopen with a valid NUL-terminated name; the handle is deliberately kept open.
-            let handle = unsafe { libc::dlopen(name.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
-            !handle.is_null()
-        })
+    candidates.filter_map(|name| CString::new(name).ok()).any(|name| {
+        // SAFETY: dlopen with a valid NUL-terminated name; the handle is deliberately kept open.
+        let handle = unsafe { libc::dlopen(name.as_ptr(), libc::RTLD_NOW | libc::RTLD_GLOBAL) };
+        !handle.is_null()
+    })
 }
 
 /// Keeps cuDNN's fp32 convolutions in IEEE fp32: libtorch lets them use TF32 by default, which put
@@ -59,11 +57,7 @@ fn set_context_flag(setter: &CStr, value: bool) -> bool {
 
 /// The directory of the `libtorch_cpu.so` this process has loaded, where its other libraries are.
 pub(crate) fn libtorch_dir() -> Option<PathBuf> {
-    unsafe extern "C" fn visit(
-        info: *mut libc::dl_phdr_info,
-        _size: usize,
-        data: *mut c_void,
-    ) -> c_int {
+    unsafe extern "C" fn visit(info: *mut libc::dl_phdr_info, _size: usize, data: *mut c_void) -> c_int {
         // SAFETY: the loader passes a valid info pointer; `data` is the `Option<PathBuf>` given below.
         let (info, found) = unsafe { (&*info, &mut *(data as *mut Option<PathBuf>)) };
         if info.dlpi_name.is_null() {
@@ -72,10 +66,7 @@ pub(crate) fn libtorch_dir() -> Option<PathBuf> {
         // SAFETY: dlpi_name is a NUL-terminated string owned by the loader.
         let name = unsafe { CStr::from_ptr(info.dlpi_name) }.to_string_lossy();
         let path = PathBuf::from(name.as_ref());
-        if path
-            .file_name()
-            .is_some_and(|f| f.to_string_lossy().starts_with("libtorch_cpu.so"))
-        {
+        if path.file_name().is_some_and(|f| f.to_string_lossy().starts_with("libtorch_cpu.so")) {
             *found = path.parent().map(PathBuf::from);
             return 1;
         }
@@ -83,12 +74,7 @@ pub(crate) fn libtorch_dir() -> Option<PathBuf> {
     }
     let mut found: Option<PathBuf> = None;
     // SAFETY: the callback only reads loader data and writes to `found`, which outlives the call.
-    unsafe {
-        libc::dl_iterate_phdr(
-            Some(visit),
-            &mut found as *mut Option<PathBuf> as *mut c_void,
-        )
-    };
+    unsafe { libc::dl_iterate_phdr(Some(visit), &mut found as *mut Option<PathBuf> as *mut c_void) };
     found
 }
 

@@ -10,18 +10,13 @@ use crate::loader::format::{
     describe_value, ACTIVATIONS, DEFAULT_ACTIVATIONS, EMBEDDINGS, INPUTS, MOVES_LEFT, NETWORKS, POLICIES, VALUES,
 };
 use crate::loader::{build_network, read_net};
-use crate::network::{
-    AttentionBody, Body, EncoderStack, HeadInput, InputEmbedding, Network, PolicyHead, ValueKind,
-};
+use crate::network::{AttentionBody, Body, EncoderStack, HeadInput, InputEmbedding, Network, PolicyHead, ValueKind};
 use crate::proto;
 
 /// The description of the network at `path`, in lc0's justified `Name: value` sections.
 pub fn describe_network(path: &Path) -> Result<String, NnError> {
     let (net, file_bytes) = read_net(path)?;
-    let network = build_network(&net).map_err(|reason| NnError::InvalidNetwork {
-        path: path.to_path_buf(),
-        reason,
-    })?;
+    let network = build_network(&net).map_err(|reason| NnError::InvalidNetwork { path: path.to_path_buf(), reason })?;
     let mut out = Description::default();
     general(&mut out, &net, file_bytes);
     format(&mut out, &net);
@@ -142,10 +137,9 @@ fn attention_body(out: &mut Description, body: &AttentionBody) {
     out.line("Body type", "attention (transformer)");
     match &body.embedding {
         InputEmbedding::PositionalMap => out.line("Input embedding", "positional map (64 channels)"),
-        InputEmbedding::Dense { preprocess } => out.line(
-            "Input embedding",
-            format!("dense positional embedding ({} channels)", preprocess.outputs / 64),
-        ),
+        InputEmbedding::Dense { preprocess } => {
+            out.line("Input embedding", format!("dense positional embedding ({} channels)", preprocess.outputs / 64))
+        }
     }
     out.line("Embedding size", body.embedding_size());
     out.line("Input gating", if body.gating.is_some() { "yes" } else { "no" });
@@ -181,9 +175,7 @@ fn encoders(out: &mut Description, label: &str, stack: &EncoderStack) {
 fn heads(out: &mut Description, net: &proto::Net, network: &Network) {
     out.section("Heads (as run)");
     match &network.policy {
-        PolicyHead::Classical { conv, .. } => {
-            out.line("Policy", format!("classical ({} channels)", conv.out_channels))
-        }
+        PolicyHead::Classical { conv, .. } => out.line("Policy", format!("classical ({} channels)", conv.out_channels)),
         PolicyHead::Convolution { .. } => out.line("Policy", "convolution"),
         PolicyHead::Attention(head) => {
             out.line("Policy", "attention");

@@ -21,14 +21,7 @@ const AUX: usize = HISTORY_SLOTS * PLANES_PER_SLOT;
 pub const FIRST_AUXILIARY_PLANE: usize = AUX;
 /// The last plane the canonical transform applies to (the en-passant plane); lc0 leaves the rest alone.
 const LAST_TRANSFORMED: usize = AUX + 4;
-const ROLES: [Role; 6] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-];
+const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
 
 /// One input plane: `value` on the squares of `mask` (bit = square, a1 = 0), zero elsewhere.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -191,13 +184,8 @@ impl FormatRules {
             armageddon,
             repeats_only,
         };
-        let plain = |castling| Self {
-            castling,
-            canonical: false,
-            hectoplies: false,
-            armageddon: false,
-            repeats_only: false,
-        };
+        let plain =
+            |castling| Self { castling, canonical: false, hectoplies: false, armageddon: false, repeats_only: false };
         match format {
             InputFormat::Classical => plain(CastlingPlanes::FourRights),
             InputFormat::CastlingPlane => plain(CastlingPlanes::RookSquares),
@@ -238,11 +226,7 @@ pub fn encode_position_into(
 ) -> Option<BoardTransform> {
     let current = &history.last()?.position;
     let rules = FormatRules::of(format);
-    let transform = if rules.canonical {
-        choose_transform(current)
-    } else {
-        BoardTransform::IDENTITY
-    };
+    let transform = if rules.canonical { choose_transform(current) } else { BoardTransform::IDENTITY };
     *planes = [Plane::default(); PLANES];
     let current_ep = lc0_ep_square(history, history.len() - 1);
     write_aux_planes(planes, current, current_ep, rules);
@@ -266,11 +250,8 @@ pub fn copy_read_history(history: &[HistoryEntry], format: InputFormat, into: &m
     let Some(newest) = history.last() else {
         return;
     };
-    let looked_back = if FormatRules::of(format).repeats_only {
-        newest.position.halfmoves() as usize + 1
-    } else {
-        HISTORY_SLOTS
-    };
+    let looked_back =
+        if FormatRules::of(format).repeats_only { newest.position.halfmoves() as usize + 1 } else { HISTORY_SLOTS };
     if history.len() <= looked_back + 1 {
         into.extend_from_slice(history);
     } else {
@@ -359,12 +340,7 @@ pub(crate) fn lc0_ep_square(history: &[HistoryEntry], index: usize) -> Option<Sq
 }
 
 /// Planes 104–111: castling, side to move or en passant, the fifty-move counter, armageddon, all ones.
-fn write_aux_planes(
-    planes: &mut InputPlanes,
-    current: &Chess,
-    current_ep: Option<Square>,
-    rules: FormatRules,
-) {
+fn write_aux_planes(planes: &mut InputPlanes, current: &Chess, current_ep: Option<Square>, rules: FormatRules) {
     let us = current.turn();
     let castles = current.castles();
     match rules.castling {
@@ -395,22 +371,14 @@ fn write_aux_planes(
     }
     if rules.canonical {
         // lc0 keeps the en-passant flag as a pawn on the far rank, on the file of the pawn that moved.
-        let marker = current_ep.map_or(Bitboard::EMPTY, |ep| {
-            Bitboard::from_square(Square::from_coords(ep.file(), Rank::Eighth))
-        });
+        let marker = current_ep
+            .map_or(Bitboard::EMPTY, |ep| Bitboard::from_square(Square::from_coords(ep.file(), Rank::Eighth)));
         planes[AUX + 4] = Plane::ones(marker.0);
     } else if us == Color::Black {
         planes[AUX + 4] = Plane::ones(!0);
     }
     let halfmoves = current.halfmoves() as f32;
-    planes[AUX + 5] = Plane {
-        mask: !0,
-        value: if rules.hectoplies {
-            halfmoves / 100.0
-        } else {
-            halfmoves
-        },
-    };
+    planes[AUX + 5] = Plane { mask: !0, value: if rules.hectoplies { halfmoves / 100.0 } else { halfmoves } };
     if rules.armageddon && us == Color::Black {
         planes[AUX + 6] = Plane::ones(!0);
     }
@@ -424,10 +392,7 @@ fn write_history(planes: &mut InputPlanes, history: &[HistoryEntry], rules: Form
     let current = &history[newest].position;
     let us = current.turn();
     let fill = if rules.repeats_only { 0 } else { fill.copies(history) };
-    let candidates = (0..=newest)
-        .rev()
-        .map(|index| (index, false))
-        .chain(iter::repeat_n((0, true), fill));
+    let candidates = (0..=newest).rev().map(|index| (index, false)).chain(iter::repeat_n((0, true), fill));
     let mut slot = 0;
     for (index, synthesized) in candidates {
         if slot == HISTORY_SLOTS {
@@ -447,13 +412,7 @@ fn write_history(planes: &mut InputPlanes, history: &[HistoryEntry], rules: Form
         write_board(planes, slot * PLANES_PER_SLOT, entry, us);
         if synthesized {
             if let Some(ep) = lc0_ep_square(history, index) {
-                undo_double_push(
-                    planes,
-                    slot * PLANES_PER_SLOT,
-                    ep,
-                    entry.position.turn(),
-                    us,
-                );
+                undo_double_push(planes, slot * PLANES_PER_SLOT, ep, entry.position.turn(), us);
             }
         }
         slot += 1;
@@ -466,12 +425,7 @@ fn write_history(planes: &mut InputPlanes, history: &[HistoryEntry], rules: Form
 
 /// Whether a canonical history must stop before `history[index]`: its castling rights differ from the
 /// current ones, or it is an older position with an en-passant flag (either could change the transform).
-fn crosses_transform_change(
-    history: &[HistoryEntry],
-    index: usize,
-    is_current: bool,
-    current: &Chess,
-) -> bool {
+fn crosses_transform_change(history: &[HistoryEntry], index: usize, is_current: bool, current: &Chess) -> bool {
     let position = &history[index].position;
     position.castles().castling_rights() != current.castles().castling_rights()
         || (!is_current && lc0_ep_square(history, index).is_some())
@@ -491,13 +445,7 @@ fn write_board(planes: &mut InputPlanes, base: usize, entry: &HistoryEntry, us: 
 }
 
 /// Puts the pawn that made the double push recorded by `ep` back on its starting square.
-fn undo_double_push(
-    planes: &mut InputPlanes,
-    base: usize,
-    ep: Square,
-    turn_at_ep: Color,
-    us: Color,
-) {
+fn undo_double_push(planes: &mut InputPlanes, base: usize, ep: Square, turn_at_ep: Color, us: Color) {
     let pusher = !turn_at_ep;
     let (to, from) = match pusher {
         Color::White => (u32::from(ep) + 8, u32::from(ep) - 8),
@@ -521,11 +469,7 @@ fn is_start_position(position: &Chess) -> bool {
 pub fn write_dense(planes: &InputPlanes, out: &mut [f32]) {
     for (plane, chunk) in planes.iter().zip(out.chunks_exact_mut(64)) {
         for (square, value) in chunk.iter_mut().enumerate() {
-            *value = if plane.mask >> square & 1 == 1 {
-                plane.value
-            } else {
-                0.0
-            };
+            *value = if plane.mask >> square & 1 == 1 { plane.value } else { 0.0 };
         }
     }
 }

@@ -6,16 +6,11 @@ use crate::proto::{self, Encoding};
 
 /// Decodes a layer's values; `name` is used in errors.
 pub fn decode_layer(layer: &proto::Layer, name: &str) -> Result<Vec<f32>, NetworkProblem> {
-    let encoding_problem = |problem: String| NetworkProblem::Encoding {
-        layer: name.to_string(),
-        problem,
-    };
+    let encoding_problem = |problem: String| NetworkProblem::Encoding { layer: name.to_string(), problem };
     let encoding = match layer.encoding {
         None => Encoding::Linear16,
         Some(raw) => match Encoding::try_from(raw) {
-            Ok(Encoding::UnknownEncoding) => {
-                return Err(encoding_problem("encoding UNKNOWN_ENCODING".into()))
-            }
+            Ok(Encoding::UnknownEncoding) => return Err(encoding_problem("encoding UNKNOWN_ENCODING".into())),
             Ok(encoding) => encoding,
             Err(_) => return Err(encoding_problem(format!("unknown encoding {raw}"))),
         },
@@ -23,24 +18,14 @@ pub fn decode_layer(layer: &proto::Layer, name: &str) -> Result<Vec<f32>, Networ
     let params = layer.params.as_deref().unwrap_or_default();
     let size = if encoding == Encoding::Float32 { 4 } else { 2 };
     if !params.len().is_multiple_of(size) {
-        return Err(encoding_problem(format!(
-            "{} bytes of {encoding:?} data, not a multiple of {size}",
-            params.len()
-        )));
+        return Err(encoding_problem(format!("{} bytes of {encoding:?} data, not a multiple of {size}", params.len())));
     }
     Ok(match encoding {
-        Encoding::Float32 => params
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect(),
-        Encoding::Float16 => params
-            .chunks_exact(2)
-            .map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32())
-            .collect(),
-        Encoding::Bfloat16 => params
-            .chunks_exact(2)
-            .map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32())
-            .collect(),
+        Encoding::Float32 => params.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect(),
+        Encoding::Float16 => params.chunks_exact(2).map(|b| half::f16::from_le_bytes([b[0], b[1]]).to_f32()).collect(),
+        Encoding::Bfloat16 => {
+            params.chunks_exact(2).map(|b| half::bf16::from_le_bytes([b[0], b[1]]).to_f32()).collect()
+        }
         Encoding::Linear16 | Encoding::UnknownEncoding => {
             let min = layer.min_val.unwrap_or(0.0);
             let max = layer.max_val.unwrap_or(0.0);
@@ -60,9 +45,7 @@ pub fn required(layer: Option<&proto::Layer>, name: &str) -> Result<Vec<f32>, Ne
     let layer = layer.ok_or_else(|| NetworkProblem::MissingLayer(name.to_string()))?;
     let values = decode_layer(layer, name)?;
     if values.is_empty() {
-        return Err(NetworkProblem::MissingLayer(format!(
-            "{name} (present but empty)"
-        )));
+        return Err(NetworkProblem::MissingLayer(format!("{name} (present but empty)")));
     }
     Ok(values)
 }
@@ -80,11 +63,7 @@ pub fn check_len(values: &[f32], expected: usize, name: &str) -> Result<(), Netw
     if values.len() == expected {
         Ok(())
     } else {
-        Err(NetworkProblem::WrongSize {
-            layer: name.to_string(),
-            expected,
-            actual: values.len(),
-        })
+        Err(NetworkProblem::WrongSize { layer: name.to_string(), expected, actual: values.len() })
     }
 }
 
@@ -98,20 +77,11 @@ pub fn dense(
     let biases = required(biases, &format!("{name} bias"))?;
     let weights = required(weights, &format!("{name} weights"))?;
     check_len(&weights, biases.len() * inputs, &format!("{name} weights"))?;
-    Ok(Dense {
-        outputs: biases.len(),
-        inputs,
-        weights,
-        biases,
-    })
+    Ok(Dense { outputs: biases.len(), inputs, weights, biases })
 }
 
 /// Builds a linear map without bias from `inputs` values; its output count is inferred from the weights.
-pub fn projection(
-    weights: Option<&proto::Layer>,
-    inputs: usize,
-    name: &str,
-) -> Result<Projection, NetworkProblem> {
+pub fn projection(weights: Option<&proto::Layer>, inputs: usize, name: &str) -> Result<Projection, NetworkProblem> {
     let weights = required(weights, name)?;
     if inputs == 0 || !weights.len().is_multiple_of(inputs) {
         return Err(NetworkProblem::WrongSize {
@@ -120,11 +90,7 @@ pub fn projection(
             actual: weights.len(),
         });
     }
-    Ok(Projection {
-        outputs: weights.len() / inputs,
-        inputs,
-        weights,
-    })
+    Ok(Projection { outputs: weights.len() / inputs, inputs, weights })
 }
 
 /// Builds a layer norm over `channels` with lc0's `epsilon` for its place in the network.
@@ -139,11 +105,7 @@ pub fn layer_norm(
     check_len(&gammas, channels, &format!("{name} gammas"))?;
     let betas = required(betas, &format!("{name} betas"))?;
     check_len(&betas, channels, &format!("{name} betas"))?;
-    Ok(LayerNorm {
-        gammas,
-        betas,
-        epsilon,
-    })
+    Ok(LayerNorm { gammas, betas, epsilon })
 }
 
 /// Builds a convolution from a block, folding its batch normalisation; the output channel count is
@@ -165,17 +127,15 @@ pub fn conv(
         });
     }
     let out_channels = weights.len() / per_output;
-    let per_channel =
-        |layer: Option<&proto::Layer>, field: &str| -> Result<Option<Vec<f32>>, NetworkProblem> {
-            let full = format!("{name}.{field}");
-            let values = optional(layer, &full)?;
-            if let Some(values) = &values {
-                check_len(values, out_channels, &full)?;
-            }
-            Ok(values)
-        };
-    let mut biases =
-        per_channel(block.biases.as_ref(), "biases")?.unwrap_or_else(|| vec![0.0; out_channels]);
+    let per_channel = |layer: Option<&proto::Layer>, field: &str| -> Result<Option<Vec<f32>>, NetworkProblem> {
+        let full = format!("{name}.{field}");
+        let values = optional(layer, &full)?;
+        if let Some(values) = &values {
+            check_len(values, out_channels, &full)?;
+        }
+        Ok(values)
+    };
+    let mut biases = per_channel(block.biases.as_ref(), "biases")?.unwrap_or_else(|| vec![0.0; out_channels]);
     if let Some(means) = per_channel(block.bn_means.as_ref(), "bn_means")? {
         let variances = per_channel(block.bn_stddivs.as_ref(), "bn_stddivs")?
             .ok_or_else(|| NetworkProblem::MissingLayer(format!("{name}.bn_stddivs")))?;
@@ -194,11 +154,5 @@ pub fn conv(
             biases[o] = beta - scale * (means[o] - biases[o]);
         }
     }
-    Ok(Conv {
-        out_channels,
-        in_channels,
-        kernel,
-        weights,
-        biases,
-    })
+    Ok(Conv { out_channels, in_channels, kernel, weights, biases })
 }

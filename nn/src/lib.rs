@@ -36,18 +36,17 @@ pub mod torch_backend;
 pub mod torch_net;
 
 pub use backend::{
-    evaluate_one, Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest,
-    Evaluation, HistoryEntry,
+    evaluate_one, Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation, HistoryEntry,
 };
 pub use bench::{backend_bench, BenchRow};
 pub use cache::CachingBackend;
+pub use cpu_features::native_bf16;
 pub use cuda::load_cuda_runtime;
 pub use error::{NetworkProblem, NnError};
 pub use loader::{load_network, parse_network};
-pub use cpu_features::native_bf16;
 pub use options::{
     open_backend, open_backend_described, parse_devices, BackendKind, BackendOptions, DeviceChoice, Placement,
     Precision,
 };
-pub use round_robin::RoundRobinBackend;
 pub use report::{evaluate_position, game_history, EvalReport};
+pub use round_robin::RoundRobinBackend;

@@ -16,12 +16,12 @@ use crate::encoder::HistoryFill;
 use crate::error::NnError;
 use crate::loader::load_network;
 use crate::network::{Body, Network};
-use crate::test_backend::{TestBackend, TestMode};
 use crate::policy_map::TransposedMoves;
 use crate::precision_timing::time_precisions;
 use crate::recording::RecordingBackend;
 use crate::replay::ReplayBackend;
 use crate::round_robin::RoundRobinBackend;
+use crate::test_backend::{TestBackend, TestMode};
 use crate::torch_backend::{default_rust_batch_limit, CudaSettings, PolicyOutput, TorchBackend};
 
 /// Which backend evaluates positions.
@@ -48,7 +48,8 @@ impl BackendKind {
     pub fn lc0_equivalent(lc0_name: &str) -> Option<&'static str> {
         const CUDA: &str = "Backend=torch (the default) with BackendDevice=cuda (or cuda:N), fp16 there by default";
         const CUDA_FP32: &str = "Backend=torch (the default) with BackendDevice=cuda (or cuda:N) and Precision=fp32";
-        const CPU: &str = "Backend=torch (the default) with BackendDevice=cpu, in bf16 or fp32 as it times faster at load";
+        const CPU: &str =
+            "Backend=torch (the default) with BackendDevice=cpu, in bf16 or fp32 as it times faster at load";
         const OTHER_GPU: &str = "not in Kairos, which runs networks on NVIDIA GPUs through CUDA and on CPUs: \
                                  Backend=torch (the default) with BackendDevice=cpu runs this machine's CPU";
         Some(match lc0_name.to_ascii_lowercase().as_str() {
@@ -116,20 +117,13 @@ pub fn parse_devices(text: &str) -> Result<Vec<DeviceChoice>, NnError> {
 impl FromStr for DeviceChoice {
     type Err = NnError;
     fn from_str(s: &str) -> Result<Self, NnError> {
-        let invalid = || NnError::InvalidOption {
-            option: "device",
-            value: s.into(),
-            expected: "cpu, cuda, cuda:N or auto",
-        };
+        let invalid =
+            || NnError::InvalidOption { option: "device", value: s.into(), expected: "cpu, cuda, cuda:N or auto" };
         match s {
             "cpu" => Ok(Self::Cpu),
             "cuda" => Ok(Self::Cuda(0)),
             "auto" => Ok(Self::Auto),
-            _ => s
-                .strip_prefix("cuda:")
-                .and_then(|n| n.parse().ok())
-                .map(Self::Cuda)
-                .ok_or_else(invalid),
+            _ => s.strip_prefix("cuda:").and_then(|n| n.parse().ok()).map(Self::Cuda).ok_or_else(invalid),
         }
     }
 }
@@ -265,8 +259,7 @@ pub fn open_backend_described(options: &BackendOptions) -> Result<(Arc<dyn Backe
         })?;
         children.push(Arc::new(ReplayBackend::open(path, options.test_backend_delay)?));
     } else {
-        let mode =
-            if options.kind == BackendKind::Uniform { TestMode::Uniform } else { TestMode::Random { seed: 0 } };
+        let mode = if options.kind == BackendKind::Uniform { TestMode::Uniform } else { TestMode::Random { seed: 0 } };
         for _ in &options.devices {
             let backend = TestBackend::with_delay(mode, options.test_backend_delay)
                 .with_encoding(options.history_fill, options.policy_temperature);
@@ -278,11 +271,8 @@ pub fn open_backend_described(options: &BackendOptions) -> Result<(Arc<dyn Backe
     if let (Some(path), false) = (&options.record_file, options.kind == BackendKind::Replay) {
         backend = Arc::new(RecordingBackend::new(backend, path)?);
     }
-    let backend = if options.cache_size > 0 {
-        Arc::new(CachingBackend::new(backend, options.cache_size))
-    } else {
-        backend
-    };
+    let backend =
+        if options.cache_size > 0 { Arc::new(CachingBackend::new(backend, options.cache_size)) } else { backend };
     Ok((backend, describe(options, layout, &placements)))
 }
 
@@ -397,11 +387,7 @@ fn placements(options: &BackendOptions, cpu_backends: usize) -> Result<Vec<Place
     for &choice in &options.devices {
         let placement = resolve_device(choice, options.precision)?;
         let cpu_choice = matches!(choice, DeviceChoice::Auto | DeviceChoice::Cpu);
-        let copies = if lone && cpu_choice && placement.device == Device::Cpu {
-            cpu_backends
-        } else {
-            1
-        };
+        let copies = if lone && cpu_choice && placement.device == Device::Cpu { cpu_backends } else { 1 };
         placements.extend(std::iter::repeat_n(placement, copies));
     }
     Ok(placements)
@@ -441,11 +427,7 @@ pub fn resolve_device(choice: DeviceChoice, precision: Precision) -> Result<Plac
     let device = match choice {
         DeviceChoice::Cpu => Device::Cpu,
         DeviceChoice::Auto | DeviceChoice::Cuda(_) => {
-            let ordinal = if let DeviceChoice::Cuda(n) = choice {
-                n
-            } else {
-                0
-            };
+            let ordinal = if let DeviceChoice::Cuda(n) = choice { n } else { 0 };
             load_cuda_runtime();
             if tch::Cuda::is_available() && ordinal < tch::Cuda::device_count().max(0) as usize {
                 Device::Cuda(ordinal)

@@ -30,33 +30,13 @@ impl PolicyMove {
     /// The move in UCI notation (`e2e4`, `a7a8q`), as lc0 writes the table.
     pub fn uci(&self) -> String {
         let square = |s: u8| format!("{}{}", char::from(b'a' + s % 8), char::from(b'1' + s / 8));
-        let piece = self
-            .promotion
-            .map_or(String::new(), |r| r.char().to_string());
+        let piece = self.promotion.map_or(String::new(), |r| r.char().to_string());
         format!("{}{}{}", square(self.from), square(self.to), piece)
     }
 }
 
-const QUEEN_DIRECTIONS: [(i8, i8); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
-const KNIGHT_JUMPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
+const QUEEN_DIRECTIONS: [(i8, i8); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
+const KNIGHT_JUMPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
 const LIST_PROMOTIONS: [Role; 3] = [Role::Queen, Role::Rook, Role::Bishop];
 
 fn offset(square: u8, (dx, dy): (i8, i8)) -> Option<u8> {
@@ -74,23 +54,12 @@ static MOVES: LazyLock<Vec<PolicyMove>> = LazyLock::new(|| {
             .chain(KNIGHT_JUMPS.iter().filter_map(|&jump| offset(from, jump)))
             .collect();
         targets.sort_unstable();
-        moves.extend(targets.into_iter().map(|to| PolicyMove {
-            from,
-            to,
-            promotion: None,
-        }));
+        moves.extend(targets.into_iter().map(|to| PolicyMove { from, to, promotion: None }));
     }
     for file in 0..8i8 {
-        for to_file in [file - 1, file, file + 1]
-            .into_iter()
-            .filter(|f| (0..8).contains(f))
-        {
+        for to_file in [file - 1, file, file + 1].into_iter().filter(|f| (0..8).contains(f)) {
             for piece in LIST_PROMOTIONS {
-                moves.push(PolicyMove {
-                    from: 48 + file as u8,
-                    to: 56 + to_file as u8,
-                    promotion: Some(piece),
-                });
+                moves.push(PolicyMove { from: 48 + file as u8, to: 56 + to_file as u8, promotion: Some(piece) });
             }
         }
     }
@@ -105,10 +74,7 @@ static SQUARE_PAIR_INDEX: LazyLock<Vec<i16>> = LazyLock::new(|| {
         let slot = match m.promotion {
             None => usize::from(m.from) * 64 + usize::from(m.to),
             Some(piece) => {
-                let piece_slot = LIST_PROMOTIONS
-                    .iter()
-                    .position(|&p| p == piece)
-                    .unwrap_or_default();
+                let piece_slot = LIST_PROMOTIONS.iter().position(|&p| p == piece).unwrap_or_default();
                 4096 + usize::from(m.from % 8) * 24 + usize::from(m.to % 8) * 3 + piece_slot
             }
         };
@@ -119,11 +85,8 @@ static SQUARE_PAIR_INDEX: LazyLock<Vec<i16>> = LazyLock::new(|| {
 
 static CONV_MAP: LazyLock<Vec<i16>> = LazyLock::new(|| {
     let mut table = vec![-1i16; CONV_MAP_SIZE];
-    let plain = |from: u8, to: Option<u8>| {
-        to.map_or(-1, |to| {
-            SQUARE_PAIR_INDEX[usize::from(from) * 64 + usize::from(to)]
-        })
-    };
+    let plain =
+        |from: u8, to: Option<u8>| to.map_or(-1, |to| SQUARE_PAIR_INDEX[usize::from(from) * 64 + usize::from(to)]);
     for from in 0..64u8 {
         let sq = usize::from(from);
         for (dir, &(dx, dy)) in QUEEN_DIRECTIONS.iter().enumerate() {
@@ -141,10 +104,7 @@ static CONV_MAP: LazyLock<Vec<i16>> = LazyLock::new(|| {
                 for (piece_plane, list_slot) in [(0usize, 1usize), (1, 2), (2, 0)] {
                     let plane = 64 + 3 * (dx + 1) as usize + piece_plane;
                     table[plane * 64 + sq] = offset(from, (dx, 1)).map_or(-1, |to| {
-                        SQUARE_PAIR_INDEX[4096
-                            + usize::from(from % 8) * 24
-                            + usize::from(to % 8) * 3
-                            + list_slot]
+                        SQUARE_PAIR_INDEX[4096 + usize::from(from % 8) * 24 + usize::from(to % 8) * 3 + list_slot]
                     });
                 }
             }

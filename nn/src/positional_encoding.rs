@@ -5,9 +5,7 @@
 
 /// The encoding as `[square][channel]`, a1 = 0.
 pub fn positional_encoding() -> Vec<f32> {
-    (0..64)
-        .flat_map(|from: i32| (0..64).map(move |to: i32| channel_value(from, to)))
-        .collect()
+    (0..64).flat_map(|from: i32| (0..64).map(move |to: i32| channel_value(from, to))).collect()
 }
 
 fn channel_value(from: i32, to: i32) -> f32 {

@@ -41,10 +41,7 @@ mod tests {
         // Just above a half step rounds up, just below rounds down.
         let base = 0.5f32;
         let half = 0.5 * 2f32.powi(-12);
-        assert_eq!(
-            decode_prior(encode_prior(base + half * 1.01)),
-            base + 2.0 * half
-        );
+        assert_eq!(decode_prior(encode_prior(base + half * 1.01)), base + 2.0 * half);
         assert_eq!(decode_prior(encode_prior(base + half * 0.99)), base);
     }
 }

@@ -121,10 +121,7 @@ impl RecordedAttributes {
         out.write_all(&VERSION.to_le_bytes())?;
         out.write_all(&[u8::from(self.has_wdl), u8::from(self.has_moves_left)])?;
         let counts = [
-            self.recommended_batch_size,
-            self.maximum_batch_size,
-            self.suggested_threads,
-            self.concurrent_batches,
+            self.recommended_batch_size, self.maximum_batch_size, self.suggested_threads, self.concurrent_batches,
             self.recommended_prefetch,
         ];
         for n in counts {

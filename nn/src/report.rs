@@ -53,39 +53,19 @@ impl Serialize for EvalReport {
 
 /// Builds the game history from a FEN and UCI moves, counting repetitions as lc0 does.
 pub fn game_history(fen: &str, moves: &[String]) -> Result<Vec<HistoryEntry>, NnError> {
-    let invalid_fen = |reason: String| NnError::InvalidFen {
-        fen: fen.into(),
-        reason,
-    };
-    let setup: Fen = fen
-        .parse()
-        .map_err(|e: shakmaty::fen::ParseFenError| invalid_fen(e.to_string()))?;
+    let invalid_fen = |reason: String| NnError::InvalidFen { fen: fen.into(), reason };
+    let setup: Fen = fen.parse().map_err(|e: shakmaty::fen::ParseFenError| invalid_fen(e.to_string()))?;
     let mut position: Chess = crate::fen::chess_from_fen(setup).map_err(|e| invalid_fen(e.to_string()))?;
-    let mut history = vec![HistoryEntry {
-        position: position.clone(),
-        repetitions: 0,
-    }];
+    let mut history = vec![HistoryEntry { position: position.clone(), repetitions: 0 }];
     for (number, uci) in moves.iter().enumerate() {
-        let invalid = |reason: String| NnError::InvalidMove {
-            uci: uci.clone(),
-            number: number + 1,
-            reason,
-        };
-        let parsed: UciMove = uci
-            .parse()
-            .map_err(|_| invalid("not UCI notation".into()))?;
+        let invalid = |reason: String| NnError::InvalidMove { uci: uci.clone(), number: number + 1, reason };
+        let parsed: UciMove = uci.parse().map_err(|_| invalid("not UCI notation".into()))?;
         let m = parsed.to_move(&position).map_err(|_| {
-            invalid(format!(
-                "illegal in position {}",
-                Fen::from_position(&position, EnPassantMode::Legal)
-            ))
+            invalid(format!("illegal in position {}", Fen::from_position(&position, EnPassantMode::Legal)))
         })?;
         position.play_unchecked(m);
         let repetitions = repetitions_of(&history, &position);
-        history.push(HistoryEntry {
-            position: position.clone(),
-            repetitions,
-        });
+        history.push(HistoryEntry { position: position.clone(), repetitions });
     }
     Ok(history)
 }
@@ -100,10 +80,7 @@ fn repetitions_of(history: &[HistoryEntry], position: &Chess) -> u32 {
         .take(window)
         .skip(1)
         .step_by(2)
-        .find(|e| {
-            e.position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal) == hash
-                && e.position == *position
-        })
+        .find(|e| e.position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal) == hash && e.position == *position)
         .map_or(0, |e| e.repetitions + 1)
 }
 
@@ -116,21 +93,11 @@ pub fn evaluate_position(
     temperature: Option<f32>,
 ) -> Result<EvalReport, NnError> {
     let history = game_history(fen, moves)?;
-    let options = BackendOptions {
-        policy_temperature: temperature.unwrap_or(1.0),
-        cache_size: 0,
-        ..options.clone()
-    };
+    let options = BackendOptions { policy_temperature: temperature.unwrap_or(1.0), cache_size: 0, ..options.clone() };
     let backend = open_backend(&options)?;
     let position = &history[history.len() - 1].position;
     let legal: Vec<shakmaty::Move> = position.legal_moves().into_iter().collect();
-    let evaluation = evaluate_one(
-        backend.as_ref(),
-        &EvalRequest {
-            history: &history,
-            moves: &legal,
-        },
-    )?;
+    let evaluation = evaluate_one(backend.as_ref(), &EvalRequest { history: &history, moves: &legal })?;
     let w = (1.0 + evaluation.wl - evaluation.d) / 2.0;
     let l = (1.0 - evaluation.wl - evaluation.d) / 2.0;
     let mut policy: Vec<(String, f32)> = legal

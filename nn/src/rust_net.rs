@@ -131,10 +131,9 @@ impl RustNetwork {
             return None;
         }
         let policy = match &network.policy {
-            PolicyHead::Classical { conv, fc } => Policy::Classical {
-                conv: Linear::pointwise(conv)?,
-                fc: Linear::new(fc),
-            },
+            PolicyHead::Classical { conv, fc } => {
+                Policy::Classical { conv: Linear::pointwise(conv)?, fc: Linear::new(fc) }
+            }
             PolicyHead::Convolution { conv1, conv2 } => Policy::Convolution {
                 conv1: Winograd3x3::new(conv1, bf16_pairs)?,
                 conv2: Winograd3x3::new(conv2, bf16_pairs)?,
@@ -145,11 +144,7 @@ impl RustNetwork {
             let HeadInput::Convolution(conv) = input else {
                 return None;
             };
-            Some(Head {
-                conv: Linear::pointwise(conv)?,
-                fc1: Linear::new(fc1),
-                fc2: Linear::new(fc2),
-            })
+            Some(Head { conv: Linear::pointwise(conv)?, fc1: Linear::new(fc1), fc2: Linear::new(fc2) })
         };
         let tower = body
             .blocks
@@ -406,12 +401,7 @@ impl Linear {
                 transposed[input * outputs + output] = weights[output * inputs + input];
             }
         }
-        Self {
-            inputs,
-            outputs,
-            weights: transposed,
-            biases: biases.to_vec(),
-        }
+        Self { inputs, outputs, weights: transposed, biases: biases.to_vec() }
     }
 
     #[inline(always)]
@@ -664,27 +654,19 @@ mod tests {
 
     #[test]
     fn a_pointwise_convolution_and_a_linear_layer_follow_their_definitions() {
-        let conv = Conv {
-            out_channels: 3,
-            in_channels: 4,
-            kernel: 1,
-            weights: values(12, 4),
-            biases: values(3, 5),
-        };
+        let conv = Conv { out_channels: 3, in_channels: 4, kernel: 1, weights: values(12, 4), biases: values(3, 5) };
         let x = values(4 * 64, 6);
-        let out = channel_major(&Linear::pointwise(&conv).expect("1×1").apply_to_squares::<false>(&square_major(&x, 4)), 3);
+        let out =
+            channel_major(&Linear::pointwise(&conv).expect("1×1").apply_to_squares::<false>(&square_major(&x, 4)), 3);
         for o in 0..3 {
             for square in 0..64 {
-                let want: f32 = conv.biases[o] + (0..4).map(|i| conv.weights[o * 4 + i] * x[i * 64 + square]).sum::<f32>();
+                let want: f32 =
+                    conv.biases[o] + (0..4).map(|i| conv.weights[o * 4 + i] * x[i * 64 + square]).sum::<f32>();
                 assert!((out[o * 64 + square] - want).abs() < 1e-6);
             }
         }
-        let dense = Dense {
-            outputs: 2,
-            inputs: 3,
-            weights: vec![1.0, 2.0, 3.0, -1.0, 0.5, 0.25],
-            biases: vec![0.5, -0.5],
-        };
+        let dense =
+            Dense { outputs: 2, inputs: 3, weights: vec![1.0, 2.0, 3.0, -1.0, 0.5, 0.25], biases: vec![0.5, -0.5] };
         // Hand-worked: [0.5 + 1 + 4 + 9, −0.5 − 1 + 1 + 0.75].
         assert_eq!(Linear::new(&dense).apply::<false>(&[1.0, 2.0, 3.0]), vec![14.5, 0.25]);
     }

@@ -6,9 +6,7 @@
 
 use std::time::Duration;
 
-use crate::backend::{
-    Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
-};
+use crate::backend::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
 use crate::encoder::{encode_position_into, BoardTransform, HistoryFill, Plane, PLANES};
 use crate::network::InputFormat;
 use crate::policy_map::{PolicyFrame, TransposedMoves};
@@ -65,10 +63,8 @@ impl TestBackend {
     }
 
     fn pending(&self, request: &EvalRequest<'_>) -> Result<Pending, BackendError> {
-        let entry = request
-            .history
-            .last()
-            .ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
+        let entry =
+            request.history.last().ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
         let moves = request.moves.len();
         let TestMode::Random { seed } = self.mode else {
             return Ok(Pending { hash: 0, policy_indices: Vec::new(), moves });
@@ -81,9 +77,10 @@ impl TestBackend {
             .moves
             .iter()
             .map(|m| {
-                frame.index(m).and_then(|index| u16::try_from(index).ok()).ok_or_else(|| {
-                    BackendError::Encoding(format!("the move {m} has no policy index"))
-                })
+                frame
+                    .index(m)
+                    .and_then(|index| u16::try_from(index).ok())
+                    .ok_or_else(|| BackendError::Encoding(format!("the move {m} has no policy index")))
             })
             .collect::<Result<_, _>>()?;
         Ok(Pending { hash: planes_hash(seed, &planes), policy_indices, moves })
@@ -92,12 +89,7 @@ impl TestBackend {
     fn evaluate(&self, pending: &Pending) -> Evaluation {
         let moves = pending.moves;
         match self.mode {
-            TestMode::Uniform => Evaluation {
-                wl: 0.0,
-                d: 0.0,
-                m: 0.0,
-                policy: vec![1.0 / moves.max(1) as f32; moves],
-            },
+            TestMode::Uniform => Evaluation { wl: 0.0, d: 0.0, m: 0.0, policy: vec![1.0 / moves.max(1) as f32; moves] },
             TestMode::Random { .. } => {
                 let hash = pending.hash;
                 // lc0's GetQVal: an int over 100000.0, in double, returned as float.
@@ -162,10 +154,7 @@ impl Backend for TestBackend {
     }
 
     fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(TestComputation {
-            backend: self,
-            pending: Vec::new(),
-        })
+        Box::new(TestComputation { backend: self, pending: Vec::new() })
     }
 }
 

@@ -27,10 +27,10 @@ use crate::encoder::{
 use crate::freed_blocks::keep_freed_blocks;
 use crate::network::{Body, InputFormat, Network, ValueKind};
 use crate::policy_map::{PolicyFrame, TransposedMoves};
+use crate::raw_outputs::{GatheredOutputs, PolicyGather};
 use crate::rust_net::RustNetwork;
 use crate::softmax::move_priors;
 use crate::stage_timing::{enter, Stage};
-use crate::raw_outputs::{GatheredOutputs, PolicyGather};
 use crate::torch_net::{
     clear_rows_from, padded_batch_size, write_row, BatchInputs, GraphedForward, InputRows, TorchNetwork,
 };
@@ -254,11 +254,7 @@ impl NetworkThread {
     fn run(&self, inputs: BatchInputs, gather: PolicyGather) -> Result<GatheredOutputs, BackendError> {
         let stopped = || BackendError::Compute("the network thread has stopped".into());
         let (reply, outputs) = sync_channel(1);
-        self.jobs
-            .as_ref()
-            .ok_or_else(stopped)?
-            .send(Job { inputs, gather, reply })
-            .map_err(|_| stopped())?;
+        self.jobs.as_ref().ok_or_else(stopped)?.send(Job { inputs, gather, reply }).map_err(|_| stopped())?;
         let (outputs, rows) = outputs.recv().map_err(|_| stopped())?;
         if let Some(rows) = rows {
             self.give_back(rows);
@@ -437,12 +433,7 @@ impl Backend for TorchBackend {
     }
 
     fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(TorchComputation {
-            backend: self,
-            histories: Vec::new(),
-            moves: Vec::new(),
-            queued: Vec::new(),
-        })
+        Box::new(TorchComputation { backend: self, histories: Vec::new(), moves: Vec::new(), queued: Vec::new() })
     }
 }
 
@@ -547,9 +538,8 @@ impl TorchComputation<'_> {
     fn encode(&self) -> Result<(Vec<InputPlanes>, PolicyGather), BackendError> {
         let mut positions = vec![[Plane::default(); PLANES]; self.queued.len()];
         let fill = self.backend.history_fill;
-        let gather = self.encode_each(|index, history, format| {
-            encode_position_into(history, format, fill, &mut positions[index])
-        })?;
+        let gather = self
+            .encode_each(|index, history, format| encode_position_into(history, format, fill, &mut positions[index]))?;
         Ok((positions, gather))
     }
 
@@ -586,9 +576,8 @@ impl TorchComputation<'_> {
             let turn = history[history.len() - 1].position.turn();
             let frame = PolicyFrame::new(turn, transform, self.backend.policy.transposed_moves);
             for m in &self.moves[moves.clone()] {
-                let index = frame
-                    .index(m)
-                    .ok_or_else(|| BackendError::Encoding(format!("move {m:?} has no policy index")))?;
+                let index =
+                    frame.index(m).ok_or_else(|| BackendError::Encoding(format!("move {m:?} has no policy index")))?;
                 gather.indices.push(index);
             }
             gather.moves.push(moves.len());

@@ -46,13 +46,7 @@ fn the_good_network_loads_gzipped_and_plain() {
 fn truncated_gzip_is_a_gzip_error() {
     let bytes = gzip(&good().encode_to_vec());
     for cut in [3, bytes.len() / 2, bytes.len() - 5] {
-        assert!(
-            matches!(
-                nn::parse_network(&bytes[..cut]),
-                Err(NetworkProblem::Gzip(_))
-            ),
-            "cut at {cut}"
-        );
+        assert!(matches!(nn::parse_network(&bytes[..cut]), Err(NetworkProblem::Gzip(_))), "cut at {cut}");
     }
 }
 
@@ -94,14 +88,8 @@ fn random_bytes_and_text_formats_are_rejected() {
     assert!(nn::parse_network(&noise).is_err());
     assert!(nn::parse_network(&gzip(&noise)).is_err());
     assert!(nn::parse_network(&[]).is_err());
-    assert_eq!(
-        nn::parse_network(b"2\n0.5 0.25\n").unwrap_err(),
-        NetworkProblem::TextFormat('2')
-    );
-    assert_eq!(
-        nn::parse_network(&gzip(b"1\n0.5\n")).unwrap_err(),
-        NetworkProblem::TextFormat('1')
-    );
+    assert_eq!(nn::parse_network(b"2\n0.5 0.25\n").unwrap_err(), NetworkProblem::TextFormat('2'));
+    assert_eq!(nn::parse_network(&gzip(b"1\n0.5\n")).unwrap_err(), NetworkProblem::TextFormat('1'));
 }
 
 #[test]
@@ -110,17 +98,9 @@ fn wrong_magic_and_too_new_versions_are_rejected() {
     net.magic = Some(0x1c1);
     assert_eq!(problem(&net), NetworkProblem::Magic(0x1c1));
     let mut net = good();
-    net.min_version = Some(nn::proto::EngineVersion {
-        major: Some(0),
-        minor: Some(34),
-        patch: Some(0),
-    });
+    net.min_version = Some(nn::proto::EngineVersion { major: Some(0), minor: Some(34), patch: Some(0) });
     assert_eq!(problem(&net), NetworkProblem::TooNew("0.34.0".into()));
-    net.min_version = Some(nn::proto::EngineVersion {
-        major: Some(97),
-        minor: Some(98),
-        patch: Some(99),
-    });
+    net.min_version = Some(nn::proto::EngineVersion { major: Some(97), minor: Some(98), patch: Some(99) });
     assert!(nn::parse_network(&gzip(&net.encode_to_vec())).is_ok());
 }
 
@@ -128,47 +108,24 @@ fn wrong_magic_and_too_new_versions_are_rejected() {
 fn missing_layers_are_named() {
     let mut net = good();
     net.weights.as_mut().unwrap().policy1 = None;
-    assert_eq!(
-        problem(&net),
-        NetworkProblem::MissingLayer("policy1".into())
-    );
+    assert_eq!(problem(&net), NetworkProblem::MissingLayer("policy1".into()));
     let mut net = good();
     net.weights.as_mut().unwrap().ip2_val_b = None;
-    assert_eq!(
-        problem(&net),
-        NetworkProblem::MissingLayer("ip2_val bias".into())
-    );
+    assert_eq!(problem(&net), NetworkProblem::MissingLayer("ip2_val bias".into()));
     let mut net = good();
     net.weights = None;
-    assert!(matches!(
-        problem(&net),
-        NetworkProblem::UnsupportedFormat(_)
-    ));
+    assert!(matches!(problem(&net), NetworkProblem::UnsupportedFormat(_)));
 }
 
 #[test]
 fn wrong_sizes_are_reported_with_the_layer() {
     let mut net = good();
-    let se = net.weights.as_mut().unwrap().residual[0]
-        .se
-        .as_mut()
-        .unwrap();
+    let se = net.weights.as_mut().unwrap().residual[0].se.as_mut().unwrap();
     se.b2.as_mut().unwrap().params.as_mut().unwrap().truncate(4);
-    assert!(
-        matches!(problem(&net), NetworkProblem::WrongSize { ref layer, .. } if layer.contains("se"))
-    );
+    assert!(matches!(problem(&net), NetworkProblem::WrongSize { ref layer, .. } if layer.contains("se")));
     let mut net = good();
-    let conv = net.weights.as_mut().unwrap().residual[0]
-        .conv1
-        .as_mut()
-        .unwrap();
-    conv.bn_means
-        .as_mut()
-        .unwrap()
-        .params
-        .as_mut()
-        .unwrap()
-        .truncate(2);
+    let conv = net.weights.as_mut().unwrap().residual[0].conv1.as_mut().unwrap();
+    conv.bn_means.as_mut().unwrap().params.as_mut().unwrap().truncate(2);
     assert!(
         matches!(problem(&net), NetworkProblem::WrongSize { ref layer, .. } if layer == "residual[0].conv1.bn_means")
     );
@@ -186,20 +143,9 @@ fn wrong_sizes_are_reported_with_the_layer() {
         .as_mut()
         .unwrap()
         .truncate(10);
-    assert!(
-        matches!(problem(&net), NetworkProblem::WrongSize { ref layer, .. } if layer == "input.weights")
-    );
+    assert!(matches!(problem(&net), NetworkProblem::WrongSize { ref layer, .. } if layer == "input.weights"));
     let mut net = good();
-    net.weights
-        .as_mut()
-        .unwrap()
-        .ip1_val_w
-        .as_mut()
-        .unwrap()
-        .params
-        .as_mut()
-        .unwrap()
-        .push(0);
+    net.weights.as_mut().unwrap().ip1_val_w.as_mut().unwrap().params.as_mut().unwrap().push(0);
     assert!(matches!(problem(&net), NetworkProblem::Encoding { .. }));
 }
 
@@ -207,13 +153,7 @@ fn wrong_sizes_are_reported_with_the_layer() {
 fn unsupported_formats_are_named() {
     let format = |f: &mut dyn FnMut(&mut nn::proto::NetworkFormat)| {
         let mut net = good();
-        f(net
-            .format
-            .as_mut()
-            .unwrap()
-            .network_format
-            .as_mut()
-            .unwrap());
+        f(net.format.as_mut().unwrap().network_format.as_mut().unwrap());
         problem(&net)
     };
     let refused = |f: &mut dyn FnMut(&mut nn::proto::NetworkFormat)| match format(f) {
@@ -239,17 +179,19 @@ fn unsupported_formats_are_named() {
         f.smolgen_activation = Some(9);
     });
     assert_eq!((field, value), ("smolgen_activation", 9), "softmax, which lc0's CPU backends refuse");
-    assert_eq!(refused(&mut |f| {
-        attention(f);
-        f.input_embedding = Some(3);
-    }).0, "input_embedding");
+    assert_eq!(
+        refused(&mut |f| {
+            attention(f);
+            f.input_embedding = Some(3);
+        })
+        .0,
+        "input_embedding"
+    );
     assert!(format(&mut |f| f.network = Some(5)).to_string().contains("ONNX"));
     assert!(format(&mut |f| f.network = Some(6)).to_string().contains("needs the attention policy"));
     let mut net = good();
     net.onnx_model = Some(vec![1, 2, 3]);
-    assert!(
-        matches!(problem(&net), NetworkProblem::UnsupportedFormat(ref t) if t.contains("ONNX"))
-    );
+    assert!(matches!(problem(&net), NetworkProblem::UnsupportedFormat(ref t) if t.contains("ONNX")));
     let mut net = good();
     net.weights.as_mut().unwrap().encoder.push(nn::proto::EncoderLayer::default());
     net.format.as_mut().unwrap().network_format.as_mut().unwrap().network = Some(3);
@@ -263,16 +205,8 @@ fn unsupported_formats_are_named() {
 #[test]
 fn explicit_unknown_encoding_is_rejected() {
     let mut net = good();
-    net.weights
-        .as_mut()
-        .unwrap()
-        .ip2_val_w
-        .as_mut()
-        .unwrap()
-        .encoding = Some(0);
-    assert!(
-        matches!(problem(&net), NetworkProblem::Encoding { ref layer, .. } if layer == "ip2_val weights")
-    );
+    net.weights.as_mut().unwrap().ip2_val_w.as_mut().unwrap().encoding = Some(0);
+    assert!(matches!(problem(&net), NetworkProblem::Encoding { ref layer, .. } if layer == "ip2_val weights"));
 }
 
 #[test]
@@ -281,10 +215,7 @@ fn file_errors_name_the_file_and_the_way_out() {
     let error = nn::load_network(missing).unwrap_err();
     assert!(matches!(error, NnError::WeightsNotFound { .. }));
     let text = error.to_string();
-    assert!(
-        text.contains("/nonexistent/maia-1900.pb.gz") && text.contains("scripts/setup"),
-        "{text}"
-    );
+    assert!(text.contains("/nonexistent/maia-1900.pb.gz") && text.contains("scripts/setup"), "{text}");
     let dir = std::env::temp_dir().join(format!("nn-bad-file-{}", std::process::id()));
     std::fs::write(&dir, b"not a network").unwrap();
     let error = nn::load_network(&dir).unwrap_err();
@@ -308,9 +239,7 @@ fn corrupted_bytes_never_panic() {
             corrupted.truncate(state as usize % corrupted.len());
         }
         if let Ok(network) = nn::parse_network(&corrupted) {
-            let torch =
-                nn::torch_net::TorchNetwork::new(&network, tch::Device::Cpu, tch::Kind::Float)
-                    .unwrap();
+            let torch = nn::torch_net::TorchNetwork::new(&network, tch::Device::Cpu, tch::Kind::Float).unwrap();
             let half_everywhere = nn::encoder::Plane { mask: !0, value: 0.5 };
             torch.forward(&[[half_everywhere; 112]]).unwrap();
         }

@@ -7,10 +7,7 @@ use std::sync::Arc;
 use nn::cache::{cache_key, CachingBackend};
 use nn::prior::encode_prior;
 use nn::test_backend::{TestBackend, TestMode};
-use nn::{
-    Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation,
-    HistoryEntry,
-};
+use nn::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation, HistoryEntry};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
@@ -30,10 +27,7 @@ impl Backend for Counting {
         self.inner.attributes()
     }
     fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(CountingComputation {
-            owner: self,
-            inner: self.inner.new_computation(),
-        })
+        Box::new(CountingComputation { owner: self, inner: self.inner.new_computation() })
     }
 }
 
@@ -45,9 +39,7 @@ impl Computation for CountingComputation<'_> {
         self.inner.queued()
     }
     fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
-        self.owner
-            .evaluated
-            .fetch_add(self.inner.queued(), Ordering::SeqCst);
+        self.owner.evaluated.fetch_add(self.inner.queued(), Ordering::SeqCst);
         self.inner.compute()
     }
 }
@@ -66,10 +58,7 @@ fn positions(count: usize) -> Vec<Chess> {
 }
 
 fn entry(position: &Chess, repetitions: u32) -> Vec<HistoryEntry> {
-    vec![HistoryEntry {
-        position: position.clone(),
-        repetitions,
-    }]
+    vec![HistoryEntry { position: position.clone(), repetitions }]
 }
 
 fn moves(position: &Chess) -> Vec<Move> {
@@ -77,10 +66,8 @@ fn moves(position: &Chess) -> Vec<Move> {
 }
 
 fn setup(capacity: usize) -> (Arc<Counting>, CachingBackend) {
-    let counting = Arc::new(Counting {
-        inner: TestBackend::new(TestMode::Random { seed: 5 }),
-        evaluated: AtomicUsize::new(0),
-    });
+    let counting =
+        Arc::new(Counting { inner: TestBackend::new(TestMode::Random { seed: 5 }), evaluated: AtomicUsize::new(0) });
     let cache = CachingBackend::new(counting.clone(), capacity);
     (counting, cache)
 }
@@ -118,18 +105,9 @@ fn repetition_count_and_move_count_are_part_of_a_hit() {
     let start = Chess::default();
     let all = moves(&start);
     evaluate(&cache, &entry(&start, 0), &all);
-    assert!(
-        !evaluate(&cache, &entry(&start, 1), &all).0,
-        "another repetition count is another key"
-    );
-    assert!(
-        !evaluate(&cache, &entry(&start, 0), &all[..5]).0,
-        "a different number of moves is a miss"
-    );
-    assert!(
-        evaluate(&cache, &entry(&start, 0), &[]).0,
-        "no moves requested always hits"
-    );
+    assert!(!evaluate(&cache, &entry(&start, 1), &all).0, "another repetition count is another key");
+    assert!(!evaluate(&cache, &entry(&start, 0), &all[..5]).0, "a different number of moves is a miss");
+    assert!(evaluate(&cache, &entry(&start, 0), &[]).0, "no moves requested always hits");
 }
 
 #[test]
@@ -140,14 +118,8 @@ fn oldest_entries_are_evicted_first() {
         evaluate(&cache, &entry(p, 0), &moves(p));
     }
     assert_eq!(cache.len(), 3);
-    assert!(
-        !evaluate(&cache, &entry(&list[0], 0), &moves(&list[0])).0,
-        "the oldest was evicted"
-    );
-    assert!(
-        evaluate(&cache, &entry(&list[3], 0), &moves(&list[3])).0,
-        "the newest stays"
-    );
+    assert!(!evaluate(&cache, &entry(&list[0], 0), &moves(&list[0])).0, "the oldest was evicted");
+    assert!(evaluate(&cache, &entry(&list[3], 0), &moves(&list[3])).0, "the newest stays");
     assert_eq!(counting.evaluated.load(Ordering::SeqCst), 5);
 }
 
@@ -163,10 +135,7 @@ fn entries_that_outlive_many_evictions_keep_their_own_priors() {
         .unwrap()
         .into_position(shakmaty::CastlingMode::Standard)
         .unwrap();
-    let mut list: Vec<Chess> = moves(&kiwipete)
-        .into_iter()
-        .map(|m| kiwipete.clone().play(m).unwrap())
-        .collect();
+    let mut list: Vec<Chess> = moves(&kiwipete).into_iter().map(|m| kiwipete.clone().play(m).unwrap()).collect();
     list.insert(0, kiwipete);
     list.extend(positions(11));
     let lengths: std::collections::BTreeSet<usize> = list.iter().map(|p| moves(p).len()).collect();
@@ -213,24 +182,14 @@ fn mixed_batches_return_queued_results_in_order() {
     let histories: Vec<_> = list.iter().map(|p| entry(p, 0)).collect();
     let move_lists: Vec<_> = list.iter().map(moves).collect();
     let added: Vec<Added> = (0..3)
-        .map(|i| {
-            computation
-                .add(&EvalRequest {
-                    history: &histories[i],
-                    moves: &move_lists[i],
-                })
-                .unwrap()
-        })
+        .map(|i| computation.add(&EvalRequest { history: &histories[i], moves: &move_lists[i] }).unwrap())
         .collect();
     assert_eq!(added[0], Added::Queued(0));
     assert!(matches!(added[1], Added::Ready(_)));
     assert_eq!(added[2], Added::Queued(1));
     assert_eq!(computation.queued(), 2);
     let results = computation.compute().unwrap();
-    assert_eq!(
-        results[1],
-        evaluate(&direct, &histories[2], &move_lists[2]).1
-    );
+    assert_eq!(results[1], evaluate(&direct, &histories[2], &move_lists[2]).1);
 }
 
 #[test]
@@ -281,25 +240,14 @@ fn a_full_batch_is_refused() {
     let history = entry(&start, 0);
     let mut computation = backend.new_computation();
     for _ in 0..backend.attributes().maximum_batch_size {
-        computation
-            .add(&EvalRequest {
-                history: &history,
-                moves: &[],
-            })
-            .unwrap();
+        computation.add(&EvalRequest { history: &history, moves: &[] }).unwrap();
     }
     assert!(matches!(
-        computation.add(&EvalRequest {
-            history: &history,
-            moves: &[]
-        }),
+        computation.add(&EvalRequest { history: &history, moves: &[] }),
         Err(BackendError::BatchFull(1024))
     ));
     assert!(matches!(
-        backend.new_computation().add(&EvalRequest {
-            history: &[],
-            moves: &[]
-        }),
+        backend.new_computation().add(&EvalRequest { history: &[], moves: &[] }),
         Err(BackendError::Encoding(_))
     ));
 }

@@ -29,12 +29,8 @@ fn cases() -> Vec<Case> {
         .unwrap()
         .iter()
         .map(|case| {
-            let moves: Vec<String> = case["moves"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m.as_str().unwrap().to_owned())
-                .collect();
+            let moves: Vec<String> =
+                case["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_owned()).collect();
             Case {
                 name: case["name"].as_str().unwrap().to_owned(),
                 history: game_history(case["fen"].as_str().unwrap(), &moves).unwrap(),
@@ -102,11 +98,7 @@ fn assert_planes_equal(ours: &InputPlanes, expected: &[(u64, f32)], what: &str) 
 
 fn legal_moves_by_uci(case: &Case) -> BTreeMap<String, shakmaty::Move> {
     let position = &case.history.last().unwrap().position;
-    position
-        .legal_moves()
-        .into_iter()
-        .map(|m| (m.to_uci(CastlingMode::Standard).to_string(), m))
-        .collect()
+    position.legal_moves().into_iter().map(|m| (m.to_uci(CastlingMode::Standard).to_string(), m)).collect()
 }
 
 #[test]
@@ -170,12 +162,7 @@ fn untransformed_move_indices_match_lc0() {
         assert_eq!(moves.len(), expected.len(), "{}", case.name);
         for (uci, m) in &moves {
             let index = move_policy_index(m, turn, BoardTransform::IDENTITY, TransposedMoves::AsPlanes);
-            assert_eq!(
-                index.map(|i| i as u64),
-                expected[uci].as_u64(),
-                "{}: {uci}",
-                case.name
-            );
+            assert_eq!(index.map(|i| i as u64), expected[uci].as_u64(), "{}: {uci}", case.name);
         }
     }
 }
@@ -209,10 +196,7 @@ fn transformed_move_indices_follow_the_planes_or_lc0() {
             }
         }
     }
-    assert!(
-        transposed_disagreements > 0,
-        "lc0's transposed move indices were expected to differ"
-    );
+    assert!(transposed_disagreements > 0, "lc0's transposed move indices were expected to differ");
 }
 
 /// lc0 909a4082 crashes on V2 (formats 5 and 133) when its search for repetitions reaches the fill copies
@@ -227,16 +211,8 @@ fn v2_stops_at_the_first_known_position_where_lc0_crashes() {
             let Some(outcome) = entry.get("lc0_outcome") else {
                 continue;
             };
-            assert!(
-                ["5", "133"].contains(&code.as_str()),
-                "{}: {outcome}",
-                case.name
-            );
-            assert!(
-                outcome.as_str().unwrap().contains("SIGSEGV"),
-                "{}: {outcome}",
-                case.name
-            );
+            assert!(["5", "133"].contains(&code.as_str()), "{}: {outcome}", case.name);
+            assert!(outcome.as_str().unwrap().contains("SIGSEGV"), "{}: {outcome}", case.name);
             let mut expected = reference_planes(&formats["4"]);
             for plane in &mut expected[SLOT_PLANES..8 * SLOT_PLANES] {
                 plane.0 = 0;
@@ -249,8 +225,5 @@ fn v2_stops_at_the_first_known_position_where_lc0_crashes() {
             crashes += 1;
         }
     }
-    assert!(
-        crashes > 0,
-        "the reference was expected to record lc0's V2 crash"
-    );
+    assert!(crashes > 0, "the reference was expected to record lc0's V2 crash");
 }

@@ -11,19 +11,11 @@ const ALL: u64 = !0;
 
 fn planes(fen: &str, moves: &[&str], format: InputFormat) -> InputPlanes {
     let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-    encode_position(&game_history(fen, &moves).unwrap(), format, HistoryFill::FenOnly)
-        .unwrap()
-        .planes
+    encode_position(&game_history(fen, &moves).unwrap(), format, HistoryFill::FenOnly).unwrap().planes
 }
 
 fn filled_slots(p: &InputPlanes) -> usize {
-    (0..8)
-        .filter(|slot| {
-            p[slot * 13..slot * 13 + 12]
-                .iter()
-                .any(|plane| plane.mask != 0)
-        })
-        .count()
+    (0..8).filter(|slot| p[slot * 13..slot * 13 + 12].iter().any(|plane| plane.mask != 0)).count()
 }
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -31,18 +23,8 @@ const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 #[test]
 fn start_position_fills_only_known_slots() {
     assert_eq!(filled_slots(&planes(START, &[], InputFormat::Classical)), 1);
-    assert_eq!(
-        filled_slots(&planes(START, &["e2e4", "e7e5"], InputFormat::Classical)),
-        3
-    );
-    assert_eq!(
-        filled_slots(&planes(
-            "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",
-            &[],
-            InputFormat::Classical
-        )),
-        8
-    );
+    assert_eq!(filled_slots(&planes(START, &["e2e4", "e7e5"], InputFormat::Classical)), 3);
+    assert_eq!(filled_slots(&planes("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", &[], InputFormat::Classical)), 8);
 }
 
 fn planes_with_fill(fen: &str, moves: &[&str], fill: HistoryFill) -> InputPlanes {
@@ -83,109 +65,51 @@ fn no_fill_keeps_one_copy_with_the_double_push_undone_after_a_fen_with_an_en_pas
 
 #[test]
 fn fill_copies_undo_the_double_push_for_white_to_move() {
-    let p = planes(
-        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
-        &[],
-        InputFormat::Classical,
-    );
+    let p = planes("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2", &[], InputFormat::Classical);
     let black_pawns_now = RANK_7 & !(1 << 52) | 1 << 36;
-    assert_eq!(
-        p[6].mask, black_pawns_now,
-        "the current slot shows the pushed pawn"
-    );
+    assert_eq!(p[6].mask, black_pawns_now, "the current slot shows the pushed pawn");
     for slot in 1..8 {
-        assert_eq!(
-            p[slot * 13 + 6].mask,
-            RANK_7,
-            "slot {slot}: their e-pawn back on e7"
-        );
-        assert_eq!(
-            p[slot * 13].mask,
-            RANK_2 & !(1 << 12) | 1 << 28,
-            "slot {slot}: our pawns unchanged"
-        );
+        assert_eq!(p[slot * 13 + 6].mask, RANK_7, "slot {slot}: their e-pawn back on e7");
+        assert_eq!(p[slot * 13].mask, RANK_2 & !(1 << 12) | 1 << 28, "slot {slot}: our pawns unchanged");
     }
 }
 
 #[test]
 fn fill_copies_undo_the_double_push_for_black_to_move() {
-    let p = planes(
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
-        &[],
-        InputFormat::Classical,
-    );
+    let p = planes("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", &[], InputFormat::Classical);
     assert_eq!(p[0].mask, RANK_2, "our (black) pawns, mirrored to rank 2");
-    assert_eq!(
-        p[6].mask,
-        RANK_7 & !(1 << 52) | 1 << 36,
-        "their e4 pawn mirrored to e5"
-    );
+    assert_eq!(p[6].mask, RANK_7 & !(1 << 52) | 1 << 36, "their e4 pawn mirrored to e5");
     for slot in 1..8 {
-        assert_eq!(
-            p[slot * 13 + 6].mask,
-            RANK_7,
-            "slot {slot}: their pawn back on e2 (e7 mirrored)"
-        );
+        assert_eq!(p[slot * 13 + 6].mask, RANK_7, "slot {slot}: their pawn back on e2 (e7 mirrored)");
     }
     assert_eq!(p[108].mask, ALL, "black to move");
 }
 
 #[test]
 fn repetitions_set_the_repetition_plane() {
-    let p = planes(
-        START,
-        &["g1f3", "g8f6", "f3g1", "f6g8"],
-        InputFormat::Classical,
-    );
+    let p = planes(START, &["g1f3", "g8f6", "f3g1", "f6g8"], InputFormat::Classical);
     assert_eq!(p[12].mask, ALL, "the current position occurred before");
-    assert_eq!(
-        p[4 * 13 + 12].mask,
-        0,
-        "the first occurrence is not a repetition"
-    );
+    assert_eq!(p[4 * 13 + 12].mask, 0, "the first occurrence is not a repetition");
     assert_eq!(filled_slots(&p), 5);
 }
 
 #[test]
 fn auxiliary_planes_of_the_classical_format() {
-    let p = planes(
-        "r3k2r/8/8/8/8/8/8/R3K2R b Kq - 57 40",
-        &[],
-        InputFormat::Classical,
-    );
+    let p = planes("r3k2r/8/8/8/8/8/8/R3K2R b Kq - 57 40", &[], InputFormat::Classical);
     let masks: Vec<u64> = p[104..112].iter().map(|plane| plane.mask).collect();
-    assert_eq!(
-        masks[..5],
-        [ALL, 0, 0, ALL, ALL],
-        "we (black) castle queenside, they kingside; black to move"
-    );
-    assert_eq!(
-        (p[109].mask, p[109].value),
-        (ALL, 57.0),
-        "raw rule-50 counter"
-    );
-    assert!(
-        p[110].mask == 0 || p[110].value == 0.0,
-        "plane 110 is all zeros"
-    );
+    assert_eq!(masks[..5], [ALL, 0, 0, ALL, ALL], "we (black) castle queenside, they kingside; black to move");
+    assert_eq!((p[109].mask, p[109].value), (ALL, 57.0), "raw rule-50 counter");
+    assert!(p[110].mask == 0 || p[110].value == 0.0, "plane 110 is all zeros");
     assert_eq!((p[111].mask, p[111].value), (ALL, 1.0));
 }
 
 #[test]
 fn castling_plane_format_marks_rook_squares() {
-    let white = planes(
-        "r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1",
-        &[],
-        InputFormat::CastlingPlane,
-    );
+    let white = planes("r3k2r/8/8/8/8/8/8/R3K2R w Kq - 0 1", &[], InputFormat::CastlingPlane);
     assert_eq!(white[104].mask, 1 << 56, "a8 rook keeps a queenside right");
     assert_eq!(white[105].mask, 1 << 7, "h1 rook keeps a kingside right");
     assert_eq!((white[106].mask, white[107].mask), (0, 0));
-    let black = planes(
-        "r3k2r/8/8/8/8/8/8/R3K2R b Kq - 0 1",
-        &[],
-        InputFormat::CastlingPlane,
-    );
+    let black = planes("r3k2r/8/8/8/8/8/8/R3K2R b Kq - 0 1", &[], InputFormat::CastlingPlane);
     assert_eq!(black[104].mask, 1, "a8 mirrored to a1");
     assert_eq!(black[105].mask, 1 << 63, "h1 mirrored to h8");
 }
@@ -230,8 +154,7 @@ fn shuffling_games() -> Vec<Vec<nn::backend::HistoryEntry>> {
             position.play_unchecked(m);
             played.push(m);
         }
-        let moves: Vec<String> =
-            played.iter().map(|m| UciMove::from_standard(*m).to_string()).collect();
+        let moves: Vec<String> = played.iter().map(|m| UciMove::from_standard(*m).to_string()).collect();
         games.push(game_history(fen, &moves).unwrap());
     }
     games
@@ -268,5 +191,8 @@ fn the_history_copied_for_a_batch_encodes_as_the_whole_game_in_every_format() {
             }
         }
     }
-    assert!(shortened > 1000 && repeated > 50, "the games exercise the copy: {shortened} shortened, {repeated} repeated");
+    assert!(
+        shortened > 1000 && repeated > 50,
+        "the games exercise the copy: {shortened} shortened, {repeated} repeated"
+    );
 }

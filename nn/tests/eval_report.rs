@@ -9,10 +9,7 @@ use nn::{evaluate_position, BackendKind, BackendOptions, DeviceChoice, NnError, 
 
 fn options(kind: BackendKind) -> BackendOptions {
     BackendOptions {
-        weights: PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../weights/maia-1900.pb.gz"
-        )),
+        weights: PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz")),
         kind,
         devices: vec![DeviceChoice::Cpu],
         precision: Precision::Fp32,
@@ -36,24 +33,13 @@ fn options(kind: BackendKind) -> BackendOptions {
 fn exact_softmax_gives_the_networks_own_distribution() {
     // lc0's raw Maia-1900 policy at T = 1 with the exact exponential (maia1900-reference.json):
     // e2e4 0.5638789591639835, d2d4 0.28911270326442906; FastExp would give 0.5640 for e2e4.
-    let exact = BackendOptions {
-        exact_softmax: true,
-        ..options(BackendKind::Torch)
-    };
+    let exact = BackendOptions { exact_softmax: true, ..options(BackendKind::Torch) };
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let report = evaluate_position(&exact, start, &[], None).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.policy[0].0, "e2e4");
-    assert!(
-        (report.policy[0].1 - 0.563_878_96).abs() < 1e-5,
-        "{}",
-        report.policy[0].1
-    );
+    assert!((report.policy[0].1 - 0.563_878_96).abs() < 1e-5, "{}", report.policy[0].1);
     assert_eq!(report.policy[1].0, "d2d4");
-    assert!(
-        (report.policy[1].1 - 0.289_112_7).abs() < 1e-5,
-        "{}",
-        report.policy[1].1
-    );
+    assert!((report.policy[1].1 - 0.289_112_7).abs() < 1e-5, "{}", report.policy[1].1);
 }
 
 #[test]
@@ -66,10 +52,7 @@ fn maia_report_matches_lc0_at_temperature_one() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(report.policy[0].0, "e2e4");
-    assert!(
-        (report.policy[0].1 - 0.5640).abs() < 1e-4,
-        "lc0 shows 56.40 % with FastExp at T = 1"
-    );
+    assert!((report.policy[0].1 - 0.5640).abs() < 1e-4, "lc0 shows 56.40 % with FastExp at T = 1");
     assert!((report.wdl[0] - 0.489532).abs() < 1e-5 && (report.wdl[2] - 0.455800).abs() < 1e-5);
     assert!((report.q - 0.033732).abs() < 1e-5);
     assert_eq!(report.m, None);
@@ -84,66 +67,36 @@ fn maia_report_matches_lc0_at_temperature_one() {
         Some(1.359),
     )
     .unwrap();
-    assert!(
-        (hotter.policy[0].1 - 0.4424).abs() < 1e-4,
-        "lc0 shows 44.24 % at T = 1.359"
-    );
+    assert!((hotter.policy[0].1 - 0.4424).abs() < 1e-4, "lc0 shows 44.24 % at T = 1.359");
 }
 
 #[test]
 fn castling_is_reported_in_standard_uci() {
-    let report = evaluate_position(
-        &options(BackendKind::Uniform),
-        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
-        &[],
-        None,
-    )
-    .unwrap();
-    assert!(
-        report.policy.iter().any(|(m, _)| m == "e1g1")
-            && report.policy.iter().any(|(m, _)| m == "e1c1")
-    );
+    let report =
+        evaluate_position(&options(BackendKind::Uniform), "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", &[], None).unwrap();
+    assert!(report.policy.iter().any(|(m, _)| m == "e1g1") && report.policy.iter().any(|(m, _)| m == "e1c1"));
     assert!(!report.policy.iter().any(|(m, _)| m == "e1h1"));
 }
 
 #[test]
 fn bad_input_gives_typed_errors() {
     let uniform = options(BackendKind::Uniform);
-    assert!(matches!(
-        evaluate_position(&uniform, "not a fen", &[], None),
-        Err(NnError::InvalidFen { .. })
-    ));
+    assert!(matches!(evaluate_position(&uniform, "not a fen", &[], None), Err(NnError::InvalidFen { .. })));
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-    let illegal =
-        evaluate_position(&uniform, start, &["e2e4".into(), "e2e4".into()], None).unwrap_err();
-    assert!(
-        matches!(illegal, NnError::InvalidMove { number: 2, .. }),
-        "{illegal}"
-    );
+    let illegal = evaluate_position(&uniform, start, &["e2e4".into(), "e2e4".into()], None).unwrap_err();
+    assert!(matches!(illegal, NnError::InvalidMove { number: 2, .. }), "{illegal}");
     let garbage = evaluate_position(&uniform, start, &["zz".into()], None).unwrap_err();
     assert!(matches!(garbage, NnError::InvalidMove { number: 1, .. }));
-    let missing = BackendOptions {
-        weights: PathBuf::from("/no/such/net.pb.gz"),
-        ..options(BackendKind::Torch)
-    };
+    let missing = BackendOptions { weights: PathBuf::from("/no/such/net.pb.gz"), ..options(BackendKind::Torch) };
     let error = evaluate_position(&missing, start, &[], None).unwrap_err();
     assert!(error.to_string().contains("scripts/setup"), "{error}");
 }
 
 #[test]
 fn options_parse_with_typed_errors() {
-    assert_eq!(
-        "cuda:1".parse::<DeviceChoice>().unwrap(),
-        DeviceChoice::Cuda(1)
-    );
+    assert_eq!("cuda:1".parse::<DeviceChoice>().unwrap(), DeviceChoice::Cuda(1));
     assert_eq!("cpu".parse::<DeviceChoice>().unwrap(), DeviceChoice::Cpu);
-    assert!(matches!(
-        "gpu".parse::<DeviceChoice>(),
-        Err(NnError::InvalidOption {
-            option: "device",
-            ..
-        })
-    ));
+    assert!(matches!("gpu".parse::<DeviceChoice>(), Err(NnError::InvalidOption { option: "device", .. })));
     assert_eq!(nn::parse_devices("cuda:0, cuda:1").unwrap(), vec![DeviceChoice::Cuda(0), DeviceChoice::Cuda(1)]);
     assert_eq!(nn::parse_devices("cpu").unwrap(), vec![DeviceChoice::Cpu]);
     for bad in ["", "cpu,", "cpu,gpu"] {
@@ -151,53 +104,26 @@ fn options_parse_with_typed_errors() {
     }
     assert_eq!("bf16".parse::<Precision>().unwrap(), Precision::Bf16);
     assert!("fp8".parse::<Precision>().is_err());
-    assert_eq!(
-        "random".parse::<BackendKind>().unwrap(),
-        BackendKind::Random
-    );
+    assert_eq!("random".parse::<BackendKind>().unwrap(), BackendKind::Random);
     assert!("blas".parse::<BackendKind>().is_err());
-    let bad_temperature = BackendOptions {
-        policy_temperature: 0.0,
-        ..options(BackendKind::Uniform)
-    };
-    assert!(matches!(
-        nn::open_backend(&bad_temperature),
-        Err(NnError::InvalidOption { .. })
-    ));
-    let fp16_on_cpu = BackendOptions {
-        precision: Precision::Fp16,
-        ..options(BackendKind::Torch)
-    };
-    assert!(matches!(
-        nn::open_backend(&fp16_on_cpu),
-        Err(NnError::InvalidOption {
-            option: "precision",
-            ..
-        })
-    ));
+    let bad_temperature = BackendOptions { policy_temperature: 0.0, ..options(BackendKind::Uniform) };
+    assert!(matches!(nn::open_backend(&bad_temperature), Err(NnError::InvalidOption { .. })));
+    let fp16_on_cpu = BackendOptions { precision: Precision::Fp16, ..options(BackendKind::Torch) };
+    assert!(matches!(nn::open_backend(&fp16_on_cpu), Err(NnError::InvalidOption { option: "precision", .. })));
 }
 
 #[test]
 fn backend_bench_reports_every_size() {
     let backend = nn::open_backend(&options(BackendKind::Uniform)).unwrap();
     let rows = nn::backend_bench(backend.as_ref(), &[1, 4], 3).unwrap();
-    assert_eq!(
-        rows.iter().map(|r| r.batch_size).collect::<Vec<_>>(),
-        [1, 4]
-    );
-    assert!(rows
-        .iter()
-        .all(|r| r.mean_nps > 0.0 && r.max_nps >= r.median_nps && r.median_nps >= r.min_nps));
+    assert_eq!(rows.iter().map(|r| r.batch_size).collect::<Vec<_>>(), [1, 4]);
+    assert!(rows.iter().all(|r| r.mean_nps > 0.0 && r.max_nps >= r.median_nps && r.median_nps >= r.min_nps));
 }
 
 #[test]
 fn missing_cuda_devices_fall_back_to_the_cpu() {
     nn::load_cuda_runtime();
-    let count = if tch::Cuda::is_available() {
-        tch::Cuda::device_count() as usize
-    } else {
-        0
-    };
+    let count = if tch::Cuda::is_available() { tch::Cuda::device_count() as usize } else { 0 };
     let placement = nn::options::resolve_device(DeviceChoice::Cuda(count), Precision::Fp32).unwrap();
     assert_eq!((placement.device, placement.kind), (tch::Device::Cpu, tch::Kind::Float));
     let placement = nn::options::resolve_device(DeviceChoice::Cpu, Precision::Bf16).unwrap();
@@ -236,12 +162,8 @@ fn auto_and_cpu_open_one_cpu_backend_for_each_that_is_asked_for_and_a_list_one_a
 #[test]
 fn auto_precision_on_the_cpu_is_timed_where_the_cpu_has_bf16_natively() {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").expect("Linux /proc/cpuinfo");
-    let flags: Vec<&str> = cpuinfo
-        .lines()
-        .find(|line| line.starts_with("flags"))
-        .expect("a flags line")
-        .split_whitespace()
-        .collect();
+    let flags: Vec<&str> =
+        cpuinfo.lines().find(|line| line.starts_with("flags")).expect("a flags line").split_whitespace().collect();
     let placement = nn::options::resolve_device(DeviceChoice::Cpu, Precision::Auto).unwrap();
     let description = placement.describe();
     if flags.contains(&"avx512_bf16") {
@@ -249,7 +171,9 @@ fn auto_precision_on_the_cpu_is_timed_where_the_cpu_has_bf16_natively() {
         let feature = if flags.contains(&"amx_bf16") { "AMX-BF16" } else { "AVX512-BF16" };
         assert_eq!(
             description,
-            format!("cpu, bf16 (Precision=auto: this CPU has native bf16 ({feature}), to be timed against fp32 at load)")
+            format!(
+                "cpu, bf16 (Precision=auto: this CPU has native bf16 ({feature}), to be timed against fp32 at load)"
+            )
         );
     } else {
         assert_eq!(placement.kind, tch::Kind::Float, "{description}");

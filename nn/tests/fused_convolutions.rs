@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use nn::encoder::{encode_position, HistoryFill, InputPlanes};
-use nn::torch_net::TorchNetwork;
 use nn::network::Network;
+use nn::torch_net::TorchNetwork;
 use nn::{game_history, load_network};
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");

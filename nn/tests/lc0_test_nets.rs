@@ -36,12 +36,8 @@ fn load(name: &str) -> Network {
 }
 
 fn planes(network: &Network, position: &Value) -> InputPlanes {
-    let moves: Vec<String> = position["moves"]
-        .as_array()
-        .expect("moves")
-        .iter()
-        .map(|m| m.as_str().expect("a move").to_string())
-        .collect();
+    let moves: Vec<String> =
+        position["moves"].as_array().expect("moves").iter().map(|m| m.as_str().expect("a move").to_string()).collect();
     let history = game_history(position["fen"].as_str().expect("a FEN"), &moves).expect("a legal game");
     encode_position(&history, network.input_format, HistoryFill::FenOnly).expect("a history").planes
 }

@@ -12,16 +12,11 @@ use nn::rust_net::RustNetwork;
 use nn::softmax::{fast_exp, policy_softmax};
 use nn::torch_backend::wdl_softmax;
 use nn::torch_net::{RawOutputs, TorchNetwork};
-use nn::{
-    game_history, load_network, BackendKind, BackendOptions, DeviceChoice, EvalRequest, Precision,
-};
+use nn::{game_history, load_network, BackendKind, BackendOptions, DeviceChoice, EvalRequest, Precision};
 use serde_json::Value;
 use shakmaty::{CastlingMode, Move, Position};
 
-const REFERENCE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../reference/maia1900-reference.json"
-);
+const REFERENCE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../reference/maia1900-reference.json");
 const WEIGHTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
 
 struct Case {
@@ -31,34 +26,23 @@ struct Case {
 }
 
 fn cases() -> Vec<Case> {
-    let text = std::fs::read_to_string(REFERENCE)
-        .expect("reference/maia1900-reference.json is vendored in the repo");
+    let text = std::fs::read_to_string(REFERENCE).expect("reference/maia1900-reference.json is vendored in the repo");
     let root: Value = serde_json::from_str(&text).expect("valid JSON");
     root["positions"]
         .as_object()
         .expect("positions object")
         .iter()
         .map(|(name, json)| {
-            let moves: Vec<String> = json["moves"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m.as_str().unwrap().to_string())
-                .collect();
-            let history = game_history(json["fen"].as_str().unwrap(), &moves)
-                .expect("reference positions are legal");
-            Case {
-                name: name.clone(),
-                history,
-                json: json.clone(),
-            }
+            let moves: Vec<String> =
+                json["moves"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect();
+            let history = game_history(json["fen"].as_str().unwrap(), &moves).expect("reference positions are legal");
+            Case { name: name.clone(), history, json: json.clone() }
         })
         .collect()
 }
 
 fn maia() -> Network {
-    load_network(&PathBuf::from(WEIGHTS))
-        .unwrap_or_else(|e| panic!("Maia-1900 is required for this test: {e}"))
+    load_network(&PathBuf::from(WEIGHTS)).unwrap_or_else(|e| panic!("Maia-1900 is required for this test: {e}"))
 }
 
 fn positions(network: &Network, cases: &[Case]) -> Vec<InputPlanes> {
@@ -84,13 +68,7 @@ fn run_as_the_engine(network: &Network, cases: &[Case], kind: tch::Kind) -> (Raw
 }
 
 fn legal_moves(case: &Case) -> Vec<Move> {
-    case.history
-        .last()
-        .unwrap()
-        .position
-        .legal_moves()
-        .into_iter()
-        .collect()
+    case.history.last().unwrap().position.legal_moves().into_iter().collect()
 }
 
 fn uci(m: &Move) -> String {
@@ -100,20 +78,15 @@ fn uci(m: &Move) -> String {
 #[test]
 fn input_planes_match_lc0() {
     for case in cases() {
-        let planes = encode_position(&case.history, nn::network::InputFormat::Classical, HistoryFill::FenOnly)
-            .unwrap()
-            .planes;
+        let planes =
+            encode_position(&case.history, nn::network::InputFormat::Classical, HistoryFill::FenOnly).unwrap().planes;
         let expected = case.json["input_planes"].as_array().unwrap();
         assert_eq!(expected.len(), 112);
         for (i, (plane, reference)) in planes.iter().zip(expected).enumerate() {
             let mask: u64 = reference[0].as_str().unwrap().parse().unwrap();
             let value = reference[1].as_f64().unwrap() as f32;
             for square in 0..64 {
-                let ours = if plane.mask >> square & 1 == 1 {
-                    plane.value
-                } else {
-                    0.0
-                };
+                let ours = if plane.mask >> square & 1 == 1 { plane.value } else { 0.0 };
                 let theirs = if mask >> square & 1 == 1 { value } else { 0.0 };
                 assert_eq!(ours, theirs, "{}: plane {i}, square {square}", case.name);
             }
@@ -130,13 +103,7 @@ fn policy_indices_match_lc0() {
         assert_eq!(moves.len(), expected.len(), "{}", case.name);
         for m in &moves {
             let index = move_policy_index(m, turn, BoardTransform::IDENTITY, TransposedMoves::AsPlanes).unwrap();
-            assert_eq!(
-                Some(index as u64),
-                expected[&uci(m)].as_u64(),
-                "{}: {}",
-                case.name,
-                uci(m)
-            );
+            assert_eq!(Some(index as u64), expected[&uci(m)].as_u64(), "{}: {}", case.name, uci(m));
         }
     }
 }
@@ -169,45 +136,30 @@ fn latency_path_outputs_match_lc0() {
 fn assert_matches_lc0(raw: &RawOutputs, cases: &[Case]) {
     for (i, case) in cases.iter().enumerate() {
         let logits = &raw.policy[i * 1858..(i + 1) * 1858];
-        for (j, reference) in case.json["logits_1858"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .enumerate()
-        {
+        for (j, reference) in case.json["logits_1858"].as_array().unwrap().iter().enumerate() {
             let diff = (logits[j] - reference.as_f64().unwrap() as f32).abs();
             assert!(diff < 1e-4, "{}: logit {j} differs by {diff}", case.name);
         }
         let wdl = wdl_softmax([raw.value[3 * i], raw.value[3 * i + 1], raw.value[3 * i + 2]]);
         for (ours, reference) in wdl.iter().zip(case.json["wdl"].as_array().unwrap()) {
-            assert!(
-                (ours - reference.as_f64().unwrap() as f32).abs() < 1e-5,
-                "{}: wdl {wdl:?}",
-                case.name
-            );
+            assert!((ours - reference.as_f64().unwrap() as f32).abs() < 1e-5, "{}: wdl {wdl:?}", case.name);
         }
         let turn = case.history.last().unwrap().position.turn();
         let moves = legal_moves(case);
         let move_logits: Vec<f64> = moves
             .iter()
             .map(|m| {
-                f64::from(logits[move_policy_index(m, turn, BoardTransform::IDENTITY, TransposedMoves::AsPlanes).unwrap()])
+                f64::from(
+                    logits[move_policy_index(m, turn, BoardTransform::IDENTITY, TransposedMoves::AsPlanes).unwrap()],
+                )
             })
             .collect();
-        let max = move_logits
-            .iter()
-            .copied()
-            .fold(f64::NEG_INFINITY, f64::max);
+        let max = move_logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let sum: f64 = move_logits.iter().map(|x| (x - max).exp()).sum();
         for (m, x) in moves.iter().zip(&move_logits) {
             let prior = (x - max).exp() / sum;
             let reference = case.json["policy"][uci(m)].as_f64().unwrap();
-            assert!(
-                (prior - reference).abs() < 1e-5,
-                "{}: {} prior {prior} vs {reference}",
-                case.name,
-                uci(m)
-            );
+            assert!((prior - reference).abs() < 1e-5, "{}: {} prior {prior} vs {reference}", case.name, uci(m));
         }
         assert!(raw.moves_left.is_none());
     }
@@ -245,12 +197,7 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
     for case in cases() {
         let moves = legal_moves(&case);
         let mut computation = backend.new_computation();
-        computation
-            .add(&EvalRequest {
-                history: &case.history,
-                moves: &moves,
-            })
-            .unwrap();
+        computation.add(&EvalRequest { history: &case.history, moves: &moves }).unwrap();
         let evaluation = computation.compute().unwrap().remove(0);
         let turn = case.history.last().unwrap().position.turn();
         let logits = case.json["logits_1858"].as_array().unwrap();
@@ -271,30 +218,19 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
             );
         }
         let q = case.json["q"].as_f64().unwrap() as f32;
-        assert!(
-            (evaluation.wl - q).abs() < 1e-5,
-            "{}: q {} vs {q}",
-            case.name,
-            evaluation.wl
-        );
+        assert!((evaluation.wl - q).abs() < 1e-5, "{}: q {} vs {q}", case.name, evaluation.wl);
     }
 }
 
 #[test]
 fn fast_exp_matches_lc0_values() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../reference/tm-test-vectors.json"
-    );
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../reference/tm-test-vectors.json");
     let root: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     for row in root["fast_exp"]["rows"].as_array().unwrap() {
         let x = row["x"].as_f64().unwrap() as f32;
         let expected = row["fast_exp"].as_f64().unwrap() as f32;
         let got = fast_exp(x);
-        assert!(
-            (got - expected).abs() <= expected * 1e-6,
-            "FastExp({x}) = {got}, lc0 {expected}"
-        );
+        assert!((got - expected).abs() <= expected * 1e-6, "FastExp({x}) = {got}, lc0 {expected}");
     }
 }
 
@@ -344,10 +280,9 @@ fn the_rust_network_in_bf16_stays_within_the_bf16_tolerance_where_the_cpu_has_it
     let flags = cpuinfo.lines().find(|line| line.starts_with("flags")).expect("a flags line");
     let has_bf16 = ["avx512f", "avx512_bf16"].iter().all(|flag| flags.split_whitespace().any(|f| f == *flag));
     let reference = run(&network, &cases, tch::Kind::Float);
-    for (tiles, full, reduced) in [
-        ("F(4×4)", fp32.forward(&inputs), bf16.forward(&inputs)),
-        ("F(2×2)", one_by_one(&fp32), one_by_one(&bf16)),
-    ] {
+    for (tiles, full, reduced) in
+        [("F(4×4)", fp32.forward(&inputs), bf16.forward(&inputs)), ("F(2×2)", one_by_one(&fp32), one_by_one(&bf16))]
+    {
         if has_bf16 {
             assert_within(&reference, &reduced, &cases, BF16_TOLERANCE, &format!("Rust bf16, {tiles}"));
             let largest = full.policy.iter().zip(&reduced.policy).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
@@ -376,7 +311,8 @@ fn assert_within(full: &RawOutputs, reduced: &RawOutputs, cases: &[Case], tolera
             let logits: Vec<f32> = moves
                 .iter()
                 .map(|m| {
-                    let index = move_policy_index(m, turn, BoardTransform::IDENTITY, TransposedMoves::AsPlanes).unwrap();
+                    let index =
+                        move_policy_index(m, turn, BoardTransform::IDENTITY, TransposedMoves::AsPlanes).unwrap();
                     raw.policy[i * 1858 + index]
                 })
                 .collect();
@@ -384,22 +320,12 @@ fn assert_within(full: &RawOutputs, reduced: &RawOutputs, cases: &[Case], tolera
         };
         for (a, b) in priors(full).iter().zip(&priors(reduced)) {
             worst_prior = worst_prior.max((a - b).abs());
-            assert!(
-                (a - b).abs() <= tolerance,
-                "{}: prior {a} (fp32) vs {b} ({kind})",
-                case.name
-            );
+            assert!((a - b).abs() <= tolerance, "{}: prior {a} (fp32) vs {b} ({kind})", case.name);
         }
-        let wdl = |raw: &RawOutputs| {
-            wdl_softmax([raw.value[3 * i], raw.value[3 * i + 1], raw.value[3 * i + 2]])
-        };
+        let wdl = |raw: &RawOutputs| wdl_softmax([raw.value[3 * i], raw.value[3 * i + 1], raw.value[3 * i + 2]]);
         for (a, b) in wdl(full).iter().zip(&wdl(reduced)) {
             worst_wdl = worst_wdl.max((a - b).abs());
-            assert!(
-                (a - b).abs() <= tolerance,
-                "{}: wdl {a} (fp32) vs {b} ({kind})",
-                case.name
-            );
+            assert!((a - b).abs() <= tolerance, "{}: wdl {a} (fp32) vs {b} ({kind})", case.name);
         }
     }
     eprintln!("{kind}: largest difference from fp32 {worst_prior} (priors), {worst_wdl} (W/D/L)");

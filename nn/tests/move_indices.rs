@@ -7,11 +7,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess};
 
 fn index(fen: &str, uci: &str) -> Option<usize> {
-    let position: Chess = fen
-        .parse::<Fen>()
-        .unwrap()
-        .into_position(CastlingMode::Standard)
-        .unwrap();
+    let position: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
     let m = uci.parse::<UciMove>().unwrap().to_move(&position).unwrap();
     move_policy_index(&m, shakmaty::Position::turn(&position), BoardTransform::IDENTITY, TransposedMoves::AsPlanes)
 }
@@ -28,13 +24,7 @@ fn castling_is_king_takes_rook_in_both_colours() {
 
 #[test]
 fn black_moves_are_mirrored_and_promotions_mapped() {
-    assert_eq!(
-        index(
-            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
-            "e7e5"
-        ),
-        Some(322)
-    );
+    assert_eq!(index("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", "e7e5"), Some(322));
     let promotion = "8/P6k/8/8/8/8/p6K/8 w - - 0 1";
     assert_eq!(index(promotion, "a7a8q"), Some(1792));
     assert_eq!(index(promotion, "a7a8n"), Some(1401));

@@ -1,17 +1,12 @@
 //! The generated policy tables against lc0's (docs/lc0/network.md §5.10 and the policy_maps vectors): SHA-256s,
 //! sizes, known entries, and that every map is a bijection onto the 1858 moves.
 
-use nn::policy_map::{
-    attention_policy_map, conv_policy_map, policy_index_of, policy_moves, POLICY_SIZE,
-};
+use nn::policy_map::{attention_policy_map, conv_policy_map, policy_index_of, policy_moves, POLICY_SIZE};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use shakmaty::Role;
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../reference/tm-test-vectors.json"
-);
+const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../reference/tm-test-vectors.json");
 
 fn vectors() -> Value {
     let root: Value = serde_json::from_str(&std::fs::read_to_string(VECTORS).unwrap()).unwrap();
@@ -44,9 +39,7 @@ fn move_list_matches_lc0() {
     for (uci, index) in v["index_of"].as_object().unwrap() {
         assert_eq!(moves[index.as_u64().unwrap() as usize].uci(), *uci);
     }
-    let per_square: Vec<usize> = (0..5)
-        .map(|sq| moves.iter().filter(|m| m.from == sq).count())
-        .collect();
+    let per_square: Vec<usize> = (0..5).map(|sq| moves.iter().filter(|m| m.from == sq).count()).collect();
     assert_eq!(per_square, [23, 24, 25, 25, 25]);
 }
 
@@ -73,10 +66,7 @@ fn attention_map_matches_lc0() {
     for (slot, sample) in v["samples"].as_object().unwrap() {
         let slot: usize = slot.parse().unwrap();
         assert_eq!(i64::from(map[slot]), sample[0].as_i64().unwrap());
-        assert_eq!(
-            policy_moves()[map[slot] as usize].uci(),
-            sample[1].as_str().unwrap()
-        );
+        assert_eq!(policy_moves()[map[slot] as usize].uci(), sample[1].as_str().unwrap());
     }
     assert_bijection(map);
 }

@@ -76,31 +76,15 @@ fn classical_policy_classical_value_relu_se_linear16() {
 
 #[test]
 fn convolution_policy_wdl_moves_left_mish_without_se_float16() {
-    check(Spec {
-        policy: 2,
-        se: false,
-        mish: true,
-        moves_left: true,
-        storage: Storage::Float16,
-        ..BASE
-    });
+    check(Spec { policy: 2, se: false, mish: true, moves_left: true, storage: Storage::Float16, ..BASE });
 }
 
 #[test]
 fn attention_policy_wdl_bfloat16() {
-    check(Spec {
-        policy: 3,
-        storage: Storage::Bfloat16,
-        ..BASE
-    });
+    check(Spec { policy: 3, storage: Storage::Bfloat16, ..BASE });
 }
 
 #[test]
 fn float32_with_missing_batch_norm_betas() {
-    check(Spec {
-        storage: Storage::Float32,
-        betas: false,
-        moves_left: true,
-        ..BASE
-    });
+    check(Spec { storage: Storage::Float32, betas: false, moves_left: true, ..BASE });
 }

@@ -111,8 +111,7 @@ fn import_graph(src: &Path, folder: &Path) -> BTreeMap<String, BTreeSet<String>>
             let mut imports = BTreeSet::new();
             for file in files {
                 // Inside a sub-folder, `super::` names that folder's own siblings, not these.
-                let own_level =
-                    file.parent() == Some(dir.as_path()) || file.ends_with(Path::new(name).join("mod.rs"));
+                let own_level = file.parent() == Some(dir.as_path()) || file.ends_with(Path::new(name).join("mod.rs"));
                 for target in referenced_names(&non_test_code(file), &prefix, !at_root && own_level) {
                     if target != *name && names.contains(&target) {
                         imports.insert(target);

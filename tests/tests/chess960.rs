@@ -41,16 +41,30 @@ fn a_chess960_match_records_its_variant_and_plays_legal_castling() {
     let book = workspace_root().join("tests/data/dfrc-200.epd");
     let args = [
         "match",
-        "--engine", "name=first", "cmd=kairos",
-        "--engine", "name=second", "cmd=kairos",
-        "--each", "tc=10+0.1", "option.Backend=uniform", "option.Threads=1", "option.VirtualNps=5000",
+        "--engine",
+        "name=first",
+        "cmd=kairos",
+        "--engine",
+        "name=second",
+        "cmd=kairos",
+        "--each",
+        "tc=10+0.1",
+        "option.Backend=uniform",
+        "option.Threads=1",
+        "option.VirtualNps=5000",
         "--virtual-clock",
-        "--variant", "chess960",
-        "--games", "8",
-        "--max-plies", "80",
-        "--openings", book.to_str().unwrap(),
-        "--results", "results.jsonl",
-        "--pgn", "games.pgn",
+        "--variant",
+        "chess960",
+        "--games",
+        "8",
+        "--max-plies",
+        "80",
+        "--openings",
+        book.to_str().unwrap(),
+        "--results",
+        "results.jsonl",
+        "--pgn",
+        "games.pgn",
     ];
     let output = run_kairos(&args, &dir, Duration::from_secs(300));
     assert_eq!(output.code, Some(0), "{}\n{}", output.stdout, output.stderr);
@@ -59,7 +73,12 @@ fn a_chess960_match_records_its_variant_and_plays_legal_castling() {
     assert_eq!(games.len(), 8);
     for game in &games {
         assert_eq!(game["variant"], "chess960");
-        assert!(!["IllegalMove", "TimeForfeit", "EngineCrashed", "NoBestMove"].contains(&game["termination"].as_str().unwrap()), "{}", game["reason"]);
+        assert!(
+            !["IllegalMove", "TimeForfeit", "EngineCrashed", "NoBestMove"]
+                .contains(&game["termination"].as_str().unwrap()),
+            "{}",
+            game["reason"]
+        );
     }
     let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
     assert_eq!(pgn.matches("[Variant \"Chess960\"]").count(), 8, "{pgn}");
@@ -68,7 +87,11 @@ fn a_chess960_match_records_its_variant_and_plays_legal_castling() {
     assert!(pgn.contains("[FEN \"rbbnknrq/pppppppp/8/8/8/8/PPPPPPPP/QRNBNKBR w KQkq - 0 1\"]"), "{pgn}");
 
     // A standard match refuses a book with Chess960 castling and says how to play it.
-    let refused = run_kairos(&args[..args.len() - 2].iter().filter(|a| **a != "--variant" && **a != "chess960").copied().collect::<Vec<_>>(), &dir, LIMIT);
+    let refused = run_kairos(
+        &args[..args.len() - 2].iter().filter(|a| **a != "--variant" && **a != "chess960").copied().collect::<Vec<_>>(),
+        &dir,
+        LIMIT,
+    );
     assert_ne!(refused.code, Some(0));
     assert!(refused.stderr.contains("--variant chess960"), "{}", refused.stderr);
     let _ = std::fs::remove_dir_all(&dir);

@@ -51,8 +51,7 @@ fn eval_rejects_a_bad_fen_and_an_illegal_move_with_a_message() {
 
 #[test]
 fn eval_names_a_missing_weights_file_and_the_way_to_get_one() {
-    let output =
-        run_kairos(&["eval", "--weights", "no/such/net.pb.gz"], &workspace_root(), Duration::from_secs(30));
+    let output = run_kairos(&["eval", "--weights", "no/such/net.pb.gz"], &workspace_root(), Duration::from_secs(30));
     assert_eq!(output.code, Some(1));
     assert!(output.stderr.contains("no/such/net.pb.gz"), "{}", output.stderr);
     assert!(output.stderr.contains("scripts/setup"), "{}", output.stderr);

@@ -10,14 +10,28 @@ fn play_match(dir: &Path, results: &str) -> Vec<Value> {
     let openings = workspace_root().join("tests/data/four-openings.epd");
     let args = [
         "match",
-        "--engine", "name=smooth", "cmd=kairos", "option.TimeManager=smooth(preset=lc0)",
-        "--engine", "name=legacy", "cmd=kairos", "option.TimeManager=legacy",
-        "--each", "tc=10+0.1", "option.Backend=uniform", "option.Threads=1", "option.VirtualNps=20000",
+        "--engine",
+        "name=smooth",
+        "cmd=kairos",
+        "option.TimeManager=smooth(preset=lc0)",
+        "--engine",
+        "name=legacy",
+        "cmd=kairos",
+        "option.TimeManager=legacy",
+        "--each",
+        "tc=10+0.1",
+        "option.Backend=uniform",
+        "option.Threads=1",
+        "option.VirtualNps=20000",
         "--virtual-clock",
-        "--games", "4",
-        "--max-plies", "60",
-        "--openings", openings.to_str().unwrap(),
-        "--results", results,
+        "--games",
+        "4",
+        "--max-plies",
+        "60",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--results",
+        results,
     ];
     let output = run_kairos(&args, dir, Duration::from_secs(300));
     assert_eq!(output.code, Some(0), "{}\n{}", output.stdout, output.stderr);
@@ -70,11 +84,10 @@ fn every_game_records_its_binaries_and_machine_and_resume_refuses_another_binary
     let openings = workspace_root().join("tests/data/four-openings.epd");
     let args = |games: &'static str, extra: &[&'static str]| {
         let mut args = vec![
-            "match",
-            "--engine", "name=smooth", "cmd=kairos", "option.TimeManager=smooth(preset=lc0)",
-            "--engine", "name=legacy", "cmd=kairos", "option.TimeManager=legacy",
-            "--each", "tc=10+0.1", "option.Backend=uniform", "option.Threads=1", "option.VirtualNps=20000",
-            "--virtual-clock", "--max-plies", "20", "--games", games, "--results", "games.jsonl", "--pgn", "games.pgn",
+            "match", "--engine", "name=smooth", "cmd=kairos", "option.TimeManager=smooth(preset=lc0)", "--engine",
+            "name=legacy", "cmd=kairos", "option.TimeManager=legacy", "--each", "tc=10+0.1", "option.Backend=uniform",
+            "option.Threads=1", "option.VirtualNps=20000", "--virtual-clock", "--max-plies", "20", "--games", games,
+            "--results", "games.jsonl", "--pgn", "games.pgn",
         ];
         args.extend(["--openings", openings.to_str().unwrap()]);
         args.extend_from_slice(extra);
@@ -167,11 +180,21 @@ fn a_missing_engine_and_mistaken_options_are_warned_of() {
     let missing = dir.join("no-such-engine");
     let args = [
         "match",
-        "--engine", "name=missing", &format!("cmd={}", missing.display()),
-        "--engine", "name=uniform", "cmd=kairos", "option.Backend=uniform", "option.Thread=1", "option.Threads=999",
-        "--each", "tc=1+0.01",
-        "--games", "2",
-        "--results", "failures.jsonl",
+        "--engine",
+        "name=missing",
+        &format!("cmd={}", missing.display()),
+        "--engine",
+        "name=uniform",
+        "cmd=kairos",
+        "option.Backend=uniform",
+        "option.Thread=1",
+        "option.Threads=999",
+        "--each",
+        "tc=1+0.01",
+        "--games",
+        "2",
+        "--results",
+        "failures.jsonl",
     ];
     let output = run_kairos(&args, &dir, Duration::from_secs(120));
     assert_eq!(output.code, Some(0), "the match ends normally: {}", output.stderr);

@@ -50,13 +50,8 @@ fn maia_fp32() -> Vec<String> {
 /// references, with `extra_flags` after those (the later of two values of a flag wins, in both engines).
 fn kairos_lines(fen: &str, moves: &[&str], nodes: u32, extra_flags: &[String]) -> (Vec<String>, String) {
     let mut flags = vec![
-        "--threads=1",
-        "--minibatch-size=1",
-        "--max-prefetch=0",
-        "--out-of-order-eval=false",
-        "--smart-pruning-factor=0",
-        "--show-wdl",
-        "--verbose-move-stats",
+        "--threads=1", "--minibatch-size=1", "--max-prefetch=0", "--out-of-order-eval=false",
+        "--smart-pruning-factor=0", "--show-wdl", "--verbose-move-stats",
     ];
     flags.extend(extra_flags.iter().map(String::as_str));
     let mut engine = UciSession::start(&flags);
@@ -77,8 +72,7 @@ fn kairos_lines(fen: &str, moves: &[&str], nodes: u32, extra_flags: &[String]) -
 
 #[test]
 fn info_and_verbose_move_stats_match_lc0_at_one_node() {
-    let last_digit_differences =
-        compare_with_lc0("lc0-verbose-stats-nodes1.json", 1, &maia_fp32(), |lines| lines, 0.0);
+    let last_digit_differences = compare_with_lc0("lc0-verbose-stats-nodes1.json", 1, &maia_fp32(), |lines| lines, 0.0);
     assert!(last_digit_differences <= 10, "{last_digit_differences} last-digit differences is more than float noise");
 }
 

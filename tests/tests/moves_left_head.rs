@@ -29,12 +29,7 @@ fn the_mlh_estimator_budgets_from_the_heads_estimate_of_the_root() {
     let _ = std::fs::remove_file(&path);
     let trace = format!("--tm-trace-file={}", path.display());
     let mut engine = UciSession::start(&[
-        NET,
-        "--precision=fp32",
-        "--backend-device=cpu",
-        "--threads=1",
-        "--time-manager=smooth(mlh(scale=0.5))",
-        &trace,
+        NET, "--precision=fp32", "--backend-device=cpu", "--threads=1", "--time-manager=smooth(mlh(scale=0.5))", &trace,
     ]);
     engine.send(&format!("position fen {KIWIPETE}"));
     engine.send("go wtime 5000 btime 5000");
@@ -94,18 +89,9 @@ fn the_moves_left_utility_moves_each_visited_moves_score_by_the_hand_worked_amou
     // lc0's defaults but for the threshold (0: every |Q| counts), a constant factor of 1 and a stronger slope
     // and cap, so that the utility is far above the printed digits whatever the random net's Q.
     let mut engine = UciSession::start(&[
-        NET,
-        "--precision=fp32",
-        "--backend-device=cpu",
-        "--threads=1",
-        "--minibatch-size=1",
-        "--max-prefetch=0",
-        "--no-out-of-order-eval",
-        "--smart-pruning-factor=0",
-        "--moves-left-threshold=0",
-        "--moves-left-constant-factor=1",
-        "--moves-left-slope=0.01",
-        "--moves-left-max-effect=0.2",
+        NET, "--precision=fp32", "--backend-device=cpu", "--threads=1", "--minibatch-size=1", "--max-prefetch=0",
+        "--no-out-of-order-eval", "--smart-pruning-factor=0", "--moves-left-threshold=0",
+        "--moves-left-constant-factor=1", "--moves-left-slope=0.01", "--moves-left-max-effect=0.2",
         "--verbose-move-stats",
     ]);
     engine.send(&format!("position fen {KIWIPETE}"));

@@ -129,11 +129,7 @@ fn the_exported_spsa_block_is_openbenchs_and_reads_back_into_a_plannable_string(
     let block = dir.join("block.txt");
     std::fs::write(&block, &export.stdout).unwrap();
     let import = |file: &std::path::Path| {
-        run_kairos(
-            &["tune", "--time-manager=smooth", "--import", "openbench", file.to_str().unwrap()],
-            &dir,
-            LIMIT,
-        )
+        run_kairos(&["tune", "--time-manager=smooth", "--import", "openbench", file.to_str().unwrap()], &dir, LIMIT)
     };
     let round_trip = import(&block);
     assert_eq!(round_trip.code, Some(0), "{}", round_trip.stderr);
@@ -141,15 +137,15 @@ fn the_exported_spsa_block_is_openbenchs_and_reads_back_into_a_plannable_string(
 
     // OpenBench's spsa_optimal_values: "Name, value", integers rounded.
     let tuned = dir.join("tuned.txt");
-    std::fs::write(&tuned, "SmoothMaxMoveBudget, 0.4523\nSmoothTrendNpsUpdatePeriodMs, 2750\nMleLegacyMidpoint, 57.25\n")
-        .unwrap();
+    std::fs::write(
+        &tuned,
+        "SmoothMaxMoveBudget, 0.4523\nSmoothTrendNpsUpdatePeriodMs, 2750\nMleLegacyMidpoint, 57.25\n",
+    )
+    .unwrap();
     let tuned_string = import(&tuned);
     assert_eq!(tuned_string.code, Some(0), "{}", tuned_string.stderr);
     let string = tuned_string.stdout.trim();
-    assert_eq!(
-        string,
-        "smooth(max-move-budget=0.4523,trend-nps-update-period-ms=2750,mle-legacy(midpoint=57.25))"
-    );
+    assert_eq!(string, "smooth(max-move-budget=0.4523,trend-nps-update-period-ms=2750,mle-legacy(midpoint=57.25))");
     plan(string);
 
     // The node limit has no trend watcher: exporting that key there is refused before any tune, with the reason.
@@ -171,7 +167,11 @@ fn the_exported_spsa_block_is_openbenchs_and_reads_back_into_a_plannable_string(
     std::fs::write(&bad, "SmoothMaxMoveBudget, 0.45\nLegacySlowmover, 1.1\n").unwrap();
     let refused = import(&bad);
     assert_eq!(refused.code, Some(1));
-    assert!(refused.stderr.contains("line 2: LegacySlowmover is key slowmover of time manager legacy"), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("line 2: LegacySlowmover is key slowmover of time manager legacy"),
+        "{}",
+        refused.stderr
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -180,15 +180,10 @@ fn match_takes_openbenchs_sprt_spelling_and_prints_fastchess_lines() {
     let dir = std::env::temp_dir().join(format!("kairos-openbench-sprt-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let args = [
-        "match",
-        "--engine", "name=nodes", "cmd=kairos", "option.TimeManager=smooth(limit=nodes)",
-        "--engine", "name=legacy", "cmd=kairos", "option.TimeManager=legacy",
-        "--each", "tc=10+0.1", "option.Backend=uniform", "option.Threads=1", "option.VirtualNps=20000",
-        "--virtual-clock",
-        "--games", "2",
-        "--max-plies", "20",
-        "--results", "sprt.jsonl",
-        "--sprt", "bounds=[0.00,", "5.00]", "confidence=[0.10,", "0.05]",
+        "match", "--engine", "name=nodes", "cmd=kairos", "option.TimeManager=smooth(limit=nodes)", "--engine",
+        "name=legacy", "cmd=kairos", "option.TimeManager=legacy", "--each", "tc=10+0.1", "option.Backend=uniform",
+        "option.Threads=1", "option.VirtualNps=20000", "--virtual-clock", "--games", "2", "--max-plies", "20",
+        "--results", "sprt.jsonl", "--sprt", "bounds=[0.00,", "5.00]", "confidence=[0.10,", "0.05]",
     ];
     let output = run_kairos(&args, &dir, Duration::from_secs(300));
     assert_eq!(output.code, Some(0), "{}\n{}", output.stdout, output.stderr);
@@ -225,8 +220,11 @@ fn make_builds_to_exe_with_evalfile_as_the_default_network() {
     assert!(lines.contains(&"bash scripts/setup"), "{plan}");
     assert!(lines.iter().all(|line| !line.starts_with("./")), "a recipe needs an execute bit: {plan}");
     let setup = std::fs::read_to_string(workspace_root().join("scripts/setup")).expect("scripts/setup");
-    let by_path: Vec<&str> =
-        setup.lines().map(str::trim_start).filter(|line| line.starts_with("\"$root/") || line.starts_with("./")).collect();
+    let by_path: Vec<&str> = setup
+        .lines()
+        .map(str::trim_start)
+        .filter(|line| line.starts_with("\"$root/") || line.starts_with("./"))
+        .collect();
     assert!(by_path.is_empty(), "scripts/setup runs a script through its execute bit: {by_path:?}");
     assert!(
         lines.contains(&"KAIROS_EVALFILE=\"/nets/maia-1900.pb.gz\" cargo build --release -p kairos --bin kairos"),

@@ -18,12 +18,24 @@ fn kqk_krk_and_kbnk_are_won_against_stockfish_without_a_draw() {
     let stockfish = format!("cmd={}", stockfish_binary());
     let args = [
         "match",
-        "--engine", "name=kairos", "cmd=kairos", "option.Threads=1",
-        "--engine", "name=stockfish", &stockfish, "option.Threads=1", "option.Hash=16",
-        "--each", "tc=4+0.04", &syzygy,
-        "--games", "12",
-        "--openings", openings.to_str().unwrap(),
-        "--results", "results.jsonl",
+        "--engine",
+        "name=kairos",
+        "cmd=kairos",
+        "option.Threads=1",
+        "--engine",
+        "name=stockfish",
+        &stockfish,
+        "option.Threads=1",
+        "option.Hash=16",
+        "--each",
+        "tc=4+0.04",
+        &syzygy,
+        "--games",
+        "12",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--results",
+        "results.jsonl",
     ];
     let output = run_kairos(&args, &dir, Duration::from_secs(600));
     assert_eq!(output.code, Some(0), "{}\n{}", output.stdout, output.stderr);

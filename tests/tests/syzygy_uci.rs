@@ -29,7 +29,10 @@ fn isready_reports_the_tables_and_names_every_bad_directory() {
             && l.contains("fix SyzygyPath")),
         "{lines:?}"
     );
-    assert!(lines.contains(&"info string Found 36 WDL and 36 DTZ tablebase files, up to 5 pieces.".to_string()), "{lines:?}");
+    assert!(
+        lines.contains(&"info string Found 36 WDL and 36 DTZ tablebase files, up to 5 pieces.".to_string()),
+        "{lines:?}"
+    );
     // A second isready with the same path loads nothing again.
     engine.send("isready");
     assert_eq!(engine.read_until("readyok", LIMIT), ["readyok"]);
@@ -51,10 +54,17 @@ fn corrupt_tables_are_named_and_left_out_and_the_engine_plays_on() {
     engine.send(&format!("setoption name SyzygyPath value {}", dir.display()));
     engine.send("isready");
     let lines = engine.read_until("readyok", LIMIT);
-    let error_for = |file: &str| lines.iter().any(|l| l.starts_with("info string error Syzygy table") && l.contains(file) && l.contains("corrupt"));
+    let error_for = |file: &str| {
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error Syzygy table") && l.contains(file) && l.contains("corrupt"))
+    };
     assert!(error_for("KQvK.rtbw") && error_for("KRvK.rtbw"), "{lines:?}");
     assert!(!lines.iter().any(|l| l.contains("notes.txt")), "other files are not tables: {lines:?}");
-    assert!(lines.contains(&"info string Found 1 WDL and 0 DTZ tablebase files, up to 3 pieces.".to_string()), "{lines:?}");
+    assert!(
+        lines.contains(&"info string Found 1 WDL and 0 DTZ tablebase files, up to 3 pieces.".to_string()),
+        "{lines:?}"
+    );
     engine.send("position fen k7/8/1K6/8/8/8/8/2Q5 w - - 0 1");
     engine.send("go nodes 20");
     let lines = engine.read_until("bestmove", LIMIT);

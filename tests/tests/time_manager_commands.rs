@@ -5,21 +5,17 @@ use std::time::Duration;
 use kairos_tests::{run_kairos, workspace_root};
 use serde_json::Value;
 
-const MANAGERS: [&str; 7] = [
-    "smooth",
-    "smooth(preset=lc0)",
-    "legacy",
-    "alphazero",
-    "simple",
-    "geometric(moves=40)",
-    "expected-length",
-];
+const MANAGERS: [&str; 7] =
+    ["smooth", "smooth(preset=lc0)", "legacy", "alphazero", "simple", "geometric(moves=40)", "expected-length"];
 
 #[test]
 fn tm_help_lists_every_manager_and_estimator() {
     let output = run_kairos(&["tm-help"], &workspace_root(), Duration::from_secs(30));
     assert_eq!(output.code, Some(0), "{}", output.stderr);
-    for name in ["smooth", "legacy", "alphazero", "simple", "geometric", "expected-length", "ctm", "mle-legacy", "ahle", "lognormal", "pieces", "mlh", "fixed"] {
+    for name in [
+        "smooth", "legacy", "alphazero", "simple", "geometric", "expected-length", "ctm", "mle-legacy", "ahle",
+        "lognormal", "pieces", "mlh", "fixed",
+    ] {
         assert!(output.stdout.contains(name), "tm-help does not mention {name}");
     }
     let smooth = run_kairos(&["tm-help", "smooth"], &workspace_root(), Duration::from_secs(30));
@@ -36,8 +32,11 @@ fn every_manager_plans_a_game_without_flagging_and_reports_it_in_json() {
             let args = ["tm-plan", "--time-manager", manager, "--tc", tc, "--json", "--seed", "7"];
             let output = run_kairos(&args, &workspace_root(), Duration::from_secs(60));
             assert_eq!(output.code, Some(0), "{manager} {tc}: {}", output.stderr);
-            let lines: Vec<Value> =
-                output.stdout.lines().map(|line| serde_json::from_str(line).expect("one JSON object per line")).collect();
+            let lines: Vec<Value> = output
+                .stdout
+                .lines()
+                .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+                .collect();
             let summary = lines.last().expect("a summary line");
             assert_eq!(summary["flagged"], Value::Bool(false), "{manager} at {tc} ran out of time: {summary}");
             assert!(lines.len() > 10, "{manager} {tc}: one object per move");

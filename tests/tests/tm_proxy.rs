@@ -11,7 +11,6 @@ use serde_json::Value;
 
 const ANSWER: Duration = Duration::from_secs(30);
 
-
 /// A scratch directory of the test's own.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("kairos-tm-proxy-{name}-{}", std::process::id()));
@@ -42,7 +41,10 @@ fn stockfish_searches_the_time_the_manager_plans_and_never_sees_the_clock() {
     proxy.send("uci");
     let handshake = proxy.read_until("uciok", ANSWER);
     assert!(handshake.contains(&"option name TimeManager type string default simple".to_owned()), "{handshake:?}");
-    assert!(handshake.iter().any(|line| line.starts_with("option name Hash type spin")), "Stockfish's options: {handshake:?}");
+    assert!(
+        handshake.iter().any(|line| line.starts_with("option name Hash type spin")),
+        "Stockfish's options: {handshake:?}"
+    );
     assert!(handshake.iter().any(|line| line.starts_with("id name Stockfish")), "{handshake:?}");
     proxy.send("setoption name Threads value 1");
     proxy.send("isready");
@@ -174,7 +176,10 @@ fn malformed_input_is_answered_and_the_proxy_keeps_serving() {
     );
     proxy.send("position startpos moves e2e5");
     let error = proxy.read_until("info string error", ANSWER);
-    assert!(error.last().is_some_and(|line| line.contains("e2e5") && line.contains("previous position is kept")), "{error:?}");
+    assert!(
+        error.last().is_some_and(|line| line.contains("e2e5") && line.contains("previous position is kept")),
+        "{error:?}"
+    );
     proxy.send("setoption name TimeManager value smooth(max-move-budget=7)");
     let error = proxy.read_until("info string error", ANSWER);
     assert!(error.last().is_some_and(|line| line.contains("previous one is kept")), "{error:?}");
@@ -236,23 +241,42 @@ fn proxied_stockfish_plays_stockfish_without_losing_on_time() {
     let (stockfish_arg, stockfish_cmd) = (format!("arg={}", stockfish_binary()), format!("cmd={}", stockfish_binary()));
     let args = [
         "match",
-        "--engine", "name=proxied", "cmd=kairos", "arg=tm-proxy", "arg=--time-manager=legacy", "arg=--",
-        stockfish_arg.as_str(), "virtualclock=no",
-        "--engine", "name=stockfish", stockfish_cmd.as_str(),
-        "--each", "tc=2+0.05", "option.Threads=1", "option.Hash=16",
-        "--games", "4",
-        "--openings", openings.to_str().unwrap(),
-        "--results", "results.jsonl",
+        "--engine",
+        "name=proxied",
+        "cmd=kairos",
+        "arg=tm-proxy",
+        "arg=--time-manager=legacy",
+        "arg=--",
+        stockfish_arg.as_str(),
+        "virtualclock=no",
+        "--engine",
+        "name=stockfish",
+        stockfish_cmd.as_str(),
+        "--each",
+        "tc=2+0.05",
+        "option.Threads=1",
+        "option.Hash=16",
+        "--games",
+        "4",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--results",
+        "results.jsonl",
     ];
     let output = run_kairos(&args, &dir, Duration::from_secs(300));
     assert_eq!(output.code, Some(0), "{}\n{}", output.stdout, output.stderr);
     let text = std::fs::read_to_string(dir.join("results.jsonl")).expect("results file");
-    let games: Vec<Value> = text.lines().map(|line| serde_json::from_str(line).expect("one JSON object per game")).collect();
+    let games: Vec<Value> =
+        text.lines().map(|line| serde_json::from_str(line).expect("one JSON object per game")).collect();
     assert_eq!(games.len(), 4);
     let complete = ["Checkmate", "Stalemate", "InsufficientMaterial", "FiftyMoveRule", "ThreefoldRepetition"];
     for game in &games {
         let termination = game["termination"].as_str().unwrap_or("");
-        assert!(complete.contains(&termination), "a game played to its end by the rules: {termination} ({})", game["reason"]);
+        assert!(
+            complete.contains(&termination),
+            "a game played to its end by the rules: {termination} ({})",
+            game["reason"]
+        );
         for record in game["moves"].as_array().unwrap() {
             assert!(record["clock_left_ms"].as_i64().unwrap() >= 0, "{record}");
         }

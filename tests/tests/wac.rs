@@ -6,11 +6,11 @@
 use engine::bench::Bench;
 use engine::options::EngineOptions;
 use kairos_tests::{default_weights, reference_text};
+use serde_json::Value;
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess};
-use serde_json::Value;
 use timemgr::GoParams;
 
 /// Nodes per position: small enough for CI on two cores, large enough for the search to matter.
@@ -75,7 +75,8 @@ fn wac_solved_count_at_a_fixed_node_count() {
 
 #[test]
 fn wac_lines_parse_into_legal_best_moves() {
-    let (fen, moves) = parse_wac_line(r#"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";"#);
+    let (fen, moves) =
+        parse_wac_line(r#"2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";"#);
     assert_eq!(fen, "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1");
     assert_eq!(moves, vec!["g3g6"]);
 }

@@ -67,11 +67,7 @@ impl MovesLeftEstimator {
         Ok(match config.spec().name {
             "mle-legacy" => {
                 let keys: MleLegacyKeys = config.keys()?;
-                Self::MleLegacy {
-                    midpoint: keys.midpoint,
-                    steepness: keys.steepness,
-                    follow_games: keys.follow_games,
-                }
+                Self::MleLegacy { midpoint: keys.midpoint, steepness: keys.steepness, follow_games: keys.follow_games }
             }
             "ahle" => {
                 let AhleKeys {} = config.keys()?;
@@ -116,13 +112,18 @@ impl MovesLeftEstimator {
                 let share = f64::from(ctx.piece_count.min(32) - 2) / 30.0;
                 plain((bare_moves + (full_board_moves - bare_moves) * share) as f32)
             }
-            Self::Mlh { scale, fallback } => match ctx.network_moves_left_plies.filter(|m| m.is_finite() && *m >= 0.0) {
-                Some(plies) => plain((f64::from(plies) / 2.0 * scale).max(1.0) as f32),
-                None => {
-                    let estimate = fallback.moves_left(ctx);
-                    MovesLeft { fallback: Some(format!("no moves-left head: used {}", fallback.name())), ..estimate }
+            Self::Mlh { scale, fallback } => {
+                match ctx.network_moves_left_plies.filter(|m| m.is_finite() && *m >= 0.0) {
+                    Some(plies) => plain((f64::from(plies) / 2.0 * scale).max(1.0) as f32),
+                    None => {
+                        let estimate = fallback.moves_left(ctx);
+                        MovesLeft {
+                            fallback: Some(format!("no moves-left head: used {}", fallback.name())),
+                            ..estimate
+                        }
+                    }
                 }
-            },
+            }
             Self::Fixed { moves } => plain(*moves as f32),
         }
     }
@@ -186,7 +187,8 @@ mod tests {
         let (mu, sigma) = (4.2485, 0.5627);
         for k in [0.0, 20.0, 80.0, 200.0, 400.0] {
             // E[X − k | X > k] = ∫_k^∞ S(x) dx / S(k), S the survival function; trapezoid rule in x.
-            let survival = |x: f64| if x <= 0.0 { 1.0 } else { erfc((x.ln() - mu) / sigma / std::f64::consts::SQRT_2) / 2.0 };
+            let survival =
+                |x: f64| if x <= 0.0 { 1.0 } else { erfc((x.ln() - mu) / sigma / std::f64::consts::SQRT_2) / 2.0 };
             let (mut integral, step) = (0.0, 0.01);
             let mut x = k;
             while x < 20000.0 {

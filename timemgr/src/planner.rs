@@ -57,7 +57,11 @@ impl std::str::FromStr for TimeControl {
         };
         let (base, increment) = rest.split_once('+').unwrap_or((rest, "0"));
         let seconds = |s: &str| {
-            s.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0 && *x < 1e9).map(|x| (x * 1000.0).round() as i64)
+            s.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0 && *x < 1e9)
+                .map(|x| (x * 1000.0).round() as i64)
         };
         Ok(Self { moves, base_ms: seconds(base).ok_or_else(bad)?, increment_ms: seconds(increment).ok_or_else(bad)? })
     }
@@ -261,7 +265,9 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
             clock_ms: go.wtime.unwrap_or(0),
             movestogo,
             allocated_ms: allocated,
-            node_target: trace.as_ref().and_then(|t| t.node_target.or_else(|| t.step_value("nodes_per_move_including_reuse"))),
+            node_target: trace
+                .as_ref()
+                .and_then(|t| t.node_target.or_else(|| t.step_value("nodes_per_move_including_reuse"))),
             stopped_by: trace.as_ref().and_then(|t| t.stopped_by),
             reused_visits: reused,
             nps,
@@ -323,7 +329,9 @@ impl PlanReport {
     /// A table for humans: one row per move, then the totals.
     pub fn to_text(&self) -> String {
         let mut out = format!("time manager: {}\n", self.time_manager);
-        out.push_str("move  ply    clock_ms  mtg  alloc_ms  used_ms  node_target  final_nodes  clock_after  stopped_by\n");
+        out.push_str(
+            "move  ply    clock_ms  mtg  alloc_ms  used_ms  node_target  final_nodes  clock_after  stopped_by\n",
+        );
         for m in &self.moves {
             out.push_str(&format!(
                 "{:>4} {:>4} {:>11} {:>4} {:>9} {:>8} {:>12} {:>12} {:>12}  {}\n",

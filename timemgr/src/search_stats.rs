@@ -242,8 +242,7 @@ impl PlayedGames {
             return prior;
         }
         let weight = f64::from(prior_games);
-        let log_median =
-            (weight * f64::from(prior).ln() + self.log_length_sum) / (weight + f64::from(self.games));
+        let log_median = (weight * f64::from(prior).ln() + self.log_length_sum) / (weight + f64::from(self.games));
         let median = log_median.exp() as f32;
         if median.is_finite() && median >= 1.0 {
             median

@@ -278,13 +278,7 @@ impl Stopper for SmartPruningStopper {
 
 /// The largest and second-largest values (0 where missing).
 fn two_largest(values: &[u32]) -> (u32, u32) {
-    values.iter().fold((0, 0), |(first, second), &v| {
-        if v > first {
-            (v, first)
-        } else {
-            (first, second.max(v))
-        }
-    })
+    values.iter().fold((0, 0), |(first, second), &v| if v > first { (v, first) } else { (first, second.max(v)) })
 }
 
 /// Asks its members in order and stops at the first that says so; every member hears `on_search_done`.
@@ -333,4 +327,3 @@ impl Stopper for ChainedStopper {
         self.members.iter_mut().filter_map(|member| member.affordable_playouts(stats)).min()
     }
 }
-

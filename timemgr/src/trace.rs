@@ -100,7 +100,8 @@ impl MoveTrace {
 
     /// One line for `info string`: manager, clock, the key budget numbers and the outcome.
     pub fn summary(&self) -> String {
-        let mut line = format!("tm {} ply {} clock {}+{}", self.manager, self.game_ply, self.clock_ms, self.increment_ms);
+        let mut line =
+            format!("tm {} ply {} clock {}+{}", self.manager, self.game_ply, self.clock_ms, self.increment_ms);
         if let Some(mtg) = self.movestogo {
             line.push_str(&format!(" mtg {mtg}"));
         }

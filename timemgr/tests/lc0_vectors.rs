@@ -12,9 +12,10 @@ use timemgr::{time_manager_from_str, Hints, IterationStats, TimeUsageHint};
 fn moves_left_estimator_matches_lc0_in_f32() {
     let v = vectors();
     let table = &v["moves_left_estimator"];
-    for (key, midpoint, steepness) in
-        [("smooth_default_midpoint_45.2_steepness_5.93", 45.2f32, 5.93f32), ("legacy_default_midpoint_51.5_steepness_7.0", 51.5, 7.0)]
-    {
+    for (key, midpoint, steepness) in [
+        ("smooth_default_midpoint_45.2_steepness_5.93", 45.2f32, 5.93f32),
+        ("legacy_default_midpoint_51.5_steepness_7.0", 51.5, 7.0),
+    ] {
         let rows = table[key].as_array().unwrap();
         assert_eq!(rows.len(), 13);
         for row in rows {
@@ -30,33 +31,22 @@ fn moves_left_estimator_matches_lc0_in_f32() {
         let min_ply = min["ply"].as_u64().unwrap() as u32;
         let at_min = mle_legacy(min_ply, midpoint, steepness);
         close(f64::from(at_min), min["value"].as_f64().unwrap(), 1e-5, key);
-        assert!(mle_legacy(min_ply - 1, midpoint, steepness) > at_min && mle_legacy(min_ply + 1, midpoint, steepness) > at_min);
+        assert!(
+            mle_legacy(min_ply - 1, midpoint, steepness) > at_min
+                && mle_legacy(min_ply + 1, midpoint, steepness) > at_min
+        );
     }
 }
 
 /// The f32 intermediates of §1.5 as the trace records them.
 const BUDGET_FIELDS: &[&str] = &[
-    "remaining_moves",
-    "max_piggybank_time_ms",
-    "total_remaining_ms",
-    "remaining_game_nodes",
-    "avg_nodes_per_move",
-    "avg_ms_per_move",
-    "nodes_per_move_including_reuse",
-    "move_estimate_nodes",
-    "expected_movetime_brutto_ms",
-    "time_to_piggybank_ms",
-    "expected_movetime_netto_ms",
-    "allocated_before_caps_ms",
-    "allocated_ms",
+    "remaining_moves", "max_piggybank_time_ms", "total_remaining_ms", "remaining_game_nodes", "avg_nodes_per_move",
+    "avg_ms_per_move", "nodes_per_move_including_reuse", "move_estimate_nodes", "expected_movetime_brutto_ms",
+    "time_to_piggybank_ms", "expected_movetime_netto_ms", "allocated_before_caps_ms", "allocated_ms",
 ];
 const BUDGET_INTEGERS: &[&str] = &[
-    "piggybank_before_ms",
-    "piggybank_after_cap_ms",
-    "allowed_piggybank_before_cap_ms",
-    "allowed_piggybank_ms",
-    "deadline_ms",
-    "piggybank_after_ms",
+    "piggybank_before_ms", "piggybank_after_cap_ms", "allowed_piggybank_before_cap_ms", "allowed_piggybank_ms",
+    "deadline_ms", "piggybank_after_ms",
 ];
 
 fn check_budget(trace: &timemgr::MoveTrace, want: &Value, what: &str) {
@@ -79,7 +69,8 @@ fn smooth_lc0_first_move_budgets_at_ply_0_and_1() {
         assert_eq!(rows.len(), 4);
         for row in rows {
             let mut tm = time_manager_from_str("smooth(preset=lc0)").unwrap();
-            let (time, inc, ply) = (row["wtime"].as_i64().unwrap(), row["winc"].as_i64().unwrap(), row["ply"].as_u64().unwrap());
+            let (time, inc, ply) =
+                (row["wtime"].as_i64().unwrap(), row["winc"].as_i64().unwrap(), row["ply"].as_u64().unwrap());
             let trace = budget_only(tm.as_mut(), &go(time, inc), &ctx(ply as u32, 0));
             check_budget(&trace, &row["f32"], &format!("{key} {time}+{inc}"));
         }
@@ -95,10 +86,25 @@ fn smooth_pr1195_as_merged_first_move() {
         let trace = budget_only(tm.as_mut(), &go(time, inc), &ctx(0, 0));
         let what = format!("{time}+{inc}");
         close(trace.step_value("remaining_moves").unwrap(), row["remaining_moves"].as_f64().unwrap(), 1e-6, &what);
-        close(trace.step_value("total_remaining_ms").unwrap(), row["total_remaining_ms"].as_f64().unwrap(), 1e-6, &what);
+        close(
+            trace.step_value("total_remaining_ms").unwrap(),
+            row["total_remaining_ms"].as_f64().unwrap(),
+            1e-6,
+            &what,
+        );
         close(trace.step_value("avg_ms_per_move").unwrap(), row["avg_ms_per_move"].as_f64().unwrap(), 1e-5, &what);
-        close(trace.step_value("expected_movetime_brutto_ms").unwrap(), row["expected_movetime_ms"].as_f64().unwrap(), 1e-5, &what);
-        close(trace.step_value("allocated_before_caps_ms").unwrap(), row["allocated_before_cap_ms"].as_f64().unwrap(), 1e-5, &what);
+        close(
+            trace.step_value("expected_movetime_brutto_ms").unwrap(),
+            row["expected_movetime_ms"].as_f64().unwrap(),
+            1e-5,
+            &what,
+        );
+        close(
+            trace.step_value("allocated_before_caps_ms").unwrap(),
+            row["allocated_before_cap_ms"].as_f64().unwrap(),
+            1e-5,
+            &what,
+        );
         close(trace.step_value("allocated_ms").unwrap(), row["allocated_ms"].as_f64().unwrap(), 1e-5, &what);
         assert_eq!(trace.step_value("allowed_piggybank_ms"), Some(0.0), "{what}: no piggybank in PR 1195");
     }
@@ -112,7 +118,8 @@ fn legacy_alphazero_simple_first_moves() {
     for row in rows {
         let name = row["tm"].as_str().unwrap();
         let mut tm = time_manager_from_str(name).unwrap();
-        let (time, inc, ply) = (row["wtime"].as_i64().unwrap(), row["winc"].as_i64().unwrap(), row["ply"].as_u64().unwrap());
+        let (time, inc, ply) =
+            (row["wtime"].as_i64().unwrap(), row["winc"].as_i64().unwrap(), row["ply"].as_u64().unwrap());
         let trace = budget_only(tm.as_mut(), &go(time, inc), &ctx(ply as u32, 0));
         let what = format!("{name} ply {ply} {time}+{inc}");
         close(trace.step_value("allocated_ms").unwrap(), row["budget_f64"].as_f64().unwrap(), 1e-5, &what);
@@ -254,7 +261,8 @@ fn run_scenario(spec: &str, moves: &[Value], check_samples: bool) -> Vec<Scenari
         let mut stopper = tm.stopper(&go(clock, increment), &context).unwrap();
         let first_batch = model["first_batch_at_ms"].as_i64().unwrap();
         let rate = model["nodes_per_ms_after_first_batch"].as_f64().unwrap();
-        let shares: Vec<f64> = model["root_child_visit_shares"].as_array().unwrap().iter().map(|s| s.as_f64().unwrap()).collect();
+        let shares: Vec<f64> =
+            model["root_child_visit_shares"].as_array().unwrap().iter().map(|s| s.as_f64().unwrap()).collect();
         let usage = hint(model["time_usage_hint"].as_str().unwrap());
         let every = model["stopper_polled_every_ms"].as_i64().unwrap();
         let samples = m["stopper_samples"].as_array().unwrap();
@@ -280,8 +288,17 @@ fn run_scenario(spec: &str, moves: &[Value], check_samples: bool) -> Vec<Scenari
             let stop = stopper.should_stop(&stats, &mut hints);
             if let Some(sample) = samples.iter().find(|s| s["t"].as_i64() == Some(t)).filter(|_| check_samples) {
                 assert_eq!(stop, sample["stop"].as_bool().unwrap(), "{what} t={t} stop");
-                assert_eq!(hints.remaining_time_ms(), sample["remaining_time_hint_ms"].as_i64().unwrap(), "{what} t={t} remaining");
-                close(f64::from(hints.estimated_nps().unwrap()), sample["nps_hint"].as_f64().unwrap(), 1e-6, &format!("{what} t={t} nps"));
+                assert_eq!(
+                    hints.remaining_time_ms(),
+                    sample["remaining_time_hint_ms"].as_i64().unwrap(),
+                    "{what} t={t} remaining"
+                );
+                close(
+                    f64::from(hints.estimated_nps().unwrap()),
+                    sample["nps_hint"].as_f64().unwrap(),
+                    1e-6,
+                    &format!("{what} t={t} nps"),
+                );
                 checked += 1;
             }
             if stop {
@@ -295,7 +312,11 @@ fn run_scenario(spec: &str, moves: &[Value], check_samples: bool) -> Vec<Scenari
         tm.end_of_move(&final_stats);
         clock = clock - final_stats.time_since_movestart_ms + increment;
         let trace = tm.drain_trace().pop().unwrap();
-        out.push(ScenarioMove { trace, stopped_at_ms: final_stats.time_since_movestart_ms, final_nodes: final_stats.total_nodes });
+        out.push(ScenarioMove {
+            trace,
+            stopped_at_ms: final_stats.time_since_movestart_ms,
+            final_nodes: final_stats.total_nodes,
+        });
     }
     out
 }

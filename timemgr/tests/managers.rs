@@ -8,17 +8,8 @@ use timemgr::managers::geometric::{solve_alpha, AlphaRule};
 use timemgr::{time_manager_from_str, GoParams, Hints, IterationStats, MoveContext, TimeUsageHint};
 
 const ALL: &[&str] = &[
-    "legacy",
-    "alphazero",
-    "simple",
-    "smooth",
-    "smooth(preset=lc0)",
-    "smooth(preset=lc0,lc0-compat=false)",
-    "geometric",
-    "expected-length",
-    "expected-length(lognormal)",
-    "legacy(pieces)",
-    "smooth(mlh)",
+    "legacy", "alphazero", "simple", "smooth", "smooth(preset=lc0)", "smooth(preset=lc0,lc0-compat=false)",
+    "geometric", "expected-length", "expected-length(lognormal)", "legacy(pieces)", "smooth(mlh)",
 ];
 
 #[test]
@@ -163,7 +154,8 @@ fn no_clock_means_no_stopper_and_no_state_change() {
 #[test]
 fn black_reads_its_own_clock() {
     let mut tm = time_manager_from_str("alphazero").unwrap();
-    let go_params = GoParams { wtime: Some(60_000), btime: Some(10_000), winc: Some(0), binc: Some(0), ..GoParams::default() };
+    let go_params =
+        GoParams { wtime: Some(60_000), btime: Some(10_000), winc: Some(0), binc: Some(0), ..GoParams::default() };
     let trace = budget_only(tm.as_mut(), &go_params, &MoveContext { white_to_move: false, ..ctx(1, 0) });
     assert_eq!(trace.deadline_ms, 1176);
 }
@@ -171,7 +163,8 @@ fn black_reads_its_own_clock() {
 #[test]
 fn movestogo_one_spends_up_to_the_caps() {
     let one = GoParams { movestogo: Some(1), ..go(60_000, 600) };
-    let deadline = |spec: &str| budget_only(time_manager_from_str(spec).unwrap().as_mut(), &one, &ctx(0, 0)).deadline_ms;
+    let deadline =
+        |spec: &str| budget_only(time_manager_from_str(spec).unwrap().as_mut(), &one, &ctx(0, 0)).deadline_ms;
     assert_eq!(deadline("smooth(preset=lc0)"), 25_200, "0.42·T binds");
     assert_eq!(deadline("legacy"), 59_800, "T − O binds");
     assert_eq!(deadline("alphazero"), 59_800);
@@ -223,17 +216,27 @@ fn first_move_from_a_late_fen() {
 #[test]
 fn adjustments_single_move_and_out_of_book() {
     let single = MoveContext { legal_moves: 1, ..ctx(20, 0) };
-    for spec in ["legacy(instant-single-move=true)", "smooth(instant-single-move=true)", "geometric(instant-single-move=true)"] {
+    for spec in
+        ["legacy(instant-single-move=true)", "smooth(instant-single-move=true)", "geometric(instant-single-move=true)"]
+    {
         let trace = budget_only(time_manager_from_str(spec).unwrap().as_mut(), &go(60_000, 600), &single);
         assert_eq!(trace.deadline_ms, 0, "{spec}");
     }
     let plain = budget_only(time_manager_from_str("alphazero").unwrap().as_mut(), &go(60_000, 0), &ctx(20, 0));
     let fresh = MoveContext { moves_out_of_book: Some(1), ..ctx(20, 0) };
-    let factor = budget_only(time_manager_from_str("alphazero(out-of-book-factor=true)").unwrap().as_mut(), &go(60_000, 0), &fresh);
+    let factor = budget_only(
+        time_manager_from_str("alphazero(out-of-book-factor=true)").unwrap().as_mut(),
+        &go(60_000, 0),
+        &fresh,
+    );
     assert_eq!(plain.deadline_ms, 7176);
     assert_eq!(factor.deadline_ms, (7176.0 * 1.9) as i64, "2 − 1/10");
     let late = MoveContext { moves_out_of_book: Some(25), ..ctx(20, 0) };
-    let factor = budget_only(time_manager_from_str("alphazero(out-of-book-factor=true)").unwrap().as_mut(), &go(60_000, 0), &late);
+    let factor = budget_only(
+        time_manager_from_str("alphazero(out-of-book-factor=true)").unwrap().as_mut(),
+        &go(60_000, 0),
+        &late,
+    );
     assert_eq!(factor.deadline_ms, 7176);
 }
 
@@ -309,7 +312,8 @@ fn legacy_with_reserve_in_slices_leaves_the_unspent_reserve_in_the_time_the_slic
 
 #[test]
 fn trace_summary_is_one_line_with_the_key_numbers() {
-    let trace = budget_only(time_manager_from_str("smooth(preset=lc0)").unwrap().as_mut(), &go(60_000, 600), &ctx(0, 0));
+    let trace =
+        budget_only(time_manager_from_str("smooth(preset=lc0)").unwrap().as_mut(), &go(60_000, 600), &ctx(0, 0));
     let line = trace.summary();
     assert!(!line.contains('\n'));
     assert!(line.starts_with("tm smooth(preset=lc0) ply 0 clock 60000+600"), "{line}");

@@ -43,12 +43,19 @@ fn the_target_is_the_stop_and_time_only_the_safety_net() {
     tm.end_of_move(&stats(3100, 6999, vec![4001, 2000, 998]));
     let trace = tm.drain_trace().remove(0);
     assert!((trace.node_target.unwrap() - TARGET).abs() < 0.01, "{:?}", trace.node_target);
-    assert_eq!((trace.stopped_by, trace.final_nodes, trace.move_time_ms), (Some(StopCause::Target), Some(6999), Some(3100)));
+    assert_eq!(
+        (trace.stopped_by, trace.final_nodes, trace.move_time_ms),
+        (Some(StopCause::Target), Some(6999), Some(3100))
+    );
     assert_eq!(trace.deadline_ms, 18_000, "hard deadline: 0.3 of the 60 s clock");
     assert_eq!(trace.step_value("soft_cap_ms"), Some(6998.0));
     let json = serde_json::to_string(&trace).unwrap();
     assert!(json.contains("\"stopped_by\":\"target\"") && json.contains("\"node_target\":6998.0"), "{json}");
-    assert!(trace.summary().contains("node_target 6998 deadline 18000 used 3100 nodes 6999 (target"), "{}", trace.summary());
+    assert!(
+        trace.summary().contains("node_target 6998 deadline 18000 used 3100 nodes 6999 (target"),
+        "{}",
+        trace.summary()
+    );
 }
 
 #[test]
@@ -98,7 +105,8 @@ fn soft_cap_and_hard_deadline_stop_a_search_whose_nps_collapsed() {
     tm.end_of_move(&stats(6998, 500, vec![300, 200]));
     assert_eq!(tm.drain_trace()[0].stopped_by, Some(StopCause::SoftCap));
     // A soft cap of 100 times the expected time is cut to the hard deadline: 0.3 of the clock.
-    let mut tm = time_manager_from_str("smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,nodes-time-cap=100.0)").unwrap();
+    let mut tm =
+        time_manager_from_str("smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,nodes-time-cap=100.0)").unwrap();
     let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(0.0));
     assert!(!chain.should_stop(&stats(17_999, 500, vec![300, 200]), &mut Hints::default()));
     assert!(chain.should_stop(&stats(18_000, 500, vec![300, 200]), &mut Hints::default()));
@@ -146,7 +154,8 @@ fn the_prune_floor_holds_smart_pruning_back_until_that_share_of_the_target() {
 
 #[test]
 fn nps_counts_the_first_batchs_time_since_node_targets_spend_it() {
-    let mut tm = time_manager_from_str("smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,nps-update-rate=1.0)").unwrap();
+    let mut tm =
+        time_manager_from_str("smooth(limit=nodes,init-nps=2000.0,init-timeuse=1.0,nps-update-rate=1.0)").unwrap();
     let mut chain = build_stopper_chain(Some(tm.as_mut()), &go(60_000, 600), &ctx(0, 0), &options(0.0));
     // 1400 nodes in the 1000 ms since the move started (the first batch took 500 of them): a sample of 1400
     // nps, one half-life of 1 s after the initial 2000: 1400 − (1400 − 2000)·0.5 = 1700. Timed from the first

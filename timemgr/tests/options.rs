@@ -70,7 +70,10 @@ fn exactly_one_manager() {
 fn estimator_sub_dictionaries() {
     let config = TimeManagerConfig::parse("expected-length(lognormal(mu=4.0))").unwrap();
     let est = config.estimator.as_ref().unwrap();
-    assert_eq!((est.spec().name, est.keys::<LognormalKeys>().unwrap()), ("lognormal", LognormalKeys { mu: 4.0, sigma: 0.5627 }));
+    assert_eq!(
+        (est.spec().name, est.keys::<LognormalKeys>().unwrap()),
+        ("lognormal", LognormalKeys { mu: 4.0, sigma: 0.5627 })
+    );
     assert!(err("expected-length(lognorml)").to_string().contains("did you mean 'lognormal'"));
     assert!(matches!(err("alphazero(ahle)"), OptionError::Inconsistent { .. }));
     assert!(matches!(err("smooth(ahle,fixed)"), OptionError::Inconsistent { .. }));
@@ -235,8 +238,9 @@ fn registry_is_consistent() {
 #[test]
 fn every_manager_builds_with_every_preset_and_estimator() {
     for manager in managers() {
-        let presets: Vec<String> =
-            std::iter::once(String::new()).chain(manager.presets.iter().map(|p| format!("preset={},", p.name))).collect();
+        let presets: Vec<String> = std::iter::once(String::new())
+            .chain(manager.presets.iter().map(|p| format!("preset={},", p.name)))
+            .collect();
         for preset in &presets {
             let spec = format!("{}({preset}instant-single-move=true)", manager.name);
             // regime plays no move itself: the adjustment goes in the manager that plays (tests/regime.rs).
@@ -271,7 +275,11 @@ fn keys_are_read_only_as_their_own_components_struct() {
 fn help_lists_every_component_and_key() {
     let all = render_help(None).unwrap();
     for spec in managers().iter().chain(estimators()) {
-        assert!(all.contains(&format!("\n{}\n", spec.name)) || all.contains(&format!(":\n\n{}\n", spec.name)), "{}", spec.name);
+        assert!(
+            all.contains(&format!("\n{}\n", spec.name)) || all.contains(&format!(":\n\n{}\n", spec.name)),
+            "{}",
+            spec.name
+        );
         for param in spec.all_params() {
             assert!(all.contains(param.name), "{}.{}", spec.name, param.name);
         }

@@ -10,8 +10,14 @@ const MOVE_OVERHEAD_MS: i64 = 200;
 
 #[test]
 fn time_controls_parse() {
-    assert_eq!("60+0.6".parse::<TimeControl>().unwrap(), TimeControl { moves: None, base_ms: 60_000, increment_ms: 600 });
-    assert_eq!("40/60+0".parse::<TimeControl>().unwrap(), TimeControl { moves: Some(40), base_ms: 60_000, increment_ms: 0 });
+    assert_eq!(
+        "60+0.6".parse::<TimeControl>().unwrap(),
+        TimeControl { moves: None, base_ms: 60_000, increment_ms: 600 }
+    );
+    assert_eq!(
+        "40/60+0".parse::<TimeControl>().unwrap(),
+        TimeControl { moves: Some(40), base_ms: 60_000, increment_ms: 0 }
+    );
     assert_eq!("300".parse::<TimeControl>().unwrap(), TimeControl { moves: None, base_ms: 300_000, increment_ms: 0 });
     for bad in ["", "abc", "60+", "0/60+1", "-5+1", "60+x", "40/", "1e300+0"] {
         assert!(matches!(bad.parse::<TimeControl>(), Err(PlanError::TimeControl(_))), "{bad}");
@@ -52,8 +58,14 @@ fn repeating_controls_refill_the_clock() {
 fn bad_inputs_are_typed_errors() {
     let tc: TimeControl = "60+0".parse().unwrap();
     assert!(matches!(plan(&PlanConfig::new("smoth", tc, MOVE_OVERHEAD_MS)), Err(PlanError::Option(_))));
-    assert!(matches!(plan(&PlanConfig { nps: 0.0, ..PlanConfig::new("legacy", tc, MOVE_OVERHEAD_MS) }), Err(PlanError::Model(_))));
-    assert!(matches!(plan(&PlanConfig { timeuse: 1.5, ..PlanConfig::new("legacy", tc, MOVE_OVERHEAD_MS) }), Err(PlanError::Model(_))));
+    assert!(matches!(
+        plan(&PlanConfig { nps: 0.0, ..PlanConfig::new("legacy", tc, MOVE_OVERHEAD_MS) }),
+        Err(PlanError::Model(_))
+    ));
+    assert!(matches!(
+        plan(&PlanConfig { timeuse: 1.5, ..PlanConfig::new("legacy", tc, MOVE_OVERHEAD_MS) }),
+        Err(PlanError::Model(_))
+    ));
 }
 
 const MANAGERS: &[&str] = &[

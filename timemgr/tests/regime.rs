@@ -119,7 +119,10 @@ fn a_move_without_a_clock_leaves_the_choice_to_the_first_move_with_one() {
 fn bad_candidates_are_errors_naming_the_key_and_the_way_out() {
     let refusal = |spec: &str| time_manager_from_str(spec).err().expect("refused").to_string();
     let nested = refusal("regime(small-trees=regime)");
-    assert!(nested.contains("small-trees 'regime' is regime again") && nested.contains("small-trees=legacy"), "{nested}");
+    assert!(
+        nested.contains("small-trees 'regime' is regime again") && nested.contains("small-trees=legacy"),
+        "{nested}"
+    );
     let unknown = refusal("regime(large-trees=legasy)");
     assert!(unknown.contains("large-trees 'legasy'") && unknown.contains("legacy"), "{unknown}");
     let adjusted = refusal("regime(instant-single-move=true)");

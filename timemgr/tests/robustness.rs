@@ -12,24 +12,26 @@ use timemgr::{
 
 fn registry_strings() -> impl Strategy<Value = String> {
     let names: Vec<&'static str> = managers().iter().map(|m| m.name).collect();
-    (0..names.len(), proptest::collection::vec((0usize..64, -1e6f64..1e6, any::<bool>()), 0..6)).prop_map(move |(m, items)| {
-        let spec = &managers()[m];
-        let params: Vec<_> = spec.all_params().collect();
-        let body: Vec<String> = items
-            .iter()
-            .map(|&(i, x, as_int)| {
-                let p = params[i % params.len()];
-                let value = match p.kind {
-                    ParamKind::Bool { .. } => (x > 0.0).to_string(),
-                    ParamKind::Choice { choices, .. } => choices[i % choices.len()].to_owned(),
-                    _ if as_int => format!("{}", x as i64),
-                    _ => format!("{x:e}"),
-                };
-                format!("{}={value}", p.name)
-            })
-            .collect();
-        format!("{}({})", names[m], body.join(","))
-    })
+    (0..names.len(), proptest::collection::vec((0usize..64, -1e6f64..1e6, any::<bool>()), 0..6)).prop_map(
+        move |(m, items)| {
+            let spec = &managers()[m];
+            let params: Vec<_> = spec.all_params().collect();
+            let body: Vec<String> = items
+                .iter()
+                .map(|&(i, x, as_int)| {
+                    let p = params[i % params.len()];
+                    let value = match p.kind {
+                        ParamKind::Bool { .. } => (x > 0.0).to_string(),
+                        ParamKind::Choice { choices, .. } => choices[i % choices.len()].to_owned(),
+                        _ if as_int => format!("{}", x as i64),
+                        _ => format!("{x:e}"),
+                    };
+                    format!("{}={value}", p.name)
+                })
+                .collect();
+            format!("{}({})", names[m], body.join(","))
+        },
+    )
 }
 
 proptest! {

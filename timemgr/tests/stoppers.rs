@@ -4,10 +4,18 @@ mod common;
 
 use common::{ctx, go, lc0_stopper_options};
 use timemgr::stoppers::{KldGainStopper, SmartPruningStopper};
-use timemgr::{build_stopper_chain, time_manager_from_str, CommonStopperOptions, GoParams, Hints, IterationStats, Stopper};
+use timemgr::{
+    build_stopper_chain, time_manager_from_str, CommonStopperOptions, GoParams, Hints, IterationStats, Stopper,
+};
 
 fn stats(t: i64, nodes: u64, edge_n: Vec<u32>) -> IterationStats {
-    IterationStats { time_since_movestart_ms: t, nodes_since_movestart: nodes, total_nodes: nodes, edge_n, ..IterationStats::default() }
+    IterationStats {
+        time_since_movestart_ms: t,
+        nodes_since_movestart: nodes,
+        total_nodes: nodes,
+        edge_n,
+        ..IterationStats::default()
+    }
 }
 
 #[test]

@@ -119,8 +119,12 @@ impl PairingTally {
                         fraction * 100.0
                     ));
                     match config.decide(llr) {
-                        SprtDecision::AcceptH0 => lines.push(format!("SPRT ({hypotheses}) completed - H0 was accepted")),
-                        SprtDecision::AcceptH1 => lines.push(format!("SPRT ({hypotheses}) completed - H1 was accepted")),
+                        SprtDecision::AcceptH0 => {
+                            lines.push(format!("SPRT ({hypotheses}) completed - H0 was accepted"))
+                        }
+                        SprtDecision::AcceptH1 => {
+                            lines.push(format!("SPRT ({hypotheses}) completed - H1 was accepted"))
+                        }
                         SprtDecision::Continue => {}
                     }
                 }
@@ -141,7 +145,8 @@ mod tests {
         // Pairs from smooth's side: WW, WD, DD, WL, LD, so 4 wins, 4 draws and 2 losses.
         tally.pairs = Pentanomial::from_six([0, 1, 1, 1, 1, 1]);
         tally.games = Trinomial { wins: 4, draws: 4, losses: 2 };
-        let config = SprtConfig { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: crate::stats::EloModel::Normalized };
+        let config =
+            SprtConfig { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: crate::stats::EloModel::Normalized };
         let text = tally.summary(Some(&config));
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "Results of smooth vs legacy:");

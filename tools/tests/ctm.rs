@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Color, Position};
+use timemgr::ctm::Architecture;
 use timemgr::ctm::TargetKind;
 use tools::ctm::clock_pgn::{parse_clock, read_games};
 use tools::ctm::dataset::Dataset;
 use tools::ctm::features::{encode, material, one_hot_indices};
-use timemgr::ctm::Architecture;
 use tools::ctm::model::CtmModel;
 use tools::ctm::samples::{extract, ply_times, Ending, FilterRow, Filters, Sample, TimeControl, TimeControlFilter};
 use tools::ctm::train::{r_squared, split_by_game, train, TrainConfig};

@@ -12,11 +12,11 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use shakmaty::{Chess, Position};
 use timemgr::ctm::features::FEATURES;
+use timemgr::ctm::Architecture;
 use timemgr::ctm::{CtmNetwork, TargetKind};
 use tools::ctm::clock_pgn::read_games;
 use tools::ctm::dataset::Dataset;
 use tools::ctm::features::encode;
-use timemgr::ctm::Architecture;
 use tools::ctm::model::CtmModel;
 use tools::ctm::samples::Sample;
 use tools::ctm::train::{train, TrainConfig};
@@ -69,8 +69,14 @@ fn plain_rust_predictions_equal_the_tch_forward_pass_on_1000_positions() {
     let dir = std::env::temp_dir().join(format!("kairos-ctm-inference-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for (arch, kernel) in [(Architecture::Mlp, 3), (Architecture::Cnn, 5), (Architecture::ResidualCnn, 3)] {
-        let config =
-            TrainConfig { kernel, batch_size: 128, max_epochs: 2, learning_rate: 3e-3, seed: 7, ..TrainConfig::thesis(arch) };
+        let config = TrainConfig {
+            kernel,
+            batch_size: 128,
+            max_epochs: 2,
+            learning_rate: 3e-3,
+            seed: 7,
+            ..TrainConfig::thesis(arch)
+        };
         let trained = train(&data, &config, |_| {}).unwrap();
         let path = dir.join(format!("{}-k{kernel}.safetensors", arch.name()));
         trained.model.save(&path, HashMap::new()).unwrap();

@@ -10,11 +10,11 @@ use engine::options::{BackendKind, EngineOptions, Precision};
 use safetensors::tensor::{Dtype, TensorView};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Position};
+use timemgr::ctm::Architecture;
 use timemgr::ctm::{CtmNetwork, TargetKind};
 use tools::ctm::dataset::Dataset;
 use tools::ctm::instability::LabelRule;
 use tools::ctm::label::{label_candidates, label_position, LabelSettings};
-use timemgr::ctm::Architecture;
 use tools::ctm::model::CtmModel;
 use tools::ctm::positions::{candidates, parse_epd, read_inputs, Line};
 use tools::ctm::samples::Sample;
@@ -133,7 +133,12 @@ fn a_labelled_dataset_trains_into_a_model_that_predicts_instability() {
     let loaded = Dataset::load(&path).unwrap();
     assert_eq!(loaded, dataset);
     assert_eq!(loaded.target_kind, TargetKind::Instability);
-    let config = TrainConfig { max_epochs: 1, batch_size: 8, validation_fraction: 0.4, ..TrainConfig::thesis(Architecture::Cnn) };
+    let config = TrainConfig {
+        max_epochs: 1,
+        batch_size: 8,
+        validation_fraction: 0.4,
+        ..TrainConfig::thesis(Architecture::Cnn)
+    };
     let trained = train(&loaded, &config, |_| {}).unwrap();
     assert_eq!(trained.model.target_kind, TargetKind::Instability);
     let model_path = temp("labels-model.safetensors");

@@ -18,7 +18,6 @@ struct Cli {
     args: MatchArgs,
 }
 
-
 fn args(dir: &Path, extra: &[&str]) -> MatchArgs {
     let engine = fake_engine_path().display().to_string();
     let cmd = format!("cmd={engine}");

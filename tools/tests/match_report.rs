@@ -97,7 +97,10 @@ fn report_writes_plots_and_summary() {
         }
     }
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
-    assert!(summary.contains("| a | 2 | 0 | 700 / 700 / 600 | - | 35 |"), "no game is longer than the median: {summary}");
+    assert!(
+        summary.contains("| a | 2 | 0 | 700 / 700 / 600 | - | 35 |"),
+        "no game is longer than the median: {summary}"
+    );
     assert!(summary.contains("| b | 2 | 1 |"), "{summary}");
     assert!(summary.contains("| 2 | 2 | 225 | 225 | 300 | 700 |"), "{summary}");
     assert!(!summary.contains("Played:"), "games without times say nothing of when: {summary}");

@@ -134,7 +134,11 @@ fn a_virtual_clock_search_that_reports_no_more_nodes_is_hung() {
         "10+0.1",
         virtual_clock_stalling_at_600_ms(),
     );
-    assert!(games[0].reason.contains("sent no 'bestmove' and no 'info' with more nodes within 600 ms"), "{}", games[0].reason);
+    assert!(
+        games[0].reason.contains("sent no 'bestmove' and no 'info' with more nodes within 600 ms"),
+        "{}",
+        games[0].reason
+    );
 }
 
 #[test]

@@ -19,7 +19,6 @@ struct Cli {
     args: TuneArgs,
 }
 
-
 fn args(log: &Path, extra: &[&str]) -> TuneArgs {
     let engine = fake_engine_path();
     let mut argv = vec![
@@ -66,7 +65,10 @@ fn bad_input_is_refused_before_any_game_or_log() {
         (&["--against", "legasy", "--iterations", "2"], "--against legasy"),
         (&["--iterations", "0"], "--iterations must be at least 1"),
         (&["--time-manager", "ctm(model=/nonexistent/ctm.safetensors)", "--iterations", "2"], "kairos tm-train"),
-        (&["--against", "ctm(model=/nonexistent/ctm.safetensors)", "--iterations", "2"], "/nonexistent/ctm.safetensors"),
+        (
+            &["--against", "ctm(model=/nonexistent/ctm.safetensors)", "--iterations", "2"],
+            "/nonexistent/ctm.safetensors",
+        ),
     ];
     for (extra, expected) in cases {
         let message = error_of(&log, extra);

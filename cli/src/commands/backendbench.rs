@@ -82,8 +82,15 @@ pub fn run(args: &[String]) -> Result<()> {
     for row in rows {
         println!(
             "{}, {:.0}, {:.3}, {:.3}, {:.3}, {:.0}, {:.0}, {:.0}, {:.3}",
-            row.batch_size, row.mean_nps, row.mean_ms, row.sdev_ms, row.cv, row.max_nps, row.median_nps,
-            row.min_nps, row.first_ms
+            row.batch_size,
+            row.mean_nps,
+            row.mean_ms,
+            row.sdev_ms,
+            row.cv,
+            row.max_nps,
+            row.median_nps,
+            row.min_nps,
+            row.first_ms
         );
     }
     Ok(())

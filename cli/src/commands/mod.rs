@@ -24,18 +24,34 @@ const MODES: &[Mode] = &[
     Mode { name: "bench", summary: "fixed-node search of fixed positions; last line 'N nodes M nps'", run: run_bench },
     Mode { name: "benchmark", summary: "lc0-style timed search of a set of positions", run: run_benchmark },
     Mode { name: "eval", summary: "evaluate one position with the network and print JSON", run: eval::run },
-    Mode { name: "describenet", summary: "a network file's format, body, heads, sizes and parameter count", run: describenet::run },
+    Mode {
+        name: "describenet",
+        summary: "a network file's format, body, heads, sizes and parameter count",
+        run: describenet::run,
+    },
     Mode { name: "backendbench", summary: "network evaluations per second by batch size", run: backendbench::run },
     Mode { name: "tm-help", summary: "list time managers, estimators and their parameters", run: time_manager::help },
     Mode { name: "tm-plan", summary: "plan a synthetic game with a time manager", run: time_manager::plan },
-    Mode { name: "tm-proxy", summary: "wrap a UCI engine; a Kairos time manager sets its limit (go movetime or a scaled clock)", run: tm_proxy::run },
+    Mode {
+        name: "tm-proxy",
+        summary: "wrap a UCI engine; a Kairos time manager sets its limit (go movetime or a scaled clock)",
+        run: tm_proxy::run,
+    },
     Mode { name: "match", summary: "play games between UCI engines with statistics and SPRT", run: run_match },
     Mode { name: "match-report", summary: "time-usage report and plots of a match's results", run: run_match_report },
     Mode { name: "tune", summary: "tune a time manager's parameters by SPSA through self-play", run: run_tune },
     Mode { name: "tm-data", summary: "CTM-Net dataset from PGNs with [%clk] (thesis filters)", run: run_tm_data },
-    Mode { name: "tm-label", summary: "CTM-Net dataset labelled by Kairos's search: does N -> 8N nodes change the move?", run: run_tm_label },
+    Mode {
+        name: "tm-label",
+        summary: "CTM-Net dataset labelled by Kairos's search: does N -> 8N nodes change the move?",
+        run: run_tm_label,
+    },
     Mode { name: "tm-train", summary: "train a CTM-Net (ctm-1.0, 2.0, 2.1) on a tm-data dataset", run: run_tm_train },
-    Mode { name: "tm-predict", summary: "a trained CTM-Net's share of the clock for FEN/EPD positions", run: run_tm_predict },
+    Mode {
+        name: "tm-predict",
+        summary: "a trained CTM-Net's share of the clock for FEN/EPD positions",
+        run: run_tm_predict,
+    },
     Mode { name: "help", summary: "this list", run: print_modes },
 ];
 

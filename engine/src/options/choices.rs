@@ -118,13 +118,7 @@ mod tests {
         round_trips::<HistoryFill>(&["no", "fen_only", "always"]);
         round_trips::<ContemptMode>(&["play", "white_side_analysis", "black_side_analysis", "disable"]);
         round_trips::<ScoreType>(&[
-            "centipawn",
-            "centipawn_with_drawscore",
-            "centipawn_2019",
-            "centipawn_2018",
-            "win_percentage",
-            "Q",
-            "W-L",
+            "centipawn", "centipawn_with_drawscore", "centipawn_2019", "centipawn_2018", "win_percentage", "Q", "W-L",
             "WDL_mu",
         ]);
         round_trips::<BackendKind>(&["torch", "uniform", "random", "replay"]);

@@ -722,7 +722,11 @@ impl EngineOptions {
         candidate.assign(name, raw).map_err(lc0_names::with_lc0_backend_hint)?;
         candidate.devices()?;
         if let Err(error) = contempt(&candidate.uci_opponent, &candidate.contempt, 0.0) {
-            return Err(OptionsError::BadValue { option: "Contempt", value: candidate.contempt, allowed: error.to_string() });
+            return Err(OptionsError::BadValue {
+                option: "Contempt",
+                value: candidate.contempt,
+                allowed: error.to_string(),
+            });
         }
         *self = candidate;
         Ok(())
@@ -860,15 +864,13 @@ impl EngineOptions {
         let (max, attenuation) = (self.contempt_max_value as f32, self.wdl_contempt_attenuation as f32);
         if self.wdl_calibration_elo == 0.0 {
             accurate_params(
-                value,
-                self.wdl_draw_rate_target as f32,
-                self.wdl_draw_rate_reference as f32,
-                self.wdl_book_exit_bias as f32,
-                max,
-                attenuation,
+                value, self.wdl_draw_rate_target as f32, self.wdl_draw_rate_reference as f32,
+                self.wdl_book_exit_bias as f32, max, attenuation,
             )
         } else {
-            simplified_params(value, self.wdl_draw_rate_reference as f32, self.wdl_calibration_elo as f32, max, attenuation)
+            simplified_params(
+                value, self.wdl_draw_rate_reference as f32, self.wdl_calibration_elo as f32, max, attenuation,
+            )
         }
     }
 
@@ -1374,7 +1376,8 @@ mod tests {
 
     #[test]
     fn the_time_manager_is_validated_when_it_is_set_and_not_again_by_other_options() {
-        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("../experiments/2026-11-24-ctm-data/ctm-1.0.safetensors");
+        let committed =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../experiments/2026-11-24-ctm-data/ctm-1.0.safetensors");
         let model = std::env::temp_dir().join(format!("kairos-options-ctm-{}.safetensors", std::process::id()));
         std::fs::copy(&committed, &model).unwrap();
         let mut options = EngineOptions::default();
@@ -1391,14 +1394,8 @@ mod tests {
     #[test]
     fn cli_flags_accept_equals_separate_value_switches_and_negations() {
         let options = EngineOptions::from_cli_flags(&args(&[
-            "--threads=2",
-            "--weights",
-            "/tmp/net.pb.gz",
-            "--show-wdl",
-            "--ponder",
-            "--cpuct=2.5",
-            "--no-two-fold-draws",
-            "--sticky-endgames=false",
+            "--threads=2", "--weights", "/tmp/net.pb.gz", "--show-wdl", "--ponder", "--cpuct=2.5",
+            "--no-two-fold-draws", "--sticky-endgames=false",
         ]))
         .unwrap();
         assert_eq!(options.threads, 2);
@@ -1502,8 +1499,8 @@ mod tests {
         // mode and calibration, the opponent a GUI names, a speed limit and the move statistics.
         const KAIROS_PLAYER_OPTIONS: &[&str] = &[
             "Backend", "BackendDevice", "Precision", "MinibatchSize", "NNCacheSize", "TimeManager",
-            "SmartPruningFactor", "SyzygyFastPlay", "ScoreType", "DrawScore", "ContemptMode", "WDLCalibrationElo", "UCI_Opponent",
-            "UCI_RatingAdv", "NodesPerSecondLimit", "VerboseMoveStats",
+            "SmartPruningFactor", "SyzygyFastPlay", "ScoreType", "DrawScore", "ContemptMode", "WDLCalibrationElo",
+            "UCI_Opponent", "UCI_RatingAdv", "NodesPerSecondLimit", "VerboseMoveStats",
         ];
         let lines = EngineOptions::default().uci_option_lines();
         let mut listed = announced_names(&lines);
@@ -1599,7 +1596,11 @@ mod tests {
         .unwrap();
         assert_eq!(by_keys, written, "{}", options.time_manager.text());
         options.set("TimeManager", "smooth(max-move-budget=0.25)").unwrap();
-        assert_eq!(options.time_manager.text(), "smooth(max-move-budget=0.25)", "a later TimeManager replaces the string");
+        assert_eq!(
+            options.time_manager.text(),
+            "smooth(max-move-budget=0.25)",
+            "a later TimeManager replaces the string"
+        );
     }
 
     #[test]
@@ -1608,8 +1609,13 @@ mod tests {
         options.set("TimeManager", "legacy").unwrap();
         let error = options.set("SmoothMaxMoveBudget", "0.42").unwrap_err();
         assert!(matches!(error, OptionsError::TimeManagerKey(_)), "{error:?}");
-        assert!(error.to_string().starts_with("SmoothMaxMoveBudget is key max-move-budget of time manager smooth, \
-             but TimeManager is legacy; select it first (setoption name TimeManager value smooth"), "{error}");
+        assert!(
+            error.to_string().starts_with(
+                "SmoothMaxMoveBudget is key max-move-budget of time manager smooth, \
+             but TimeManager is legacy; select it first (setoption name TimeManager value smooth"
+            ),
+            "{error}"
+        );
         options.set("TimeManager", "smooth").unwrap();
         let error = options.set("SmoothMaxMoveBudget", "2").unwrap_err();
         assert_eq!(
@@ -1624,14 +1630,14 @@ mod tests {
     #[test]
     fn key_options_are_flags_in_command_line_order() {
         let options = EngineOptions::from_cli_flags(&args(&[
-            "--time-manager=smooth(preset=lc0)",
-            "--smooth-max-move-budget=0.5",
-            "--no-smooth-need-more-time",
-            "--mle-legacy-midpoint",
-            "60",
+            "--time-manager=smooth(preset=lc0)", "--smooth-max-move-budget=0.5", "--no-smooth-need-more-time",
+            "--mle-legacy-midpoint", "60",
         ]))
         .unwrap();
-        assert_eq!(options.time_manager.text(), "smooth(preset=lc0,max-move-budget=0.5,need-more-time=false,mle-legacy(midpoint=60.0))");
+        assert_eq!(
+            options.time_manager.text(),
+            "smooth(preset=lc0,max-move-budget=0.5,need-more-time=false,mle-legacy(midpoint=60.0))"
+        );
         let error = EngineOptions::from_cli_flags(&args(&["--legacy-slowmover=1.5", "--time-manager=legacy"]));
         assert!(matches!(error, Err(OptionsError::TimeManagerKey(_))), "smooth is selected when the key comes");
         let help = help_text();

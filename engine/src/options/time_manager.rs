@@ -47,7 +47,8 @@ impl From<&str> for TimeManagerSetting {
     /// The declared default of the options table; it is a constant that a test parses, so it cannot fail
     /// at run time.
     fn from(text: &str) -> Self {
-        let config = TimeManagerConfig::parse(text).unwrap_or_else(|error| panic!("default TimeManager {text}: {error}"));
+        let config =
+            TimeManagerConfig::parse(text).unwrap_or_else(|error| panic!("default TimeManager {text}: {error}"));
         Self { text: text.to_owned(), config }
     }
 }

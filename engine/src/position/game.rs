@@ -37,9 +37,7 @@ pub enum PositionError {
         text: String,
     },
     /// A move is not legal in the position it is played in.
-    #[error(
-        "move {index} {text:?} is illegal in {fen}; check the move list against the start position"
-    )]
+    #[error("move {index} {text:?} is illegal in {fen}; check the move list against the start position")]
     IllegalMove {
         /// Zero-based index in the move list.
         index: usize,
@@ -87,12 +85,7 @@ impl GameState {
     /// A game starting at `start` with no moves played.
     pub fn new(start: Chess) -> Self {
         let start_ply = 2 * (start.fullmoves().get() - 1) + u32::from(start.turn() == Color::Black);
-        Self {
-            history: PositionHistory::new(start.clone()),
-            start,
-            moves: Vec::new(),
-            start_ply,
-        }
+        Self { history: PositionHistory::new(start.clone()), start, moves: Vec::new(), start_ply }
     }
 
     /// Builds the game of `position startpos|fen <fen> moves <moves>`; `fen` None means the start position.
@@ -103,18 +96,12 @@ impl GameState {
         };
         let mut game = Self::new(start);
         for (index, text) in moves.iter().enumerate() {
-            let uci: UciMove = text.parse().map_err(|_| PositionError::MoveSyntax {
+            let uci: UciMove = text.parse().map_err(|_| PositionError::MoveSyntax { index, text: text.to_string() })?;
+            let mv = uci.to_move(game.position()).map_err(|_| PositionError::IllegalMove {
                 index,
                 text: text.to_string(),
+                fen: Fen::from_position(game.position(), shakmaty::EnPassantMode::Legal).to_string(),
             })?;
-            let mv = uci
-                .to_move(game.position())
-                .map_err(|_| PositionError::IllegalMove {
-                    index,
-                    text: text.to_string(),
-                    fen: Fen::from_position(game.position(), shakmaty::EnPassantMode::Legal)
-                        .to_string(),
-                })?;
             game.play(mv);
         }
         Ok(game)
@@ -176,7 +163,9 @@ impl GameState {
     /// The pieces of the current position as the time managers read them (FEN letters carry them over).
     pub fn piece_placement(&self) -> PiecePlacement {
         let board = self.position().board();
-        PiecePlacement::from_fn(|square| board.piece_at(Square::ALL[square]).and_then(|p| Piece::from_fen_char(p.char())))
+        PiecePlacement::from_fn(|square| {
+            board.piece_at(Square::ALL[square]).and_then(|p| Piece::from_fen_char(p.char()))
+        })
     }
 
     /// Whether the game is over by the rules, in lc0's order: no legal moves first, then material, the
@@ -185,9 +174,7 @@ impl GameState {
         let position = self.position();
         if position.legal_moves().is_empty() {
             return Some(if position.is_check() {
-                GameOutcome::Checkmate {
-                    winner: !position.turn(),
-                }
+                GameOutcome::Checkmate { winner: !position.turn() }
             } else {
                 GameOutcome::Stalemate
             });
@@ -207,17 +194,10 @@ impl GameState {
 
 /// A FEN in standard castling notation as a position, or the error that names what is wrong with it.
 pub(crate) fn parse_fen(text: &str) -> Result<Chess, PositionError> {
-    let fen: Fen = text
-        .trim()
-        .parse()
-        .map_err(|e: shakmaty::fen::ParseFenError| PositionError::FenSyntax {
-            fen: text.to_string(),
-            reason: e.to_string(),
-        })?;
+    let fen: Fen = text.trim().parse().map_err(|e: shakmaty::fen::ParseFenError| PositionError::FenSyntax {
+        fen: text.to_string(),
+        reason: e.to_string(),
+    })?;
     // Chess960 castling too, as lc0 reads it whatever UCI_Chess960 says.
-    super::chess_from_fen(fen)
-        .map_err(|e| PositionError::FenPosition {
-            fen: text.to_string(),
-            reason: e.to_string(),
-        })
+    super::chess_from_fen(fen).map_err(|e| PositionError::FenPosition { fen: text.to_string(), reason: e.to_string() })
 }

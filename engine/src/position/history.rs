@@ -40,10 +40,7 @@ impl PositionHistory {
     pub fn new(first: Chess) -> Self {
         let key = PositionKey::new(&first, EnPassantMode::Always);
         Self {
-            entries: vec![HistoryEntry {
-                position: first,
-                repetitions: 0,
-            }],
+            entries: vec![HistoryEntry { position: first, repetitions: 0 }],
             keys: vec![key],
             cycle_lengths: vec![0],
         }
@@ -55,10 +52,7 @@ impl PositionHistory {
         position.play_unchecked(mv);
         let key = PositionKey::new(&position, EnPassantMode::PseudoLegal);
         let (repetitions, cycle_length) = self.find_repetition(&position, &key);
-        self.entries.push(HistoryEntry {
-            position,
-            repetitions,
-        });
+        self.entries.push(HistoryEntry { position, repetitions });
         self.keys.push(key);
         self.cycle_lengths.push(cycle_length);
     }

@@ -30,33 +30,15 @@ mod tests {
 
     #[test]
     fn lc0_mating_material_rule() {
-        assert!(!has_mating_material(&position(
-            "8/8/8/4k3/8/8/8/4K3 w - - 0 1"
-        )));
-        assert!(!has_mating_material(&position(
-            "8/8/8/4k3/8/8/8/3NK3 w - - 0 1"
-        )));
-        assert!(!has_mating_material(&position(
-            "8/8/8/4k3/8/8/8/3BK3 w - - 0 1"
-        )));
-        assert!(has_mating_material(&position(
-            "8/8/8/4k3/8/8/8/2NNK3 w - - 0 1"
-        )));
-        assert!(has_mating_material(&position(
-            "8/8/8/4k3/8/8/8/2NBK3 w - - 0 1"
-        )));
-        assert!(has_mating_material(&position(
-            "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1"
-        )));
+        assert!(!has_mating_material(&position("8/8/8/4k3/8/8/8/4K3 w - - 0 1")));
+        assert!(!has_mating_material(&position("8/8/8/4k3/8/8/8/3NK3 w - - 0 1")));
+        assert!(!has_mating_material(&position("8/8/8/4k3/8/8/8/3BK3 w - - 0 1")));
+        assert!(has_mating_material(&position("8/8/8/4k3/8/8/8/2NNK3 w - - 0 1")));
+        assert!(has_mating_material(&position("8/8/8/4k3/8/8/8/2NBK3 w - - 0 1")));
+        assert!(has_mating_material(&position("8/8/8/4k3/8/8/4P3/4K3 w - - 0 1")));
         // Bishops on one colour (c1 and e3 are both dark) cannot mate; on both colours they can.
-        assert!(!has_mating_material(&position(
-            "8/8/8/4k3/8/4B3/8/2B1K3 w - - 0 1"
-        )));
-        assert!(has_mating_material(&position(
-            "8/8/8/4k3/8/3B4/8/2B1K3 w - - 0 1"
-        )));
-        assert!(!has_mating_material(&position(
-            "8/8/8/4k3/3b4/8/8/2B1K3 w - - 0 1"
-        )));
+        assert!(!has_mating_material(&position("8/8/8/4k3/8/4B3/8/2B1K3 w - - 0 1")));
+        assert!(has_mating_material(&position("8/8/8/4k3/8/3B4/8/2B1K3 w - - 0 1")));
+        assert!(!has_mating_material(&position("8/8/8/4k3/3b4/8/8/2B1K3 w - - 0 1")));
     }
 }

@@ -32,15 +32,7 @@ pub fn backup(root: &mut Node, path: &[u16], v: f32, d: f32, m: f32, rules: Back
     backup_from(root, path, true, v, d, m, rules);
 }
 
-fn backup_from(
-    node: &mut Node,
-    path: &[u16],
-    is_root: bool,
-    v: f32,
-    d: f32,
-    m: f32,
-    rules: BackupRules,
-) -> Carry {
+fn backup_from(node: &mut Node, path: &[u16], is_root: bool, v: f32, d: f32, m: f32, rules: BackupRules) -> Carry {
     let mut carry = match path.split_first() {
         None => Carry {
             v,
@@ -54,9 +46,7 @@ fn backup_from(
             clear_own_prior: false,
         },
         Some((&index, rest)) => {
-            let child = node
-                .child_mut(usize::from(index))
-                .expect("backup path follows existing children");
+            let child = node.child_mut(usize::from(index)).expect("backup path follows existing children");
             let mut carry = backup_from(child, rest, false, v, d, m, rules);
             if carry.clear_own_prior {
                 // As lc0's MakeTerminal: a proven loss has no reason to keep an exploration bonus.
@@ -117,11 +107,7 @@ fn maybe_set_bounds(parent: &mut Node, carry: &mut Carry) -> bool {
     if lower == upper {
         carry.n_to_fix = parent.n;
         let (old_v, old_d, old_m) = (parent.wl as f32, parent.d, parent.m);
-        let plies = if upper == -1 {
-            losing_m.max(carry.m)
-        } else {
-            carry.m
-        } + 1.0;
+        let plies = if upper == -1 { losing_m.max(carry.m) } else { carry.m } + 1.0;
         let kind = if prefer_tablebase { Terminal::Tablebase } else { Terminal::EndOfGame };
         parent.make_terminal(-upper, plies, kind);
         carry.clear_own_prior = -upper == -1;
@@ -140,9 +126,7 @@ pub fn cancel_visit(root: &mut Node, path: &[u16]) {
     let mut node = root;
     node.n_in_flight -= 1;
     for &index in path {
-        node = node
-            .child_mut(usize::from(index))
-            .expect("collision path follows existing children");
+        node = node.child_mut(usize::from(index)).expect("collision path follows existing children");
         node.n_in_flight -= 1;
     }
 }

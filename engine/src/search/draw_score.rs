@@ -18,7 +18,11 @@ impl DrawScore {
 
     /// For the player to move at a node `plies` below the root (lc0's GetDrawScore(plies odd)).
     pub fn at(self, plies: usize) -> f32 {
-        if plies.is_multiple_of(2) { self.root } else { -self.root }
+        if plies.is_multiple_of(2) {
+            self.root
+        } else {
+            -self.root
+        }
     }
 }
 

@@ -10,8 +10,8 @@ use super::params::SearchParams;
 use super::pick::{pick_nodes, Collision, PassBuffers, Picked, Span};
 use super::prefetch::prefetch;
 use super::stats::Progress;
-use super::tree::{Tree, TreeState};
 use super::std_sort::std_sort;
+use super::tree::{Tree, TreeState};
 use crate::position::{has_mating_material, lc0_move_order, PackedMove, PositionHistory};
 use nn::prior::encode_prior;
 use nn::stage_timing::{enter, Stage};
@@ -254,8 +254,8 @@ pub fn gather<G: DerefMut<Target = TreeState>>(
         let mut budget_spent = false;
         for mut collision in collisions.drain(..) {
             if collision.max_visits > 0 && collisions_left > i64::from(collision.multivisit) {
-                let extra = (i64::from(collision.max_visits).min(collisions_left)
-                    - i64::from(collision.multivisit)) as u32;
+                let extra =
+                    (i64::from(collision.max_visits).min(collisions_left) - i64::from(collision.multivisit)) as u32;
                 collision.multivisit += extra;
                 add_in_flight_above(&mut tree.root, collision.path.of(&gathered.store.paths), extra);
             }
@@ -461,11 +461,7 @@ fn examine_leaf(
         if !has_mating_material(position) || position.halfmoves() >= 100 || repetitions >= 2 {
             return proven(0, Some(0.0), Terminal::EndOfGame);
         }
-        if repetitions == 1
-            && plies_from_root >= 4
-            && params.two_fold_draws
-            && plies_from_root >= cycle
-        {
+        if repetitions == 1 && plies_from_root >= 4 && params.two_fold_draws && plies_from_root >= cycle {
             return proven(0, Some(cycle as f32), Terminal::TwoFold);
         }
         if let Some(tables) = context.tablebases {
@@ -483,10 +479,7 @@ fn examine_leaf(
         }
     }
     let legal = Span::append(moves, &legal);
-    let request = EvalRequest {
-        history: history.entries(),
-        moves: legal.of(moves),
-    };
+    let request = EvalRequest { history: history.entries(), moves: legal.of(moves) };
     let value = match computation.add(&request)? {
         Added::Queued(index) => LeafValue::Queued(index),
         Added::Ready(evaluation) => LeafValue::Ready(evaluation),
@@ -505,9 +498,7 @@ fn finish_leaf(
     let prepared = match leaf.value {
         LeafValue::Terminal => None,
         LeafValue::Prepared(prepared) => Some(prepared),
-        LeafValue::Ready(evaluation) => {
-            Some(PreparedLeaf::new(moves, leaf.turn, evaluation, false, &mut Vec::new())?)
-        }
+        LeafValue::Ready(evaluation) => Some(PreparedLeaf::new(moves, leaf.turn, evaluation, false, &mut Vec::new())?),
         LeafValue::Queued(index) => {
             return Err(BackendError::Compute(format!("position {index} of the batch was never prepared")));
         }
@@ -550,6 +541,7 @@ fn finish_leaf(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::uci_move;
     use crate::search::draw_score::DrawScore;
     use crate::search::params::PickingTaskRule;
     use crate::search::select::collision_budget;
@@ -557,7 +549,6 @@ mod tests {
     use crate::search::wdl_rescale::SearchContempt;
     use nn::test_backend::{TestBackend, TestMode};
     use nn::Backend;
-    use crate::position::uci_move;
     use shakmaty::Chess;
     use std::sync::{Mutex, MutexGuard};
 
@@ -807,5 +798,4 @@ mod tests {
         });
         assert!(state_of(&state).tree.root.n > 3);
     }
-
 }

@@ -84,10 +84,7 @@ impl InfoLine {
             Score::Mate(moves) => line.push_str(&format!("mate {moves}")),
         }
         if fields.wdl {
-            line.push_str(&format!(
-                " wdl {} {} {}",
-                self.wdl.0, self.wdl.1, self.wdl.2
-            ));
+            line.push_str(&format!(" wdl {} {} {}", self.wdl.0, self.wdl.1, self.wdl.2));
         }
         if let (true, Some(moves_left)) = (fields.moves_left, self.moves_left) {
             line.push_str(&format!(" movesleft {moves_left}"));
@@ -141,13 +138,7 @@ pub enum ScoreType {
 impl ScoreType {
     /// Every score type by its lc0 name, in the order of [`ScoreType::ALL`].
     pub const NAMES: &'static [&'static str] = &[
-        "centipawn",
-        "centipawn_with_drawscore",
-        "centipawn_2019",
-        "centipawn_2018",
-        "win_percentage",
-        "Q",
-        "W-L",
+        "centipawn", "centipawn_with_drawscore", "centipawn_2019", "centipawn_2018", "win_percentage", "Q", "W-L",
         "WDL_mu",
     ];
 
@@ -165,10 +156,7 @@ impl ScoreType {
 
     /// The score type of an lc0 name (case-insensitive), if it is one.
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::NAMES
-            .iter()
-            .position(|known| known.eq_ignore_ascii_case(name.trim()))
-            .map(|index| Self::ALL[index])
+        Self::NAMES.iter().position(|known| known.eq_ignore_ascii_case(name.trim())).map(|index| Self::ALL[index])
     }
 }
 
@@ -185,7 +173,14 @@ pub struct ShownValue {
 
 /// The score and displayed (WL, D) of a root move's (WL, D), computed as lc0's `SendUciInfo` does (in
 /// double where it uses double, truncated to an integer).
-pub fn shown_value(score_type: ScoreType, wl: f32, d: f32, q: f32, has_wdl: bool, contempt: &SearchContempt) -> ShownValue {
+pub fn shown_value(
+    score_type: ScoreType,
+    wl: f32,
+    d: f32,
+    q: f32,
+    has_wdl: bool,
+    contempt: &SearchContempt,
+) -> ShownValue {
     let tan_score = |scale: f64, slope: f64, x: f32| (scale * (slope * f64::from(x)).tan()) as f32;
     let (wl, d, mu) = if score_type == ScoreType::WdlMu || contempt.shows_objective_values() {
         contempt.display(wl, d)
@@ -204,10 +199,8 @@ pub fn shown_value(score_type: ScoreType, wl: f32, d: f32, q: f32, has_wdl: bool
         ScoreType::WinMinusLoss => wl * 10000.0,
         ScoreType::WdlMu => {
             let fallback = tan_score(45.0, 1.567_280_716_28, wl);
-            let use_mu = has_wdl
-                && mu != 0.0
-                && wl.abs() + d < 0.996
-                && (mu.abs() < 1.0 || fallback.abs() < (100.0 * mu).abs());
+            let use_mu =
+                has_wdl && mu != 0.0 && wl.abs() + d < 0.996 && (mu.abs() < 1.0 || fallback.abs() < (100.0 * mu).abs());
             if use_mu {
                 100.0 * mu
             } else {
@@ -328,14 +321,20 @@ mod tests {
             tb_hits: 0,
             multipv: None,
             pv: {
-                let game = crate::position::GameState::from_uci(None, &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]).unwrap();
-                let castle = shakmaty::Position::legal_moves(game.position()).into_iter().find(|mv| mv.is_castle()).unwrap();
+                let game =
+                    crate::position::GameState::from_uci(None, &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"])
+                        .unwrap();
+                let castle =
+                    shakmaty::Position::legal_moves(game.position()).into_iter().find(|mv| mv.is_castle()).unwrap();
                 vec![game.moves()[0], game.moves()[1], castle]
             },
         };
         let all = InfoFields { wdl: true, moves_left: true, eps: true, chess960: false };
         assert_eq!(line.to_uci(all), "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 wdl 490 55 455 movesleft 41 nps 8333 eps 7000 tbhits 0 pv e2e4 e7e5 e1g1");
-        assert_eq!(line.to_uci(InfoFields::default()), "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 nps 8333 tbhits 0 pv e2e4 e7e5 e1g1");
+        assert_eq!(
+            line.to_uci(InfoFields::default()),
+            "info depth 3 seldepth 7 time 12 nodes 100 score cp 62 nps 8333 tbhits 0 pv e2e4 e7e5 e1g1"
+        );
         let chess960 = InfoFields { chess960: true, ..InfoFields::default() };
         assert!(line.to_uci(chess960).ends_with(" pv e2e4 e7e5 e1h1"), "UCI_Chess960 writes king takes rook");
         line.hashfull = Some(17);

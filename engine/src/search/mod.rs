@@ -23,29 +23,29 @@ mod tree;
 mod verbose;
 mod wdl_rescale;
 
+pub use draw_score::DrawScore;
 pub use fastmath::{fast_log, fast_log2};
 pub use info::{
-    shown_value, wdl_display, wdl_mu, wdl_mu_centipawns, wdl_permille, InfoFields, InfoLine, Score,
-    ScoreType, ShownValue,
+    shown_value, wdl_display, wdl_mu, wdl_mu_centipawns, wdl_permille, InfoFields, InfoLine, Score, ScoreType,
+    ShownValue,
 };
-pub use draw_score::DrawScore;
 pub use params::{Exploration, GatherBound, PickingTaskRule, SearchParams};
 pub use root_noise::RootNoise;
+pub use select::collision_budget;
 pub use temperature::MoveTemperature;
 pub use wdl_rescale::{
     accurate_params, contempt, simplified_params, wdl_rescale, BadContempt, ContemptMode, RescaleParams, SearchContempt,
 };
-pub use select::collision_budget;
 
 use crate::clock::SharedClock;
 use crate::position::{GameState, PackedMove};
 use crate::tablebase::{RootProbe, Tablebases};
 use run::{Run, RunConfig};
-use tree::TreeState;
 use shakmaty::{Move, Position};
 use stats::{Progress, RootFilter};
 use std::sync::{Arc, Mutex, MutexGuard};
 use timemgr::search_stats::{IterationStats, Stopper};
+use tree::TreeState;
 
 /// cpuct(N) = cpuct + cpuct_factor · FastLog((N + cpuct_base)/cpuct_base) for a parent with N visits, with the
 /// root's parameters at the root.
@@ -182,17 +182,8 @@ pub struct Search {
 impl Search {
     /// A search with an empty tree at the start position.
     pub fn new(backend: Arc<dyn nn::Backend>, params: SearchParams) -> Self {
-        let state = TreeState {
-            tree: tree::Tree::default(),
-            progress: Progress::default(),
-        };
-        Self {
-            backend,
-            tablebases: None,
-            params,
-            state: Arc::new(Mutex::new(state)),
-            active: None,
-        }
+        let state = TreeState { tree: tree::Tree::default(), progress: Progress::default() };
+        Self { backend, tablebases: None, params, state: Arc::new(Mutex::new(state)), active: None }
     }
 
     /// Replaces the network; the tree is discarded because its values came from the old one.
@@ -256,18 +247,13 @@ impl Search {
     /// `sink` from the search's threads while they hold the search's locks, so the sink must not call back
     /// into this `Search` or the returned handle. `searchmoves` that are not legal are ignored; if none is
     /// legal every move is searched.
-    pub fn start(
-        &mut self,
-        request: SearchRequest,
-        sink: Box<dyn FnMut(SearchEvent) + Send>,
-    ) -> SearchHandle {
+    pub fn start(&mut self, request: SearchRequest, sink: Box<dyn FnMut(SearchEvent) + Send>) -> SearchHandle {
         self.finish_active();
         let (filter, tablebases, contempt, draw_score) = {
             let mut state = self.lock();
             let reused = u64::from(state.tree.root.n);
             let legal = shakmaty::Position::legal_moves(state.tree.root_position());
-            let searchmoves: Vec<Move> =
-                request.searchmoves.into_iter().filter(|m| legal.contains(m)).collect();
+            let searchmoves: Vec<Move> = request.searchmoves.into_iter().filter(|m| legal.contains(m)).collect();
             let root = self.root_moves(&state.tree, searchmoves);
             state.progress = Progress {
                 reused_visits: reused,
@@ -336,9 +322,7 @@ impl Search {
     }
 
     fn lock(&self) -> MutexGuard<'_, TreeState> {
-        self.state
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.state.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 

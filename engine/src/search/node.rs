@@ -2,9 +2,9 @@
 //! into the node, visit counts, proven bounds; edges hold the move and a 16-bit prior, sorted by prior, and a
 //! node's children live beside its edges, created on their first visit, as in lc0.
 
-use nn::prior::decode_prior;
 use super::packed_slice::PackedSlice;
 use crate::position::PackedMove;
+use nn::prior::decode_prior;
 
 /// Why a node is an end of the search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,10 +107,7 @@ impl Edge {
     /// An edge with the prior `prior`, for the tests' trees (a search builds its edges sorted, in `gather`).
     #[cfg(test)]
     pub fn new(mv: &shakmaty::Move, prior: f32) -> Self {
-        Self {
-            mv: PackedMove::pack(mv),
-            prior: nn::prior::encode_prior(prior),
-        }
+        Self { mv: PackedMove::pack(mv), prior: nn::prior::encode_prior(prior) }
     }
     /// The decoded prior.
     pub fn p(&self) -> f32 {
@@ -216,11 +213,7 @@ impl Node {
     /// The edge at `index` with its child.
     pub fn edge(&self, index: usize) -> EdgeAndNode<'_> {
         let Edge { mv, prior } = self.edges[index];
-        EdgeAndNode {
-            mv,
-            prior,
-            node: self.child(index),
-        }
+        EdgeAndNode { mv, prior, node: self.child(index) }
     }
 
     /// Every edge with its child, in edge order.
@@ -254,10 +247,7 @@ impl Node {
         if self.created() {
             flags.set(NodeFlags::CREATED);
         }
-        Node {
-            flags,
-            ..Node::default()
-        }
+        Node { flags, ..Node::default() }
     }
 
     /// The child of the edge at `index`, once visited.
@@ -272,9 +262,8 @@ impl Node {
 
     /// The node at the end of `path` (edge indices down from this node), whose every step a pass created.
     pub fn descendant_mut(&mut self, path: &[u16]) -> &mut Node {
-        path.iter().fold(self, |node, &index| {
-            node.child_mut(usize::from(index)).expect("paths follow existing children")
-        })
+        path.iter()
+            .fold(self, |node, &index| node.child_mut(usize::from(index)).expect("paths follow existing children"))
     }
 
     /// The child of the edge at `index`, created (empty) if it does not exist yet, and whether it was.
@@ -294,10 +283,7 @@ impl Node {
     /// A node with these edges and children, for tests that build trees by hand.
     #[cfg(test)]
     pub fn with_edges(edges: Vec<(Edge, Option<Node>)>, parent: Node) -> Node {
-        let mut node = Node {
-            edges: edges.iter().map(|(edge, _)| *edge).collect(),
-            ..parent
-        };
+        let mut node = Node { edges: edges.iter().map(|(edge, _)| *edge).collect(), ..parent };
         for (index, (_, child)) in edges.into_iter().enumerate() {
             if let Some(child) = child {
                 node.set_child(index, child);
@@ -436,11 +422,7 @@ mod tests {
 
     #[test]
     fn a_renewed_node_keeps_its_slot_created_and_forgets_solidity_visits_and_evaluation() {
-        let mut node = Node {
-            n: 150,
-            terminal: Terminal::TwoFold,
-            ..Node::default()
-        };
+        let mut node = Node { n: 150, terminal: Terminal::TwoFold, ..Node::default() };
         assert_eq!(node.network_wl(), None);
         node.set_network_wl(-0.25);
         assert_eq!(node.network_wl(), Some(-0.25));
@@ -461,10 +443,7 @@ mod tests {
         let moves = shakmaty::Chess::default().legal_moves();
         // (edge index, N, visits in flight) of each child.
         let node_with = |children: &[(usize, u32, u32)], solid: bool| {
-            let mut node = Node {
-                edges: moves.iter().map(|mv| Edge::new(mv, 0.05)).collect(),
-                ..Node::default()
-            };
+            let mut node = Node { edges: moves.iter().map(|mv| Edge::new(mv, 0.05)).collect(), ..Node::default() };
             for &(index, n, n_in_flight) in children {
                 node.set_child(index, Node { n, n_in_flight, ..Node::default() });
             }
@@ -488,10 +467,7 @@ mod tests {
     #[test]
     fn slots_below_the_highest_child_are_not_children_until_created() {
         let moves = shakmaty::Chess::default().legal_moves();
-        let mut node = Node {
-            edges: moves.iter().map(|mv| Edge::new(mv, 0.05)).collect(),
-            ..Node::default()
-        };
+        let mut node = Node { edges: moves.iter().map(|mv| Edge::new(mv, 0.05)).collect(), ..Node::default() };
         let (child, created) = node.create_child(3);
         assert!(created);
         child.n = 7;

@@ -389,8 +389,7 @@ impl Pass<'_, '_, '_> {
                 let ScoredChild { policy, utility, started, .. } = children[best];
                 if utility < second_score {
                     let n1 = (started + 1) as f32;
-                    let estimate = (policy * puct_mult / (second_score - utility) - n1 + 1.0)
-                        .clamp(1.0, 1e9);
+                    let estimate = (policy * puct_mult / (second_score - utility) - n1 + 1.0).clamp(1.0, 1e9);
                     to_change_best = estimate as u32;
                 }
                 self.max_limit = self.max_limit.min(to_change_best);
@@ -449,9 +448,7 @@ impl Pass<'_, '_, '_> {
             if visits == 0 {
                 continue;
             }
-            let child = node
-                .child_mut(index)
-                .expect("visits were handed to an existing child");
+            let child = node.child_mut(index).expect("visits were handed to an existing child");
             path.push(index as u16);
             let below = self.hand_out(child, path, visits, false);
             path.pop();

@@ -51,10 +51,7 @@ fn prefetch_below(
         // As lc0: the slot counts as spent whether the position was already cached or is queued now, and
         // a position without legal moves is queued like any other.
         let moves = history.last().legal_moves();
-        context.computation.add(&EvalRequest {
-            history: history.entries(),
-            moves: &moves,
-        })?;
+        context.computation.add(&EvalRequest { history: history.entries(), moves: &moves })?;
         return Ok(1);
     };
     if node.n == 0 || node.terminal != Terminal::No {
@@ -92,8 +89,7 @@ fn prefetch_below(
             // lc0 compares with the Q that uses the negated FPU here.
             let q = edge.q_with_draw(-fpu, draw_score);
             budget_to_spend = if next_score > q {
-                let catch_up =
-                    (edge.p() * puct_mult / (next_score - q) - edge.n_started() as f32) as i64 + 1;
+                let catch_up = (edge.p() * puct_mult / (next_score - q) - edge.n_started() as f32) as i64 + 1;
                 usize::try_from(catch_up).unwrap_or(0).min(budget)
             } else {
                 budget

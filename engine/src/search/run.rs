@@ -2,15 +2,15 @@
 //! them up under it), a watchdog, stopper polling and the single `bestmove` (docs/lc0/stoppers.md §3.6,
 //! docs/lc0/search.md §4.5).
 
+use super::draw_score::DrawScore;
 use super::gather::{abandon, finish, gather, max_out_of_order, prepare};
 use super::gather_context::GatherContext;
+use super::node::Node;
 use super::params::{task_workers, GatherBound, PickingTaskRule, SearchParams};
 use super::select::collision_budget;
 use super::stats::{best_root_edge, info_lines, iteration_stats, played_variation, InfoContext, RootFilter};
-use super::node::Node;
 use super::tree::{Tree, TreeState};
 use super::verbose::{verbose_move_stats, verbose_move_stats_below};
-use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
 use super::{AfterBestMove, SearchEvent, SearchOutcome};
 use crate::clock::SharedClock;
@@ -156,9 +156,7 @@ pub struct RunConfig {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Takes the tree lock for a search iteration, the wait charged to [`Stage::TreeLock`].
@@ -221,11 +219,7 @@ impl Run {
             .then(|| {
                 let state = lock(&config.state);
                 let stats = iteration_stats(
-                    &state.tree.root,
-                    &state.progress,
-                    &config.params,
-                    attributes.has_moves_left,
-                    config.draw_score,
+                    &state.tree.root, &state.progress, &config.params, attributes.has_moves_left, config.draw_score,
                 );
                 bounded_move_playouts(&state.tree.root, stopper.as_mut(), &stats, &config.params, batch_target)
             })
@@ -288,9 +282,7 @@ impl Run {
         let mut handles = Vec::new();
         for index in 0..threads {
             let worker = Arc::clone(&run);
-            handles.push(spawn(format!("kairos-search-{index}"), move || {
-                worker.work()
-            }));
+            handles.push(spawn(format!("kairos-search-{index}"), move || worker.work()));
         }
         let watchdog = Arc::clone(&run);
         handles.push(spawn("kairos-watchdog".into(), move || watchdog.watch()));
@@ -325,9 +317,7 @@ impl Run {
 
     /// Whether every thread has ended.
     pub fn is_finished(&self) -> bool {
-        lock(&self.threads)
-            .iter()
-            .all(std::thread::JoinHandle::is_finished)
+        lock(&self.threads).iter().all(std::thread::JoinHandle::is_finished)
     }
 
     /// Whether the best move was sent.
@@ -476,10 +466,7 @@ impl Run {
             }
             let wait_ms = control.hints.remaining_time_ms().clamp(1, 100) as u64;
             // Woken early by stop or abort; the next poll sees it.
-            drop(
-                self.wake
-                    .wait_timeout(control, Duration::from_millis(wait_ms)),
-            );
+            drop(self.wake.wait_timeout(control, Duration::from_millis(wait_ms)));
         }
     }
 
@@ -533,10 +520,7 @@ impl Run {
             has_moves_left: self.has_moves_left,
             batch_target: self.batch_target,
             prefetch_target: self.prefetch_target,
-            collision_budget: collision_budget(
-                &self.params,
-                u64::from(tree.root.n).min(hints.remaining_playouts()),
-            ),
+            collision_budget: collision_budget(&self.params, u64::from(tree.root.n).min(hints.remaining_playouts())),
             remaining_playouts: hints.remaining_playouts(),
             within_playouts_left: self.within_playouts_left.load(Ordering::SeqCst),
             picking_tasks: self.picking_tasks,
@@ -621,9 +605,7 @@ impl Run {
             control.first_batch_ms = Some(now);
         }
         stats.time_since_movestart_ms = now as i64;
-        stats.time_since_first_batch_ms = control
-            .first_batch_ms
-            .map_or(0, |first| (now - first) as i64);
+        stats.time_since_first_batch_ms = control.first_batch_ms.map_or(0, |first| (now - first) as i64);
         if stats.total_nodes > 0 && !self.stop.load(Ordering::SeqCst) {
             let mut hints = Hints::default();
             hints.reset((self.params.nps_limit > 0.0).then_some(self.params.nps_limit));
@@ -660,9 +642,8 @@ impl Run {
             per_pv_counters: self.params.per_pv_counters,
         };
         let root_ready = stats.total_nodes > 0 || self.failed.load(Ordering::SeqCst);
-        let may_send = self.stop.load(Ordering::SeqCst)
-            && root_ready
-            && (!self.hold || self.user_stop.load(Ordering::SeqCst));
+        let may_send =
+            self.stop.load(Ordering::SeqCst) && root_ready && (!self.hold || self.user_stop.load(Ordering::SeqCst));
         if may_send {
             for line in info_lines(root, &info_context) {
                 (control.sink)(SearchEvent::Info(line));
@@ -684,8 +665,7 @@ impl Run {
             return None;
         }
         let best = best_root_edge(root, &self.filter, self.draw_score).map(|i| root.edges[i].mv);
-        let depth =
-            ((state.progress.cumulative_depth / state.progress.playouts.max(1)) as u32).max(1);
+        let depth = ((state.progress.cumulative_depth / state.progress.playouts.max(1)) as u32).max(1);
         let seldepth = state.progress.max_depth;
         if control.last_info.as_ref().is_none_or(|last| last.is_outdated(best, depth, seldepth, now)) {
             control.last_info = Some(LastInfo { best, depth, seldepth, at_ms: now, at_wall: Instant::now() });
@@ -724,9 +704,8 @@ impl Run {
     }
 
     fn hashfull(&self, tree: &Tree) -> Option<u32> {
-        (self.params.ram_limit_mb > 0).then(|| {
-            (tree.bytes() * 1000 / (self.params.ram_limit_mb * 1_000_000)).min(1000) as u32
-        })
+        (self.params.ram_limit_mb > 0)
+            .then(|| (tree.bytes() * 1000 / (self.params.ram_limit_mb * 1_000_000)).min(1000) as u32)
     }
 
     /// The statistics of the search so far.
@@ -738,10 +717,7 @@ impl Run {
     }
 }
 
-fn spawn(
-    name: String,
-    body: impl FnOnce() + Send + 'static,
-) -> Option<std::thread::JoinHandle<()>> {
+fn spawn(name: String, body: impl FnOnce() + Send + 'static) -> Option<std::thread::JoinHandle<()>> {
     std::thread::Builder::new().name(name).spawn(body).ok()
 }
 

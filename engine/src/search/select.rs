@@ -31,9 +31,8 @@ pub fn collision_budget(params: &SearchParams, n: u64) -> u32 {
         return 1;
     }
     let fraction = (n - start) as f32 / (end - start) as f32;
-    let budget = 1.0
-        + (params.max_collision_visits as f32 - 1.0)
-            * fraction.powf(params.max_collision_visits_scaling_power);
+    let budget =
+        1.0 + (params.max_collision_visits as f32 - 1.0) * fraction.powf(params.max_collision_visits_scaling_power);
     (budget.round() as u32).min(params.max_collision_visits)
 }
 
@@ -64,11 +63,7 @@ impl<'a> MovesLeftUtility<'a> {
     /// The utility below `parent`; inactive without a moves-left head or when the parent's |Q| is small.
     pub fn new(params: &'a SearchParams, parent: &Node, has_moves_left: bool) -> Self {
         let active = has_moves_left && (parent.wl as f32).abs() > params.moves_left_threshold;
-        Self {
-            params,
-            parent_m: parent.m,
-            active,
-        }
+        Self { params, parent_m: parent.m, active }
     }
 
     /// `addend` plus the moves-left utility of an edge whose Q is `q` (none for unvisited edges), as lc0's build
@@ -85,11 +80,8 @@ impl<'a> MovesLeftUtility<'a> {
             .clamp(-p.moves_left_max_effect, p.moves_left_max_effect)
             * sign;
         let threshold = p.moves_left_threshold;
-        let scaled_q = if threshold > 0.0 && threshold < 1.0 {
-            (q.abs() - threshold).max(0.0) / (1.0 - threshold)
-        } else {
-            q
-        };
+        let scaled_q =
+            if threshold > 0.0 && threshold < 1.0 { (q.abs() - threshold).max(0.0) / (1.0 - threshold) } else { q };
         let linear = p.moves_left_scaled_factor.mul_add(scaled_q.abs(), p.moves_left_constant_factor);
         let scale = (p.moves_left_quadratic_factor * scaled_q).mul_add(scaled_q, linear);
         addend + utility * scale
@@ -117,7 +109,11 @@ fn rank(edge: EdgeAndNode<'_>) -> EdgeRank {
     if !edge.is_terminal() || wl == 0.0 {
         EdgeRank::NonTerminal
     } else if wl < 0.0 {
-        if tablebase { EdgeRank::TablebaseLoss } else { EdgeRank::TerminalLoss }
+        if tablebase {
+            EdgeRank::TablebaseLoss
+        } else {
+            EdgeRank::TerminalLoss
+        }
     } else if tablebase {
         EdgeRank::TablebaseWin
     } else {
@@ -157,9 +153,7 @@ pub fn best_child(node: &Node, draw_score: f32, allowed: impl Fn(usize) -> bool)
     let mut best: Option<usize> = None;
     for index in (0..node.edges.len()).filter(|&i| allowed(i)) {
         match best {
-            Some(current)
-                if compare_for_best(node.edge(index), node.edge(current), draw_score) != Ordering::Less => {
-            }
+            Some(current) if compare_for_best(node.edge(index), node.edge(current), draw_score) != Ordering::Less => {}
             _ => best = Some(index),
         }
     }
@@ -192,7 +186,7 @@ mod tests {
 
     #[test]
     fn the_best_child_follows_lc0s_ranks_then_shorter_wins_and_rule_draws() {
-        use Terminal::{EndOfGame, Tablebase, No};
+        use Terminal::{EndOfGame, No, Tablebase};
         // A win over the board beats a tablebase win, which beats a well-visited ordinary move.
         let ranks = [(1.0, 9.0, 1, EndOfGame), (1.0, 1.0, 50, Tablebase), (0.9, 5.0, 100, No)];
         assert_eq!(best_child(&parent_of(&ranks), 0.0, |_| true), Some(0));
@@ -214,25 +208,12 @@ mod tests {
     #[test]
     fn moves_left_utility_favours_the_shorter_win_by_the_hand_worked_amount() {
         let params = crate::options::EngineOptions::default().search_params();
-        let parent = Node {
-            wl: 0.9,
-            m: 20.0,
-            n: 10,
-            ..Node::default()
-        };
+        let parent = Node { wl: 0.9, m: 20.0, n: 10, ..Node::default() };
         let mut holder = Node {
             edges: vec![Edge::new(&Chess::default().legal_moves()[0], 0.5)].into_boxed_slice().into(),
             ..Node::default()
         };
-        holder.set_child(
-            0,
-            Node {
-                wl: 0.9,
-                m: 10.0,
-                n: 5,
-                ..Node::default()
-            },
-        );
+        holder.set_child(0, Node { wl: 0.9, m: 10.0, n: 5, ..Node::default() });
         let edge = holder.edge(0);
         // clamp(0.0027·(10 − 20)) = −0.027, times sign(−0.9) = +0.027; q' = (0.9 − 0.8)/0.2 = 0.5;
         // scale 1.6521·0.5 − 0.6521·0.25 = 0.663025; utility 0.017901675.
@@ -246,15 +227,9 @@ mod tests {
     #[test]
     fn collision_budget_examples_from_the_notes() {
         let params = crate::options::EngineOptions::default().search_params();
-        for (n, expected) in [
-            (0, 1),
-            (28, 1),
-            (100, 7),
-            (1000, 154),
-            (10_000, 2819),
-            (100_000, 50_273),
-            (145_000, 80_000),
-        ] {
+        for (n, expected) in
+            [(0, 1), (28, 1), (100, 7), (1000, 154), (10_000, 2819), (100_000, 50_273), (145_000, 80_000)]
+        {
             assert_eq!(collision_budget(&params, n), expected, "n = {n}");
         }
     }

@@ -1,13 +1,13 @@
 //! What the search reports: iteration statistics for the stoppers (docs/lc0/stoppers.md §3.1, docs/lc0/smooth.md
 //! §1.6.2), the best move, the principal variation, `info` lines and verbose move statistics.
 
+use super::draw_score::DrawScore;
 use super::info::{mate_moves, shown_value, wdl_permille, InfoLine, Score, ScoreType};
 use super::node::Node;
 use super::params::SearchParams;
 use super::select::{best_child, compare_for_best, fpu, MovesLeftUtility};
 use super::std_sort::partial_sort;
 use super::temperature::draw_root_edge;
-use super::draw_score::DrawScore;
 use super::wdl_rescale::SearchContempt;
 use crate::position::PackedMove;
 use rand::Rng;
@@ -69,7 +69,12 @@ pub fn best_root_edge(root: &Node, filter: &RootFilter, draw_score: DrawScore) -
 
 /// The principal variation as lc0 prints it: best children while their node exists, ending with at most one
 /// edge that has no node yet (chosen by prior). Its second move is the ponder move.
-pub fn principal_variation(root: &Node, root_position: &Chess, filter: &RootFilter, draw_score: DrawScore) -> Vec<Move> {
+pub fn principal_variation(
+    root: &Node,
+    root_position: &Chess,
+    filter: &RootFilter,
+    draw_score: DrawScore,
+) -> Vec<Move> {
     best_root_edge(root, filter, draw_score)
         .map_or_else(Vec::new, |first| variation(root, root_position, first, draw_score))
 }
@@ -252,13 +257,9 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
     let default_q = -root.q(-draw_score);
     let q = edge.map_or(default_q, |edge| edge.q_with_draw(default_q, draw_score));
     let (wl, d, m, terminal, tablebase) = match edge {
-        Some(edge) => (
-            edge.q(default_wl),
-            edge.d(root.d),
-            edge.m(0.0),
-            edge.is_terminal(),
-            edge.is_tablebase_terminal(),
-        ),
+        Some(edge) => {
+            (edge.q(default_wl), edge.d(root.d), edge.m(0.0), edge.is_terminal(), edge.is_tablebase_terminal())
+        }
         None => (default_wl, root.d, 0.0, false, false),
     };
     let shown = shown_value(context.score_type, wl, d, q, context.has_wdl, &context.contempt);
@@ -271,9 +272,8 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
         let m = edge.map_or(1.0 + root.m, |edge| edge.m(1.0 + root.m));
         ((1.0 + m) / 2.0) as u32
     });
-    let per_second = |count: u64| {
-        (context.since_first_batch_ms > 0).then(|| count * 1000 / context.since_first_batch_ms as u64)
-    };
+    let per_second =
+        |count: u64| (context.since_first_batch_ms > 0).then(|| count * 1000 / context.since_first_batch_ms as u64);
     let pv = match edge_index {
         Some(index) => variation(root, context.root_position, index, context.draw_score),
         None => Vec::new(),
@@ -297,7 +297,6 @@ fn line_for(root: &Node, edge_index: Option<usize>, context: &InfoContext<'_>) -
         pv,
     }
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -349,20 +348,19 @@ mod tests {
                 (Edge::new(mv, p), child)
             })
             .collect();
-        let n = 1 + children
-            .iter()
-            .filter_map(|c| c.1.map(|x| x.0))
-            .sum::<u32>();
+        let n = 1 + children.iter().filter_map(|c| c.1.map(|x| x.0)).sum::<u32>();
         Node::with_edges(edges, Node { n, ..Node::default() })
     }
 
     fn stats_of(node: &Node) -> IterationStats {
-        let progress = Progress {
-            playouts: 10,
-            cumulative_depth: 25,
-            ..Progress::default()
-        };
-        iteration_stats(node, &progress, &crate::options::EngineOptions::default().search_params(), false, DrawScore::default())
+        let progress = Progress { playouts: 10, cumulative_depth: 25, ..Progress::default() };
+        iteration_stats(
+            node,
+            &progress,
+            &crate::options::EngineOptions::default().search_params(),
+            false,
+            DrawScore::default(),
+        )
     }
 
     #[test]
@@ -389,24 +387,12 @@ mod tests {
 
     #[test]
     fn need_more_time_when_the_most_visited_child_is_not_the_best_q() {
-        let agree = root(&[
-            (0.5, Some((10, 0.2, 0.0, false))),
-            (0.3, Some((5, 0.1, 0.0, false))),
-        ]);
+        let agree = root(&[(0.5, Some((10, 0.2, 0.0, false))), (0.3, Some((5, 0.1, 0.0, false)))]);
         assert_eq!(stats_of(&agree).time_usage_hint, TimeUsageHint::Normal);
-        let disagree = root(&[
-            (0.5, Some((10, 0.1, 0.0, false))),
-            (0.3, Some((5, 0.2, 0.0, false))),
-        ]);
-        assert_eq!(
-            stats_of(&disagree).time_usage_hint,
-            TimeUsageHint::NeedMoreTime
-        );
+        let disagree = root(&[(0.5, Some((10, 0.1, 0.0, false))), (0.3, Some((5, 0.2, 0.0, false)))]);
+        assert_eq!(stats_of(&disagree).time_usage_hint, TimeUsageHint::NeedMoreTime);
         // Equal Q: the later child wins the tie, so the most visited one is no longer the best.
-        let tie = root(&[
-            (0.5, Some((10, 0.1, 0.0, false))),
-            (0.3, Some((5, 0.1, 0.0, false))),
-        ]);
+        let tie = root(&[(0.5, Some((10, 0.1, 0.0, false))), (0.3, Some((5, 0.1, 0.0, false)))]);
         assert_eq!(stats_of(&tie).time_usage_hint, TimeUsageHint::NeedMoreTime);
     }
 
@@ -419,15 +405,9 @@ mod tests {
         ]);
         // Both wins have N = 2; the shorter one (M = 2) is preferred.
         assert_eq!(best_root_edge(&node, &RootFilter::default(), DrawScore::default()), Some(2));
-        let node = root(&[
-            (0.6, Some((50, 0.3, 0.0, false))),
-            (0.3, Some((50, 0.4, 0.0, false))),
-        ]);
+        let node = root(&[(0.6, Some((50, 0.3, 0.0, false))), (0.3, Some((50, 0.4, 0.0, false)))]);
         assert_eq!(best_root_edge(&node, &RootFilter::default(), DrawScore::default()), Some(1));
-        let node = root(&[
-            (0.6, Some((50, 0.3, 0.0, false))),
-            (0.3, Some((60, -1.0, 3.0, true))),
-        ]);
+        let node = root(&[(0.6, Some((50, 0.3, 0.0, false))), (0.3, Some((60, -1.0, 3.0, true)))]);
         assert_eq!(
             best_root_edge(&node, &RootFilter::default(), DrawScore::default()),
             Some(0),

@@ -121,10 +121,18 @@ mod tests {
     /// The sum of the weights that [`draw_root_edge`] tosses over.
     fn weight_sum(root: &Node, temperature: f32, settings: &MoveTemperature) -> f32 {
         let mut seen = 0.0;
-        draw_root_edge(root, |_| true, temperature, settings, -1.0, 0.0, |sum| {
-            seen = sum;
-            0.0
-        });
+        draw_root_edge(
+            root,
+            |_| true,
+            temperature,
+            settings,
+            -1.0,
+            0.0,
+            |sum| {
+                seen = sum;
+                0.0
+            },
+        );
         seen
     }
 

@@ -43,11 +43,7 @@ pub struct TreeState {
 }
 
 fn start_identity(position: &Chess) -> (PositionKey, u32, u32) {
-    (
-        PositionKey::new(position, EnPassantMode::Always),
-        position.halfmoves(),
-        position.fullmoves().get(),
-    )
+    (PositionKey::new(position, EnPassantMode::Always), position.halfmoves(), position.fullmoves().get())
 }
 
 /// Frees a detached subtree on a background thread, so a big old tree never stalls the next search.
@@ -55,9 +51,7 @@ fn free_in_background(subtree: Box<Node>) {
     if subtree.edges.is_empty() {
         return;
     }
-    let spawned = std::thread::Builder::new()
-        .name("kairos-tree-free".into())
-        .spawn(move || drop(subtree));
+    let spawned = std::thread::Builder::new().name("kairos-tree-free".into()).spawn(move || drop(subtree));
     // If no thread can be started the subtree was dropped with the closure, here, which is merely slower.
     drop(spawned);
 }
@@ -79,16 +73,12 @@ impl Tree {
     /// the game continues the old one; returns the visits of the reused root (0 when nothing was kept).
     pub fn set_position(&mut self, game: &GameState) -> u64 {
         let identity = start_identity(game.start());
-        let continues =
-            self.start.as_ref() == Some(&identity) && game.moves().starts_with(&self.moves);
+        let continues = self.start.as_ref() == Some(&identity) && game.moves().starts_with(&self.moves);
         let mut root = std::mem::take(&mut self.root);
         if continues {
             for mv in &game.moves()[self.moves.len()..] {
-                let next = root
-                    .edges
-                    .iter()
-                    .position(|e| e.mv == PackedMove::pack(mv))
-                    .and_then(|i| root.take_child(i));
+                let next =
+                    root.edges.iter().position(|e| e.mv == PackedMove::pack(mv)).and_then(|i| root.take_child(i));
                 free_in_background(std::mem::replace(&mut root, Box::new(next.unwrap_or_default())));
             }
         } else {

@@ -2,11 +2,11 @@
 //! root node.
 
 use super::draw_score::DrawScore;
-use super::wdl_rescale::SearchContempt;
 use super::node::{EdgeAndNode, Node, Terminal};
 use super::params::SearchParams;
 use super::select::{fpu, puct_multiplier, MovesLeftUtility};
 use super::std_sort::std_sort;
+use super::wdl_rescale::SearchContempt;
 use crate::position::uci_move;
 use nn::encoder::BoardTransform;
 use nn::policy_map::{move_policy_index, TransposedMoves};
@@ -84,12 +84,7 @@ fn node_lines(
                 None if node.solid() => Some((0.0, 0.0, 0.0)),
                 None => None,
             };
-            line.push_str(&node_stats(
-                values,
-                node_fpu,
-                contempt,
-                draw_score,
-            ));
+            line.push_str(&node_stats(values, node_fpu, contempt, draw_score));
             line.push_str(&format!(
                 "(U: {:>6.5}) (S: {:>8.5}) ",
                 u(edge),
@@ -99,13 +94,7 @@ fn node_lines(
             line
         })
         .collect();
-    let mut line = head(
-        "node ",
-        &format!("{:>4}", node.edges.len()),
-        node.n,
-        node.n_in_flight,
-        node.visited_policy(),
-    );
+    let mut line = head("node ", &format!("{:>4}", node.edges.len()), node.n, node.n_in_flight, node.visited_policy());
     line.push_str(&node_stats(Some((-node.wl as f32, node.d, node.m)), node_fpu, contempt, draw_score));
     line.push_str(&tail(Some(node), -1.0, draw_score));
     lines.push(line);
@@ -115,10 +104,7 @@ fn node_lines(
 /// The start of a line, with `index` already padded to its column.
 fn head(label: &str, index: &str, n: u32, in_flight: u32, p: f32) -> String {
     let precision = if p >= 0.99995 { 1 } else { 2 };
-    format!(
-        "{label:<5} ({index}) N: {n:>7} (+{in_flight:>2}) (P: {:>5.precision$}%) ",
-        p * 100.0
-    )
+    format!("{label:<5} ({index}) N: {n:>7} (+{in_flight:>2}) (P: {:>5.precision$}%) ", p * 100.0)
 }
 
 /// WL, D and M of a node as lc0 displays them (through its WDL display transform), and Q, which is the
@@ -147,15 +133,8 @@ fn tail(node: Option<&Node>, sign: f64, draw_score: f32) -> String {
         // lc0: GetQ(sign · draw score), shown times sign.
         _ => Some(f64::from(node.q(sign as f32 * draw_score))),
     };
-    let value = value.map_or_else(
-        || "(V:  -.----) ".to_string(),
-        |value| format!("(V: {:>7.4}) ", sign * value),
-    );
-    let (lower, upper) = if sign < 0.0 {
-        (-node.upper, -node.lower)
-    } else {
-        (node.lower, node.upper)
-    };
+    let value = value.map_or_else(|| "(V:  -.----) ".to_string(), |value| format!("(V: {:>7.4}) ", sign * value));
+    let (lower, upper) = if sign < 0.0 { (-node.upper, -node.lower) } else { (node.lower, node.upper) };
     let tag = match (lower, upper) {
         (l, u) if l == u => "(T) ",
         (0, 1) => "(W) ",
@@ -174,51 +153,46 @@ mod tests {
     fn lines_follow_lc0s_layout() {
         let moves = Chess::default().legal_moves();
         let e2e4 = moves.iter().find(|m| uci_move(m, true) == "e2e4").copied().unwrap();
-        let child = Node {
-            n: 166,
-            wl: 0.03,
-            d: 0.05,
-            m: 0.0,
-            network_wl: 0.0337,
-            ..Node::default()
-        };
+        let child = Node { n: 166, wl: 0.03, d: 0.05, m: 0.0, network_wl: 0.0337, ..Node::default() };
         let root = Node::with_edges(
             vec![(Edge::new(&e2e4, 0.4424), Some(child))],
-            Node {
-                n: 167,
-                wl: -0.03,
-                d: 0.05,
-                network_wl: -0.0251,
-                ..Node::default()
-            },
+            Node { n: 167, wl: -0.03, d: 0.05, network_wl: -0.0251, ..Node::default() },
         );
-        let lines = verbose_move_stats(&root, &Chess::default(), &crate::options::EngineOptions::default().search_params(), false, &SearchContempt::default(), DrawScore::default());
+        let lines = verbose_move_stats(
+            &root,
+            &Chess::default(),
+            &crate::options::EngineOptions::default().search_params(),
+            false,
+            &SearchContempt::default(),
+            DrawScore::default(),
+        );
         assert_eq!(lines.len(), 2);
         // WL and D go through lc0's display transform: (0.03, 0.05) is shown as (0.02898, 0.047), and Q is the
         // shown WL; S adds U to the raw Q (0.03). V is the network's own value, the root's from its side to move.
         // Every field ends with a space, as lc0 writes them.
         assert_eq!(lines[0], "e2e4  (322 ) N:     166 (+ 0) (P: 44.24%) (WL:  0.02898) (D: 0.047) (M:  0.0) (Q:  0.02898) (U: 0.06009) (S:  0.09009) (V:  0.0337) ");
-        assert_eq!(lines[1], "node  (   1) N:     167 (+ 0) (P: 44.24%) (WL:  0.02898) (D: 0.047) (M:  0.0) (Q:  0.02898) (V:  0.0251) ");
+        assert_eq!(
+            lines[1],
+            "node  (   1) N:     167 (+ 0) (P: 44.24%) (WL:  0.02898) (D: 0.047) (M:  0.0) (Q:  0.02898) (V:  0.0251) "
+        );
     }
 
     #[test]
     fn moves_with_equal_visits_are_ordered_by_q_plus_u_as_lc0() {
         let moves = Chess::default().legal_moves();
-        let child = |wl: f64| {
-            Some(Node {
-                n: 1,
-                wl,
-                ..Node::default()
-            })
-        };
+        let child = |wl: f64| Some(Node { n: 1, wl, ..Node::default() });
         let root = Node::with_edges(
-            vec![
-                (Edge::new(&moves[0], 0.3), child(0.5)),
-                (Edge::new(&moves[1], 0.4), child(-0.5)),
-            ],
+            vec![(Edge::new(&moves[0], 0.3), child(0.5)), (Edge::new(&moves[1], 0.4), child(-0.5))],
             Node { n: 3, ..Node::default() },
         );
-        let lines = verbose_move_stats(&root, &Chess::default(), &crate::options::EngineOptions::default().search_params(), false, &SearchContempt::default(), DrawScore::default());
+        let lines = verbose_move_stats(
+            &root,
+            &Chess::default(),
+            &crate::options::EngineOptions::default().search_params(),
+            false,
+            &SearchContempt::default(),
+            DrawScore::default(),
+        );
         // Equal N: the lower Q + U comes first although its prior is higher.
         assert!(lines[0].starts_with(&uci_move(&moves[1], true)), "{lines:?}");
         assert!(lines[1].starts_with(&uci_move(&moves[0], true)), "{lines:?}");

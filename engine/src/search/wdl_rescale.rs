@@ -94,7 +94,8 @@ pub fn accurate_params(
     let ratio = scale_target / scale_reference;
     // std::pow(std::cosh(x), 2) and std::log(10) are double in lc0, so the rest of the product is too.
     let sech2 = |x: f32| 1.0 / f64::from(x.cosh()).powi(2);
-    let spread = sech2(0.5 * (1.0 - book_exit_bias) / scale_target) + sech2(0.5 * (1.0 + book_exit_bias) / scale_target);
+    let spread =
+        sech2(0.5 * (1.0 - book_exit_bias) / scale_target) + sech2(0.5 * (1.0 + book_exit_bias) / scale_target);
     let diff = f64::from(scale_target / (scale_reference * scale_reference)) / spread * 10f64.ln() / 200.0
         * f64::from(contempt.clamp(-contempt_max, contempt_max))
         * f64::from(attenuation);
@@ -121,7 +122,9 @@ pub fn simplified_params(
     let scale_target = (scale_active.mul_add(scale_active, scale_opponent * scale_opponent) / 2.0).sqrt();
     // In double from std::log(10) on, as lc0 computes it.
     let mu = |elo: f32| {
-        (-10f64.ln() / 200.0 * f64::from(SCALE_ZERO) * f64::from(ELO_SLOPE)
+        (-10f64.ln() / 200.0
+            * f64::from(SCALE_ZERO)
+            * f64::from(ELO_SLOPE)
             * f64::from((1.0 + (-elo / ELO_SLOPE + OFFSET).exp() / SCALE_ZERO).ln())) as f32
     };
     let diff = 1.0 / (scale_reference * scale_reference) * (mu(elo_active) - mu(elo_opponent)) * attenuation;
@@ -197,7 +200,11 @@ impl SearchContempt {
     }
 
     fn diff(&self) -> f32 {
-        if self.side.is_some() { self.params.diff } else { 0.0 }
+        if self.side.is_some() {
+            self.params.diff
+        } else {
+            0.0
+        }
     }
 
     /// Whether evaluations are reshaped at all.

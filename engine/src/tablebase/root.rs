@@ -76,9 +76,17 @@ impl Tablebases {
                 dtz = 1;
             }
             let rank = if dtz > 0 {
-                if dtz + cnt50 <= 99 && !dtz_optimal { 1000 } else { 1000 - (dtz + cnt50) }
+                if dtz + cnt50 <= 99 && !dtz_optimal {
+                    1000
+                } else {
+                    1000 - (dtz + cnt50)
+                }
             } else if dtz < 0 {
-                if -dtz * 2 + cnt50 < 100 { -1000 } else { -1000 + (-dtz + cnt50) }
+                if -dtz * 2 + cnt50 < 100 {
+                    -1000
+                } else {
+                    -1000 + (-dtz + cnt50)
+                }
             } else {
                 0
             };

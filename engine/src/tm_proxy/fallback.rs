@@ -42,10 +42,14 @@ pub fn missing_inputs(config: &TimeManagerConfig) -> Vec<String> {
         notes.push("theta needs the best move's share of the root visits; it stays 1, as with theta=1".to_owned());
     }
     if manager.get("limit") == Some(ParamValue::Choice("nodes")) {
-        notes.push("limit=nodes prunes on root visits; smart pruning is off and the target is sent as go nodes".to_owned());
+        notes.push(
+            "limit=nodes prunes on root visits; smart pruning is off and the target is sent as go nodes".to_owned(),
+        );
     }
     if matches!(manager.get("force-piggybank-ms"), Some(ParamValue::Int(window)) if window >= 0) {
-        notes.push("force-piggybank-ms: the allowance is granted from the move's start and sent in the movetime".to_owned());
+        notes.push(
+            "force-piggybank-ms: the allowance is granted from the move's start and sent in the movetime".to_owned(),
+        );
     }
     notes
 }
@@ -74,6 +78,9 @@ mod tests {
             assert!(lc0.iter().any(|note| note.contains(feature)), "{feature} in {lc0:?}");
         }
         let nodes = notes("smooth(limit=nodes,theta=0.5)");
-        assert!(nodes.iter().any(|note| note.starts_with("theta")) && nodes.iter().any(|note| note.starts_with("limit=nodes")));
+        assert!(
+            nodes.iter().any(|note| note.starts_with("theta"))
+                && nodes.iter().any(|note| note.starts_with("limit=nodes"))
+        );
     }
 }

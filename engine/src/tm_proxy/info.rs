@@ -40,7 +40,9 @@ mod tests {
     #[test]
     fn the_last_count_wins_and_strings_and_pvs_are_not_read() {
         let mut counts = SearchCounts::default();
-        counts.absorb("info depth 12 seldepth 18 multipv 1 score cp 31 nodes 48213 nps 963000 hashfull 12 time 50 pv e2e4");
+        counts.absorb(
+            "info depth 12 seldepth 18 multipv 1 score cp 31 nodes 48213 nps 963000 hashfull 12 time 50 pv e2e4",
+        );
         counts.absorb("info depth 13 currmove e2e4 currmovenumber 1");
         counts.absorb("info string nodes 7 nps 9");
         counts.absorb("info depth 14 pv e2e4 nodes 5");

@@ -80,7 +80,12 @@ impl ManagedMove {
 
     /// Ends the move: with the nodes known, one last poll gives the chain the move's final statistics (the
     /// NPS sample of managers that learn it); then the manager learns from the move. Returns its traces.
-    pub fn finish(mut self, manager: &mut dyn TimeManager, stats: &IterationStats, nodes_known: bool) -> Vec<MoveTrace> {
+    pub fn finish(
+        mut self,
+        manager: &mut dyn TimeManager,
+        stats: &IterationStats,
+        nodes_known: bool,
+    ) -> Vec<MoveTrace> {
         if nodes_known {
             self.chain.should_stop(stats, &mut Hints::default());
         }
@@ -107,14 +112,8 @@ pub fn final_stats(elapsed_ms: u64, nodes: Option<u64>) -> IterationStats {
 /// GUI's own limits stay (the engine stops at the first reached); of two movetimes or node counts the
 /// smaller is sent.
 pub fn limited_go(go: &GoCommand, limit: Option<MoveLimit>) -> String {
-    let mut params = GoParams {
-        wtime: None,
-        btime: None,
-        winc: None,
-        binc: None,
-        movestogo: None,
-        ..go.params.clone()
-    };
+    let mut params =
+        GoParams { wtime: None, btime: None, winc: None, binc: None, movestogo: None, ..go.params.clone() };
     let smaller = |given: Option<u64>, planned: u64| Some(given.map_or(planned, |given| given.min(planned)));
     match limit {
         Some(MoveLimit::MoveTime { ms }) => {
@@ -173,8 +172,8 @@ pub(super) fn parse_go(line: &str) -> GoCommand {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::parse_go as go;
+    use super::*;
 
     #[test]
     fn the_clock_gives_way_to_the_limit_and_the_guis_own_limits_stay() {
@@ -206,7 +205,10 @@ mod tests {
         assert_eq!(planned.limit, MoveLimit::MoveTime { ms: 284 });
         let traces = planned.finish(manager.as_mut(), &final_stats(290, Some(300_000)), true);
         assert_eq!(traces.len(), 1);
-        assert_eq!((traces[0].deadline_ms, traces[0].move_time_ms, traces[0].final_nodes), (284, Some(290), Some(300_000)));
+        assert_eq!(
+            (traces[0].deadline_ms, traces[0].move_time_ms, traces[0].final_nodes),
+            (284, Some(290), Some(300_000))
+        );
     }
 
     #[test]
@@ -221,7 +223,8 @@ mod tests {
     #[test]
     fn a_clock_within_the_move_overhead_asks_for_the_fastest_move() {
         let mut manager = timemgr::time_manager_from_str("legacy").unwrap();
-        let ctx = MoveContext { white_to_move: false, move_overhead_ms: 200, legal_moves: 20, ..MoveContext::default() };
+        let ctx =
+            MoveContext { white_to_move: false, move_overhead_ms: 200, legal_moves: 20, ..MoveContext::default() };
         let low = go("go wtime 9000 btime 200");
         let planned = ManagedMove::plan(manager.as_mut(), &low.params, &ctx).unwrap();
         assert_eq!(planned.limit, MoveLimit::FastestMove);

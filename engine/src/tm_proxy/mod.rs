@@ -114,7 +114,9 @@ pub fn run_tm_proxy(
         .map_err(|reason| ProxyError::TimeManager { spec: config.time_manager.clone(), reason: Box::new(reason) })?;
     let mut options = EngineOptions { time_manager, ..EngineOptions::default() };
     options.set("MoveOverheadMs", &config.move_overhead_ms.to_string()).map_err(ProxyError::MoveOverhead)?;
-    let manager = options.time_manager.build()
+    let manager = options
+        .time_manager
+        .build()
         .map_err(|reason| ProxyError::TimeManager { spec: config.time_manager.clone(), reason: Box::new(reason) })?;
     let (sender, events) = mpsc::channel();
     let engine = WrappedEngine::start(&config.engine, &config.engine_args, sender.clone())

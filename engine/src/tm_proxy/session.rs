@@ -447,7 +447,10 @@ mod tests {
 
     #[test]
     fn option_names_may_contain_spaces() {
-        assert_eq!(option_name("option name Move Overhead type spin default 10 min 0 max 5000").as_deref(), Some("Move Overhead"));
+        assert_eq!(
+            option_name("option name Move Overhead type spin default 10 min 0 max 5000").as_deref(),
+            Some("Move Overhead")
+        );
         assert_eq!(option_name("option name TimeManager type string default legacy").as_deref(), Some("TimeManager"));
         assert_eq!(option_name("option type check"), None);
         assert!(is_own_option("timemanager") && is_own_option("MoveOverheadMs") && !is_own_option("Move Overhead"));

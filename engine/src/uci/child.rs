@@ -95,7 +95,8 @@ mod tests {
     #[test]
     fn lines_come_back_without_line_ends_and_the_channel_closes_at_the_end_of_the_output() {
         let mut command = Command::new("sh");
-        command.args(["-c", "printf 'id name x\\r\\nreadyok\\n'; read line; echo \"got $line\"; printf 'bad \\377\\n'"]);
+        command
+            .args(["-c", "printf 'id name x\\r\\nreadyok\\n'; read line; echo \"got $line\"; printf 'bad \\377\\n'"]);
         let (mut child, lines) = UciChild::spawn_with_lines(&mut command).unwrap();
         let wait = Duration::from_secs(10);
         assert_eq!(lines.recv_timeout(wait).unwrap(), "id name x");

@@ -9,15 +9,15 @@ use nn::{Backend, CachingBackend};
 use shakmaty::uci::UciMove;
 use shakmaty::{Move, Position};
 use timemgr::{
-    build_stopper_chain, CommonStopperOptions, GameLengths, GoParams, Hints, IterationStats, MoveContext,
-    Stopper, TimeManager,
+    build_stopper_chain, CommonStopperOptions, GameLengths, GoParams, Hints, IterationStats, MoveContext, Stopper,
+    TimeManager,
 };
 
 use super::command::{GoCommand, UciCommand};
-use crate::fault::{Fault, FaultPlace};
 use super::output::UciOutput;
 use super::trace_file::append_traces;
 use crate::clock::{SharedClock, VirtualClock, WallClock};
+use crate::fault::{Fault, FaultPlace};
 use crate::options::EngineOptions;
 use crate::position::{uci_move, GameState};
 use crate::search::{ContemptMode, InfoFields, Search, SearchEvent, SearchHandle, SearchOutcome, SearchRequest};
@@ -206,9 +206,7 @@ impl Session {
     /// Whether a search is still going for the GUI: its `bestmove` is not sent yet (threads that are only
     /// winding down after it do not count, so a `setoption` right after `bestmove` is accepted).
     fn searching(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|running| !running.handle.is_finished() && !running.handle.best_move_sent())
+        self.running.as_ref().is_some_and(|running| !running.handle.is_finished() && !running.handle.best_move_sent())
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> io::Result<()> {
@@ -521,12 +519,12 @@ impl Session {
         let params = evaluator.search.params();
         if go.params.infinite && params.contempt_mode == ContemptMode::Play && params.wdl_rescale.diff != 0.0 {
             // lc0's warning (search.cc 180-191): the side to favour is unknown while analysing.
-            self.out.send("info string WARNING: Contempt mode set to 'disable' as 'play' not supported for infinite search.")?;
+            self.out.send(
+                "info string WARNING: Contempt mode set to 'disable' as 'play' not supported for infinite search.",
+            )?;
         }
-        let pondering = predicted.map(|predicted| Pondering {
-            predicted,
-            fallback: self.game.position().legal_moves().first().copied(),
-        });
+        let pondering = predicted
+            .map(|predicted| Pondering { predicted, fallback: self.game.position().legal_moves().first().copied() });
         let reporter = Reporter { out: self.out.clone(), fields, pondering };
         let handle = evaluator.search.start(request, Box::new(move |event| reporter.report(event)));
         let ponder = go.params.ponder.then_some(go);
@@ -576,8 +574,11 @@ impl Reporter {
                 // After `stop` on a ponder miss, which the GUI ignores: still a legal move of its position (lc0
                 // sends the opponent's move here), the reply to the predicted move when that was best.
                 Some(pondering) => {
-                    let own =
-                        if best == Some(pondering.predicted) { ponder.or(pondering.fallback) } else { pondering.fallback };
+                    let own = if best == Some(pondering.predicted) {
+                        ponder.or(pondering.fallback)
+                    } else {
+                        pondering.fallback
+                    };
                     self.out.send(&bestmove_line(own.as_ref(), None, self.fields.chess960))
                 }
                 None => self.out.send(&bestmove_line(best.as_ref(), ponder.as_ref(), self.fields.chess960)),
@@ -694,8 +695,8 @@ fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use timemgr::time_manager_from_str;
     use shakmaty::CastlingMode;
+    use timemgr::time_manager_from_str;
 
     #[test]
     fn the_manager_budgets_with_the_roots_moves_left_from_the_first_statistics() {

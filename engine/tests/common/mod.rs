@@ -112,7 +112,8 @@ pub fn uniform(request: &EvalRequest<'_>) -> Evaluation {
 pub fn hashed(request: &EvalRequest<'_>) -> Evaluation {
     let position = &request.history.last().expect("a position").position;
     let hash = mix(shakmaty::Position::zobrist_hash::<Zobrist64>(position, EnPassantMode::Legal).0);
-    let weights: Vec<f32> = (0..request.moves.len()).map(|i| 1.0 + (mix(hash ^ i as u64) % 1000) as f32 / 100.0).collect();
+    let weights: Vec<f32> =
+        (0..request.moves.len()).map(|i| 1.0 + (mix(hash ^ i as u64) % 1000) as f32 / 100.0).collect();
     let total: f32 = weights.iter().sum();
     Evaluation {
         wl: (hash % 2001) as f32 / 1000.0 - 1.0,

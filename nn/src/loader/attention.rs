@@ -6,8 +6,7 @@ use crate::encoder::PLANES;
 use crate::error::NetworkProblem;
 use crate::layer::{check_len, dense, layer_norm, optional, projection};
 use crate::network::{
-    Activation, AttentionBody, EncoderLayer, EncoderStack, Ffn, InputEmbedding, Mha, Network, Projection,
-    Smolgen,
+    Activation, AttentionBody, EncoderLayer, EncoderStack, Ffn, InputEmbedding, Mha, Network, Projection, Smolgen,
 };
 use crate::proto;
 
@@ -57,7 +56,8 @@ pub fn body(w: &proto::Weights, format: &NetFormat) -> Result<AttentionBody, Net
     // lc0 computes (2·layers)^−¼ in double and rounds it to float.
     let residual_scale = (2.0 * layers as f64).powf(-0.25) as f32;
     let (norm, ffn) = if format.dense_embedding {
-        let norm = layer_norm(w.ip_emb_ln_gammas.as_ref(), w.ip_emb_ln_betas.as_ref(), width, EMBEDDING_EPSILON, "ip_emb_ln")?;
+        let norm =
+            layer_norm(w.ip_emb_ln_gammas.as_ref(), w.ip_emb_ln_betas.as_ref(), width, EMBEDDING_EPSILON, "ip_emb_ln")?;
         let ffn_weights = w.ip_emb_ffn.as_ref().ok_or_else(|| NetworkProblem::MissingLayer("ip_emb_ffn".into()))?;
         let ffn = feed_forward(ffn_weights, width, "ip_emb_ffn")?;
         let ffn_norm = layer_norm(
@@ -71,17 +71,15 @@ pub fn body(w: &proto::Weights, format: &NetFormat) -> Result<AttentionBody, Net
     } else {
         (None, None)
     };
-    let gating = match (
-        optional(w.ip_mult_gate.as_ref(), "ip_mult_gate")?,
-        optional(w.ip_add_gate.as_ref(), "ip_add_gate")?,
-    ) {
-        (Some(mult), Some(add)) => {
-            check_len(&mult, width * 64, "ip_mult_gate")?;
-            check_len(&add, width * 64, "ip_add_gate")?;
-            Some((mult, add))
-        }
-        _ => None,
-    };
+    let gating =
+        match (optional(w.ip_mult_gate.as_ref(), "ip_mult_gate")?, optional(w.ip_add_gate.as_ref(), "ip_add_gate")?) {
+            (Some(mult), Some(add)) => {
+                check_len(&mult, width * 64, "ip_mult_gate")?;
+                check_len(&add, width * 64, "ip_add_gate")?;
+                Some((mult, add))
+            }
+            _ => None,
+        };
     let encoders = encoder_stack(
         &w.encoder,
         w.headcount.unwrap_or(0) as usize,
@@ -94,14 +92,7 @@ pub fn body(w: &proto::Weights, format: &NetFormat) -> Result<AttentionBody, Net
         },
         "encoder",
     )?;
-    Ok(AttentionBody {
-        embedding,
-        dense: dense_layer,
-        norm,
-        gating,
-        ffn,
-        encoders,
-    })
+    Ok(AttentionBody { embedding, dense: dense_layer, norm, gating, ffn, encoders })
 }
 
 /// A stack of encoder layers on `width`-wide square features with `heads` attention heads.
@@ -113,9 +104,7 @@ pub fn encoder_stack(
     name: &str,
 ) -> Result<EncoderStack, NetworkProblem> {
     if heads == 0 && !layers.is_empty() {
-        return Err(NetworkProblem::MissingLayer(format!(
-            "the head count of {name} (0 attention heads)"
-        )));
+        return Err(NetworkProblem::MissingLayer(format!("the head count of {name} (0 attention heads)")));
     }
     let layers = layers
         .iter()
@@ -163,28 +152,20 @@ fn encoder_layer(
         Some(s) => Some(smolgen(s, heads, width, &part("smolgen"))?),
         None => None,
     };
-    let norm1 = layer_norm(layer.ln1_gammas.as_ref(), layer.ln1_betas.as_ref(), width, epsilon, &format!("{name}.ln1"))?;
+    let norm1 =
+        layer_norm(layer.ln1_gammas.as_ref(), layer.ln1_betas.as_ref(), width, epsilon, &format!("{name}.ln1"))?;
     let ffn = feed_forward(layer.ffn.as_ref().ok_or_else(|| missing("ffn"))?, width, &format!("{name}.ffn"))?;
-    let norm2 = layer_norm(layer.ln2_gammas.as_ref(), layer.ln2_betas.as_ref(), width, epsilon, &format!("{name}.ln2"))?;
-    Ok(EncoderLayer {
-        mha: Mha {
-            query,
-            key,
-            value,
-            output,
-            smolgen,
-        },
-        norm1,
-        ffn,
-        norm2,
-    })
+    let norm2 =
+        layer_norm(layer.ln2_gammas.as_ref(), layer.ln2_betas.as_ref(), width, epsilon, &format!("{name}.ln2"))?;
+    Ok(EncoderLayer { mha: Mha { query, key, value, output, smolgen }, norm1, ffn, norm2 })
 }
 
 fn smolgen(s: &proto::Smolgen, heads: usize, width: usize, name: &str) -> Result<Smolgen, NetworkProblem> {
     let part = |p: &str| format!("{name}.{p}");
     let compress = projection(s.compress.as_ref(), width, &part("compress"))?;
     let dense1 = dense(s.dense1_w.as_ref(), s.dense1_b.as_ref(), 64 * compress.outputs, &part("dense1"))?;
-    let norm1 = layer_norm(s.ln1_gammas.as_ref(), s.ln1_betas.as_ref(), dense1.outputs, EMBEDDING_EPSILON, &part("ln1"))?;
+    let norm1 =
+        layer_norm(s.ln1_gammas.as_ref(), s.ln1_betas.as_ref(), dense1.outputs, EMBEDDING_EPSILON, &part("ln1"))?;
     let dense2 = dense(s.dense2_w.as_ref(), s.dense2_b.as_ref(), dense1.outputs, &part("dense2"))?;
     if !dense2.outputs.is_multiple_of(heads) {
         return Err(NetworkProblem::UnsupportedFormat(format!(
@@ -192,14 +173,9 @@ fn smolgen(s: &proto::Smolgen, heads: usize, width: usize, name: &str) -> Result
             dense2.outputs
         )));
     }
-    let norm2 = layer_norm(s.ln2_gammas.as_ref(), s.ln2_betas.as_ref(), dense2.outputs, EMBEDDING_EPSILON, &part("ln2"))?;
-    Ok(Smolgen {
-        compress,
-        dense1,
-        norm1,
-        dense2,
-        norm2,
-    })
+    let norm2 =
+        layer_norm(s.ln2_gammas.as_ref(), s.ln2_betas.as_ref(), dense2.outputs, EMBEDDING_EPSILON, &part("ln2"))?;
+    Ok(Smolgen { compress, dense1, norm1, dense2, norm2 })
 }
 
 fn feed_forward(ffn: &proto::Ffn, width: usize, name: &str) -> Result<Ffn, NetworkProblem> {
@@ -215,10 +191,7 @@ pub fn smolgen_global(w: &proto::Weights, network: &Network) -> Result<Option<Pr
     let widths: Vec<usize> = stacks
         .iter()
         .flat_map(|stack| {
-            stack
-                .layers
-                .iter()
-                .filter_map(|layer| layer.mha.smolgen.as_ref().map(|s| s.dense2.outputs / stack.heads))
+            stack.layers.iter().filter_map(|layer| layer.mha.smolgen.as_ref().map(|s| s.dense2.outputs / stack.heads))
         })
         .collect();
     let Some(&generator) = widths.first() else {

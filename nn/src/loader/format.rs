@@ -5,8 +5,8 @@
 use crate::error::NetworkProblem;
 use crate::network::{Activation, InputFormat, ValueKind};
 use crate::proto::{
-    self, activation_function, input_embedding, input_format, moves_left_format, network_structure,
-    policy_format, value_format,
+    self, activation_function, input_embedding, input_format, moves_left_format, network_structure, policy_format,
+    value_format,
 };
 
 /// The body a format declares.
@@ -117,10 +117,7 @@ fn unsupported(field: &'static str, value: i32, supported: FieldValues) -> Netwo
 
 impl NetFormat {
     /// Reads the format fields of a file, upgrading older files as lc0 does.
-    pub fn from_proto(
-        format: Option<&proto::NetworkFormat>,
-        weights: &proto::Weights,
-    ) -> Result<Self, NetworkProblem> {
+    pub fn from_proto(format: Option<&proto::NetworkFormat>, weights: &proto::Weights) -> Result<Self, NetworkProblem> {
         let Some(format) = format else {
             return Ok(Self::legacy(InputFormat::Classical, Activation::Relu, false));
         };
@@ -156,9 +153,7 @@ impl NetFormat {
             network_structure::CLASSICAL | network_structure::SE => {
                 return Ok(Self::legacy(input, activation, moves_left_of(format)?));
             }
-            network_structure::CLASSICAL_WITH_HEADFORMAT | network_structure::SE_WITH_HEADFORMAT => {
-                BodyKind::Residual
-            }
+            network_structure::CLASSICAL_WITH_HEADFORMAT | network_structure::SE_WITH_HEADFORMAT => BodyKind::Residual,
             network_structure::ATTENTION_BODY_WITH_HEADFORMAT
             | network_structure::ATTENTION_BODY_WITH_MULTIHEADFORMAT => BodyKind::Attention,
             network_structure::ONNX => {
@@ -225,9 +220,7 @@ fn input_format_of(raw: i32) -> Result<InputFormat, NetworkProblem> {
         input_format::WITH_CASTLING_PLANE => InputFormat::CastlingPlane,
         input_format::WITH_CANONICALIZATION => InputFormat::Canonical,
         input_format::WITH_CANONICALIZATION_HECTOPLIES => InputFormat::CanonicalHectoplies,
-        input_format::WITH_CANONICALIZATION_HECTOPLIES_ARMAGEDDON => {
-            InputFormat::CanonicalHectopliesArmageddon
-        }
+        input_format::WITH_CANONICALIZATION_HECTOPLIES_ARMAGEDDON => InputFormat::CanonicalHectopliesArmageddon,
         input_format::WITH_CANONICALIZATION_V2 => InputFormat::CanonicalV2,
         input_format::WITH_CANONICALIZATION_V2_ARMAGEDDON => InputFormat::CanonicalV2Armageddon,
         other => return Err(unsupported("input", other, INPUTS)),
@@ -243,11 +236,7 @@ fn moves_left_of(format: &proto::NetworkFormat) -> Result<bool, NetworkProblem> 
 }
 
 /// An `ActivationFunction` field: 0 is the default activation; softmax is refused as lc0's CPU backends do.
-fn activation_of(
-    field: &'static str,
-    raw: i32,
-    default: Activation,
-) -> Result<Activation, NetworkProblem> {
+fn activation_of(field: &'static str, raw: i32, default: Activation) -> Result<Activation, NetworkProblem> {
     Ok(match raw {
         activation_function::DEFAULT => default,
         activation_function::MISH => Activation::Mish,

@@ -6,9 +6,7 @@ use super::attention::{encoder_stack, StackSettings};
 use super::format::{BodyKind, NetFormat, PolicyKind};
 use crate::error::NetworkProblem;
 use crate::layer::{check_len, conv, dense, required};
-use crate::network::{
-    Activation, AttentionPolicy, HeadInput, MovesLeftHead, PolicyHead, ValueHead, ValueKind,
-};
+use crate::network::{Activation, AttentionPolicy, HeadInput, MovesLeftHead, PolicyHead, ValueHead, ValueKind};
 use crate::policy_map::POLICY_SIZE;
 use crate::proto::{self, PolicyHeadWeights, ValueHeadWeights};
 
@@ -51,9 +49,10 @@ pub fn choose(w: &proto::Weights) -> Result<ChosenHeads, NetworkProblem> {
         },
     };
     let value = match &w.value_heads {
-        Some(heads) => heads.winner.clone().ok_or_else(|| {
-            NetworkProblem::MissingLayer("value_heads.winner (the value head lc0 plays)".into())
-        })?,
+        Some(heads) => heads
+            .winner
+            .clone()
+            .ok_or_else(|| NetworkProblem::MissingLayer("value_heads.winner (the value head lc0 plays)".into()))?,
         None => ValueHeadWeights {
             ip_val_w: w.ip_val_w.clone(),
             ip_val_b: w.ip_val_b.clone(),
@@ -73,11 +72,7 @@ fn is_empty(layer: &proto::Layer) -> bool {
 }
 
 /// The policy head on a body whose features are `width` wide.
-pub fn policy(
-    p: &PolicyHeadWeights,
-    format: &NetFormat,
-    width: usize,
-) -> Result<PolicyHead, NetworkProblem> {
+pub fn policy(p: &PolicyHeadWeights, format: &NetFormat, width: usize) -> Result<PolicyHead, NetworkProblem> {
     if format.policy != PolicyKind::Attention && !p.pol_encoder.is_empty() {
         return Err(NetworkProblem::UnsupportedFormat(
             "policy encoder layers need the attention policy (policy 3)".into(),
@@ -122,12 +117,7 @@ fn attention_policy(
             &p.pol_encoder,
             p.pol_headcount.unwrap_or(0) as usize,
             embedding.outputs,
-            StackSettings {
-                residual_scale: 1.0,
-                epsilon: 1e-6,
-                smolgen_activation,
-                ffn_activation,
-            },
+            StackSettings { residual_scale: 1.0, epsilon: 1e-6, smolgen_activation, ffn_activation },
             "pol_encoder",
         )?)
     };
@@ -164,30 +154,18 @@ fn head_input(
 }
 
 /// The value head on a body whose features are `width` wide.
-pub fn value(
-    v: &ValueHeadWeights,
-    format: &NetFormat,
-    width: usize,
-) -> Result<ValueHead, NetworkProblem> {
+pub fn value(v: &ValueHeadWeights, format: &NetFormat, width: usize) -> Result<ValueHead, NetworkProblem> {
     let input = head_input(v.value.as_ref(), (v.ip_val_w.as_ref(), v.ip_val_b.as_ref()), format, width, "value")?;
     let fc1 = dense(v.ip1_val_w.as_ref(), v.ip1_val_b.as_ref(), input.channels() * 64, "ip1_val")?;
     let fc2 = dense(v.ip2_val_w.as_ref(), v.ip2_val_b.as_ref(), fc1.outputs, "ip2_val")?;
     check_len(&fc2.biases, if format.value == ValueKind::Wdl { 3 } else { 1 }, "ip2_val bias")?;
-    Ok(ValueHead {
-        kind: format.value,
-        input,
-        fc1,
-        fc2,
-    })
+    Ok(ValueHead { kind: format.value, input, fc1, fc2 })
 }
 
 /// The moves-left head (always in the single-head fields, in every layout).
-pub fn moves_left(
-    w: &proto::Weights,
-    format: &NetFormat,
-    width: usize,
-) -> Result<MovesLeftHead, NetworkProblem> {
-    let input = head_input(w.moves_left.as_ref(), (w.ip_mov_w.as_ref(), w.ip_mov_b.as_ref()), format, width, "moves_left")?;
+pub fn moves_left(w: &proto::Weights, format: &NetFormat, width: usize) -> Result<MovesLeftHead, NetworkProblem> {
+    let input =
+        head_input(w.moves_left.as_ref(), (w.ip_mov_w.as_ref(), w.ip_mov_b.as_ref()), format, width, "moves_left")?;
     let fc1 = dense(w.ip1_mov_w.as_ref(), w.ip1_mov_b.as_ref(), input.channels() * 64, "ip1_mov")?;
     let fc2 = dense(w.ip2_mov_w.as_ref(), w.ip2_mov_b.as_ref(), fc1.outputs, "ip2_mov")?;
     check_len(&fc2.biases, 1, "ip2_mov bias")?;

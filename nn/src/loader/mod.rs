@@ -25,27 +25,16 @@ const SENTINEL_VERSION: u64 = 97_098_099;
 /// Loads a network from a `.pb.gz` (or uncompressed `.pb`) file.
 pub fn load_network(path: &Path) -> Result<Network, NnError> {
     let (net, _) = read_net(path)?;
-    build_network(&net).map_err(|reason| NnError::InvalidNetwork {
-        path: path.to_path_buf(),
-        reason,
-    })
+    build_network(&net).map_err(|reason| NnError::InvalidNetwork { path: path.to_path_buf(), reason })
 }
 
 /// Reads and decodes a weights file without assembling the network; also returns the file's size in bytes.
 pub fn read_net(path: &Path) -> Result<(proto::Net, usize), NnError> {
     let bytes = std::fs::read(path).map_err(|source| match source.kind() {
-        std::io::ErrorKind::NotFound => NnError::WeightsNotFound {
-            path: path.to_path_buf(),
-        },
-        _ => NnError::Io {
-            path: path.to_path_buf(),
-            source,
-        },
+        std::io::ErrorKind::NotFound => NnError::WeightsNotFound { path: path.to_path_buf() },
+        _ => NnError::Io { path: path.to_path_buf(), source },
     })?;
-    let net = decode_net(&bytes).map_err(|reason| NnError::InvalidNetwork {
-        path: path.to_path_buf(),
-        reason,
-    })?;
+    let net = decode_net(&bytes).map_err(|reason| NnError::InvalidNetwork { path: path.to_path_buf(), reason })?;
     Ok((net, bytes.len()))
 }
 
@@ -56,11 +45,7 @@ pub fn parse_network(bytes: &[u8]) -> Result<Network, NetworkProblem> {
 
 /// Decodes the `pblczero.Net` message of a weights file's bytes (gzip-compressed or not).
 pub fn decode_net(bytes: &[u8]) -> Result<proto::Net, NetworkProblem> {
-    let raw = if bytes.starts_with(&[0x1f, 0x8b]) {
-        gunzip_bounded(bytes)?
-    } else {
-        bytes.to_vec()
-    };
+    let raw = if bytes.starts_with(&[0x1f, 0x8b]) { gunzip_bounded(bytes)? } else { bytes.to_vec() };
     if let [version @ (b'1' | b'2'), b'\n', ..] = raw.as_slice() {
         return Err(NetworkProblem::TextFormat(char::from(*version)));
     }
@@ -107,15 +92,8 @@ pub fn build_network(net: &proto::Net) -> Result<Network, NetworkProblem> {
         return Err(NetworkProblem::Magic(magic));
     }
     let version = net.min_version.as_ref().map(|v| {
-        let (major, minor, patch) = (
-            v.major.unwrap_or(0),
-            v.minor.unwrap_or(0),
-            v.patch.unwrap_or(0),
-        );
-        (
-            u64::from(major) * 1_000_000 + u64::from(minor) * 1_000 + u64::from(patch),
-            format!("{major}.{minor}.{patch}"),
-        )
+        let (major, minor, patch) = (v.major.unwrap_or(0), v.minor.unwrap_or(0), v.patch.unwrap_or(0));
+        (u64::from(major) * 1_000_000 + u64::from(minor) * 1_000 + u64::from(patch), format!("{major}.{minor}.{patch}"))
     });
     if let Some((number, text)) = &version {
         if *number > ENGINE_VERSION && *number != SENTINEL_VERSION {
@@ -127,14 +105,10 @@ pub fn build_network(net: &proto::Net) -> Result<Network, NetworkProblem> {
             "ONNX models are not supported: use the Lc0 weights (.pb.gz) of the net".into(),
         ));
     }
-    let weights = net
-        .weights
-        .as_ref()
-        .ok_or_else(|| NetworkProblem::UnsupportedFormat("the file holds no weights".into()))?;
+    let weights =
+        net.weights.as_ref().ok_or_else(|| NetworkProblem::UnsupportedFormat("the file holds no weights".into()))?;
     let format = net.format.as_ref();
-    if version
-        .as_ref()
-        .is_some_and(|(number, _)| *number < ENGINE_VERSION)
+    if version.as_ref().is_some_and(|(number, _)| *number < ENGINE_VERSION)
         && format.and_then(|f| f.weights_encoding) != Some(proto::Encoding::Linear16 as i32)
     {
         return Err(NetworkProblem::Encoding {

@@ -19,11 +19,7 @@ pub fn tower(w: &proto::Weights) -> Result<ResidualTower, NetworkProblem> {
     Ok(ResidualTower { input, blocks })
 }
 
-fn residual_block(
-    block: &proto::Residual,
-    filters: usize,
-    index: usize,
-) -> Result<ResidualBlock, NetworkProblem> {
+fn residual_block(block: &proto::Residual, filters: usize, index: usize) -> Result<ResidualBlock, NetworkProblem> {
     let name = |part: &str| format!("residual[{index}].{part}");
     let conv1 = conv(block.conv1.as_ref(), filters, 3, &name("conv1"))?;
     check_len(&conv1.biases, filters, &name("conv1 output channels"))?;

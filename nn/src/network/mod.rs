@@ -215,5 +215,4 @@ impl Network {
         };
         body.into_iter().chain(policy).collect()
     }
-
 }

@@ -63,12 +63,7 @@ impl InputConvolution {
                 }
             }
         }
-        Some(Self {
-            outputs,
-            taps,
-            whole_planes,
-            biases: conv.biases.clone(),
-        })
+        Some(Self { outputs, taps, whole_planes, biases: conv.biases.clone() })
     }
 
     /// The convolution of each position, then `activation`, into `out` as `[positions][64][outputs]`.
@@ -228,8 +223,7 @@ mod tests {
                 for plane in 0..PLANES {
                     for tap in 0..TAPS as i32 {
                         let weight = conv.weights[(output * PLANES + plane) * TAPS + tap as usize];
-                        let term =
-                            f64::from(weight) * input(plane, square / 8 + tap / 3 - 1, square % 8 + tap % 3 - 1);
+                        let term = f64::from(weight) * input(plane, square / 8 + tap / 3 - 1, square % 8 + tap % 3 - 1);
                         sum += term;
                         magnitude += term.abs();
                     }

@@ -532,13 +532,8 @@ mod tests {
 
     #[test]
     fn both_tile_sizes_equal_the_direct_convolution_on_every_square_and_channel() {
-        let conv = Conv {
-            out_channels: 5,
-            in_channels: 7,
-            kernel: 3,
-            weights: values(5 * 7 * 9, 1),
-            biases: values(5, 2),
-        };
+        let conv =
+            Conv { out_channels: 5, in_channels: 7, kernel: 3, weights: values(5 * 7 * 9, 1), biases: values(5, 2) };
         let winograd = Winograd3x3::new(&conv, false).expect("a 3×3 convolution");
         // Rounding error in units of f32 precision of an output's terms' magnitudes: F(2×2) reaches 0.8 here,
         // F(4×4) 25 (its transforms' coefficients go up to 8, as lc0's do); a wrong coefficient is off by whole

@@ -5,9 +5,7 @@ use tch::Tensor;
 
 use super::dense::DenseT;
 use super::TensorMaker;
-use crate::network::{
-    Activation, AttentionBody, EncoderLayer, EncoderStack, Ffn, InputEmbedding, LayerNorm, Smolgen,
-};
+use crate::network::{Activation, AttentionBody, EncoderLayer, EncoderStack, Ffn, InputEmbedding, LayerNorm, Smolgen};
 use crate::positional_encoding::positional_encoding;
 
 type TchResult<T> = Result<T, tch::TchError>;
@@ -50,10 +48,7 @@ struct FfnT {
 
 impl FfnT {
     fn new(make: &TensorMaker, ffn: &Ffn) -> TchResult<Self> {
-        Ok(Self {
-            dense1: DenseT::dense(make, &ffn.dense1)?,
-            dense2: DenseT::dense(make, &ffn.dense2)?,
-        })
+        Ok(Self { dense1: DenseT::dense(make, &ffn.dense1)?, dense2: DenseT::dense(make, &ffn.dense2)? })
     }
 
     fn apply(&self, x: &Tensor, activation: Activation) -> TchResult<Tensor> {

@@ -34,8 +34,12 @@ const GRAPH_STORAGE: usize = 1024;
 const MESSAGE_CAPACITY: usize = 2048;
 
 extern "C" {
-    fn kairos_graph_construct(construct: *const c_void, graph: *mut c_void, error: *mut c_char, capacity: usize)
-        -> c_int;
+    fn kairos_graph_construct(
+        construct: *const c_void,
+        graph: *mut c_void,
+        error: *mut c_char,
+        capacity: usize,
+    ) -> c_int;
     fn kairos_graph_call(member: *const c_void, graph: *mut c_void, error: *mut c_char, capacity: usize) -> c_int;
     fn kairos_graph_capture_begin(
         begin: *const c_void,
@@ -165,9 +169,7 @@ impl GraphApi {
 
     fn set_current(&self, stream: &CudaStream) -> Result<(), String> {
         // SAFETY: `setCurrentCUDAStream(CUDAStream)` through the shim, with a stream libtorch handed out.
-        checked(|error| unsafe {
-            kairos_set_current_stream(self.set_current_stream, stream, error, MESSAGE_CAPACITY)
-        })
+        checked(|error| unsafe { kairos_set_current_stream(self.set_current_stream, stream, error, MESSAGE_CAPACITY) })
     }
 }
 
@@ -209,9 +211,8 @@ impl CudaGraph {
             // The capture is ended whether or not the recording succeeded, so that the stream is usable again.
             let recorded = record();
             // SAFETY: `capture_end()` on the graph whose capture began above.
-            let ended = checked(|error| unsafe {
-                kairos_graph_call(api.capture_end, graph.object(), error, MESSAGE_CAPACITY)
-            });
+            let ended =
+                checked(|error| unsafe { kairos_graph_call(api.capture_end, graph.object(), error, MESSAGE_CAPACITY) });
             let recorded = recorded?;
             ended.map(|()| recorded)
         })??;

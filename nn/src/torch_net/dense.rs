@@ -83,19 +83,11 @@ mod tests {
     /// after (mish).
     #[test]
     fn a_prepacked_layer_computes_what_linear_computes() {
-        let make = TensorMaker {
-            device: Device::Cpu,
-            kind: Kind::BFloat16,
-        };
+        let make = TensorMaker { device: Device::Cpu, kind: Kind::BFloat16 };
         let (inputs, outputs) = (48, 40);
         let weights: Vec<f32> = (0..inputs * outputs).map(|i| ((i * 37 % 101) as f32 - 50.0) / 200.0).collect();
         let biases: Vec<f32> = (0..outputs).map(|i| (i as f32 - 20.0) / 40.0).collect();
-        let dense = Dense {
-            inputs,
-            outputs,
-            weights: weights.clone(),
-            biases: biases.clone(),
-        };
+        let dense = Dense { inputs, outputs, weights: weights.clone(), biases: biases.clone() };
         let layer = DenseT::dense(&make, &dense).expect("a packed layer");
         let native = cfg!(target_arch = "x86_64") && crate::cpu_features::native_bf16().is_some();
         assert_eq!(layer.packed, native, "bf16 on an x86 CPU with native bf16 packs");

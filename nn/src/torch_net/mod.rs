@@ -16,14 +16,12 @@ mod squeeze_excite_cpu;
 
 use attention::{AttentionBodyT, EncoderStackT};
 use dense::DenseT;
-use squeeze_excite_cpu::HostExcitation;
 pub(crate) use graphed::GraphedForward;
 pub(crate) use input_rows::{clear_rows_from, write_row, BatchInputs, InputRows};
+use squeeze_excite_cpu::HostExcitation;
 
 use crate::encoder::{write_square_major_input, InputPlanes, PLANES};
-use crate::network::{
-    Activation, Body, Conv, Dense, HeadInput, Network, PolicyHead, SqueezeExcitation, ValueKind,
-};
+use crate::network::{Activation, Body, Conv, Dense, HeadInput, Network, PolicyHead, SqueezeExcitation, ValueKind};
 use crate::policy_map::{attention_policy_map, conv_policy_map, POLICY_SIZE};
 pub use crate::raw_outputs::RawOutputs;
 use crate::raw_outputs::{GatheredOutputs, PolicyGather};
@@ -140,10 +138,7 @@ struct TensorMaker {
 
 impl TensorMaker {
     fn tensor(&self, values: &[f32], shape: &[i64]) -> Result<Tensor, tch::TchError> {
-        Tensor::f_from_slice(values)?
-            .f_reshape(shape)?
-            .f_to_device(self.device)?
-            .f_to_kind(self.kind)
+        Tensor::f_from_slice(values)?.f_reshape(shape)?.f_to_device(self.device)?.f_to_kind(self.kind)
     }
 
     fn vector(&self, values: &[f32]) -> Result<Tensor, tch::TchError> {
@@ -249,9 +244,7 @@ fn square_major_columns(dense: &Dense) -> Dense {
     let weights = dense
         .weights
         .chunks(dense.inputs)
-        .flat_map(|row| {
-            (0..64).flat_map(move |square| (0..channels).map(move |channel| row[channel * 64 + square]))
-        })
+        .flat_map(|row| (0..64).flat_map(move |square| (0..channels).map(move |channel| row[channel * 64 + square])))
         .collect();
     Dense { weights, ..dense.clone() }
 }
@@ -373,29 +366,16 @@ impl TorchNetwork {
     pub fn new(network: &Network, device: Device, kind: Kind) -> Result<Self, tch::TchError> {
         let make = TensorMaker { device, kind };
         let conv = |c: &Conv| -> Result<ConvT, tch::TchError> {
-            let shape = [
-                c.out_channels as i64,
-                c.in_channels as i64,
-                c.kernel as i64,
-                c.kernel as i64,
-            ];
+            let shape = [c.out_channels as i64, c.in_channels as i64, c.kernel as i64, c.kernel as i64];
             let weights = channels_last(&make.tensor(&c.weights, &shape)?)?;
-            Ok(ConvT {
-                weights,
-                biases: make.vector(&c.biases)?,
-                padding: (c.kernel / 2) as i64,
-            })
+            Ok(ConvT { weights, biases: make.vector(&c.biases)?, padding: (c.kernel / 2) as i64 })
         };
         let head = |input: &HeadInput, fc1: &Dense, fc2: &Dense| -> Result<HeadT, tch::TchError> {
             let (input, fc1) = match input {
                 HeadInput::Convolution(c) => (HeadInputT::Convolution(conv(c)?), square_major_columns(fc1)),
                 HeadInput::Embedding(d) => (HeadInputT::Embedding(DenseT::dense(&make, d)?), fc1.clone()),
             };
-            Ok(HeadT {
-                input,
-                fc1: DenseT::dense(&make, &fc1)?,
-                fc2: DenseT::dense(&make, fc2)?,
-            })
+            Ok(HeadT { input, fc1: DenseT::dense(&make, &fc1)?, fc2: DenseT::dense(&make, fc2)? })
         };
         let body = match &network.body {
             Body::Residual(tower) => BodyT::Residual {
@@ -408,32 +388,19 @@ impl TorchNetwork {
                             Some(se) => Some(SqueezeExciteT::new(&make, se, &b.conv2.biases)?),
                             None => None,
                         };
-                        Ok(BlockT {
-                            conv1: conv(&b.conv1)?,
-                            conv2: conv(&b.conv2)?,
-                            se,
-                        })
+                        Ok(BlockT { conv1: conv(&b.conv1)?, conv2: conv(&b.conv2)?, se })
                     })
                     .collect::<Result<Vec<_>, tch::TchError>>()?,
                 filters: tower.filters() as i64,
             },
-            Body::Attention(body) => {
-                BodyT::Attention(Box::new(AttentionBodyT::new(&make, body, network.activation)?))
-            }
+            Body::Attention(body) => BodyT::Attention(Box::new(AttentionBodyT::new(&make, body, network.activation)?)),
         };
         let (policy, policy_gather) = match &network.policy {
-            PolicyHead::Classical { conv: c, fc } => (
-                PolicyT::Classical {
-                    conv: conv(c)?,
-                    fc: DenseT::dense(&make, &square_major_columns(fc))?,
-                },
-                None,
-            ),
+            PolicyHead::Classical { conv: c, fc } => {
+                (PolicyT::Classical { conv: conv(c)?, fc: DenseT::dense(&make, &square_major_columns(fc))? }, None)
+            }
             PolicyHead::Convolution { conv1, conv2 } => (
-                PolicyT::Convolution {
-                    conv1: conv(conv1)?,
-                    conv2: conv(conv2)?,
-                },
+                PolicyT::Convolution { conv1: conv(conv1)?, conv2: conv(conv2)? },
                 Some(gather_index(&square_major_slots(conv_policy_map(), conv2.out_channels), device)?),
             ),
             PolicyHead::Attention(head) => (
@@ -634,14 +601,7 @@ impl TorchNetwork {
     }
 
     fn conv(x: &Tensor, c: &ConvT) -> Result<Tensor, tch::TchError> {
-        x.f_conv2d(
-            &c.weights,
-            Some(&c.biases),
-            [1, 1],
-            [c.padding, c.padding],
-            [1, 1],
-            1,
-        )
+        x.f_conv2d(&c.weights, Some(&c.biases), [1, 1], [c.padding, c.padding], [1, 1], 1)
     }
 
     /// A value or moves-left head's output before its final activation. `features` are the body's:
@@ -666,11 +626,7 @@ impl TorchNetwork {
                 body.apply(&squares, self.smolgen_global.as_ref())?
             }
         };
-        let value_outputs = if self.value_kind == ValueKind::Wdl {
-            3
-        } else {
-            1
-        };
+        let value_outputs = if self.value_kind == ValueKind::Wdl { 3 } else { 1 };
         Ok(DeviceOutputs {
             policy: self.policy(&features, batch)?,
             value: self.head(&features, &self.value, batch)?.f_reshape([batch, value_outputs])?,
@@ -749,19 +705,9 @@ impl TorchNetwork {
                 let p = self.conv_activated(features, conv1)?;
                 square_major_rows(&Self::conv(&p, conv2)?, batch)?
             }
-            PolicyT::Attention {
-                embedding,
-                embedding_activation,
-                encoders,
-                query,
-                key,
-                promotion,
-                key_width,
-            } => {
+            PolicyT::Attention { embedding, embedding_activation, encoders, query, key, promotion, key_width } => {
                 let squares = match &self.body {
-                    BodyT::Residual { filters, .. } => {
-                        features.f_reshape([batch, *filters, 64])?.f_transpose(1, 2)?
-                    }
+                    BodyT::Residual { filters, .. } => features.f_reshape([batch, *filters, 64])?.f_transpose(1, 2)?,
                     BodyT::Attention(_) => features.shallow_clone(),
                 };
                 let mut h = embedding.apply_activated(&squares, *embedding_activation)?;
@@ -770,15 +716,9 @@ impl TorchNetwork {
                 }
                 let q = query.apply(&h)?;
                 let k = key.apply(&h)?;
-                let logits = q
-                    .f_matmul(&k.f_transpose(1, 2)?)?
-                    .f_divide_scalar((*key_width as f64).sqrt())?;
-                let offsets = k
-                    .f_narrow(1, 56, 8)?
-                    .f_matmul(&promotion.f_transpose(0, 1)?)?;
-                let bonus = offsets
-                    .f_narrow(2, 0, 3)?
-                    .f_add(&offsets.f_narrow(2, 3, 1)?)?;
+                let logits = q.f_matmul(&k.f_transpose(1, 2)?)?.f_divide_scalar((*key_width as f64).sqrt())?;
+                let offsets = k.f_narrow(1, 56, 8)?.f_matmul(&promotion.f_transpose(0, 1)?)?;
+                let bonus = offsets.f_narrow(2, 0, 3)?.f_add(&offsets.f_narrow(2, 3, 1)?)?;
                 let promotions = logits
                     .f_narrow(1, 48, 8)?
                     .f_narrow(2, 56, 8)?
@@ -825,8 +765,26 @@ mod tests {
     #[test]
     fn batches_are_padded_to_a_power_of_two_or_three_quarters_of_one() {
         let expected = [
-            (1, 1), (2, 2), (3, 3), (4, 4), (5, 6), (6, 6), (7, 8), (8, 8), (9, 12), (12, 12), (13, 16),
-            (17, 24), (24, 24), (25, 32), (32, 32), (33, 48), (49, 64), (64, 64), (65, 96), (200, 256),
+            (1, 1),
+            (2, 2),
+            (3, 3),
+            (4, 4),
+            (5, 6),
+            (6, 6),
+            (7, 8),
+            (8, 8),
+            (9, 12),
+            (12, 12),
+            (13, 16),
+            (17, 24),
+            (24, 24),
+            (25, 32),
+            (32, 32),
+            (33, 48),
+            (49, 64),
+            (64, 64),
+            (65, 96),
+            (200, 256),
         ];
         for (batch, padded) in expected {
             assert_eq!(padded_batch_size(batch), padded, "batch {batch}");

@@ -55,11 +55,7 @@ pub(super) fn linear(
     activation: &CStr,
 ) -> Result<Tensor, TchError> {
     let mut bias_handle = biases.map_or(ptr::null_mut(), |b| b.as_ptr() as TensorHandle);
-    let bias_argument = if biases.is_some() {
-        &mut bias_handle as *mut TensorHandle
-    } else {
-        ptr::null_mut()
-    };
+    let bias_argument = if biases.is_some() { &mut bias_handle as *mut TensorHandle } else { ptr::null_mut() };
     let mut output: TensorHandle = ptr::null_mut();
     // SAFETY: the tensors outlive the call, which only borrows them; no scalars and no algorithm are passed;
     // on success `output` is an owned `at::Tensor*`.

@@ -35,11 +35,7 @@ impl Layout {
         if t.stride() != [64 * channels, 1, 8 * channels, channels] {
             return None;
         }
-        Some(Self {
-            batch: usize::try_from(batch).ok()?,
-            channels: usize::try_from(channels).ok()?,
-            kind: t.kind(),
-        })
+        Some(Self { batch: usize::try_from(batch).ok()?, channels: usize::try_from(channels).ok()?, kind: t.kind() })
     }
 
     fn len(self) -> usize {
@@ -287,9 +283,7 @@ fn means_of<E: Element>(data: &[E], channels: usize, means: &mut [f32]) {
 
 #[inline(always)]
 fn tail<E: Element>(out: &mut [E], skip: &[E], gamma: &[f32], shift: &[f32], channels: usize) {
-    let positions = out
-        .chunks_exact_mut(64 * channels)
-        .zip(skip.chunks_exact(64 * channels));
+    let positions = out.chunks_exact_mut(64 * channels).zip(skip.chunks_exact(64 * channels));
     for ((out, skip), (gamma, shift)) in positions.zip(gamma.chunks_exact(channels).zip(shift.chunks_exact(channels))) {
         for (out, skip) in out.chunks_exact_mut(channels).zip(skip.chunks_exact(channels)) {
             for (((out, skip), gamma), shift) in out.iter_mut().zip(skip).zip(gamma).zip(shift) {
@@ -311,20 +305,13 @@ mod tests {
     /// As the network thread runs them: libtorch's loops on one thread (`BackendThreads=1`).
     fn channels_last(values: &[f32], batch: i64, channels: i64, kind: Kind) -> Tensor {
         tch::set_num_threads(1);
-        Tensor::from_slice(values)
-            .reshape([batch, 8, 8, channels])
-            .to_kind(kind)
-            .permute([0, 3, 1, 2])
+        Tensor::from_slice(values).reshape([batch, 8, 8, channels]).to_kind(kind).permute([0, 3, 1, 2])
     }
 
     /// The values of `t` square-major (`[batch][square][channel]`) for a `[batch][channels][8][8]` tensor, as given
     /// to [`channels_last`]; a `[batch][channels]` tensor's as they are.
     fn host(t: &Tensor) -> Vec<f32> {
-        let t = if t.dim() == 4 {
-            t.permute([0, 2, 3, 1])
-        } else {
-            t.shallow_clone()
-        };
+        let t = if t.dim() == 4 { t.permute([0, 2, 3, 1]) } else { t.shallow_clone() };
         Vec::<f32>::try_from(t.to_kind(Kind::Float).contiguous().flatten(0, -1)).unwrap()
     }
 
@@ -338,11 +325,7 @@ mod tests {
         for kind in [Kind::Float, Kind::BFloat16] {
             let t = channels_last(&values, 2, 3, kind);
             let means = channel_means(&t).expect("a channels-last CPU tensor");
-            assert_eq!(
-                means,
-                [3.9375, 13.9375, 23.9375, 103.9375, 113.9375, 123.9375],
-                "{kind:?}"
-            );
+            assert_eq!(means, [3.9375, 13.9375, 23.9375, 103.9375, 113.9375, 123.9375], "{kind:?}");
         }
     }
 
@@ -365,21 +348,15 @@ mod tests {
         let (batch, channels) = (5, 24);
         tch::set_num_threads(1);
         for kind in [Kind::Float, Kind::BFloat16] {
-            let conv = Tensor::randn([batch, 8, 8, channels], (Kind::Float, Device::Cpu))
-                .to_kind(kind)
-                .permute([0, 3, 1, 2]);
-            let skip = Tensor::randn([batch, 8, 8, channels], (Kind::Float, Device::Cpu))
-                .to_kind(kind)
-                .permute([0, 3, 1, 2]);
+            let conv =
+                Tensor::randn([batch, 8, 8, channels], (Kind::Float, Device::Cpu)).to_kind(kind).permute([0, 3, 1, 2]);
+            let skip =
+                Tensor::randn([batch, 8, 8, channels], (Kind::Float, Device::Cpu)).to_kind(kind).permute([0, 3, 1, 2]);
             let gamma = Tensor::rand([batch, channels], (Kind::Float, Device::Cpu));
             let shift = Tensor::randn([batch, channels], (Kind::Float, Device::Cpu));
             let tolerance = if kind == Kind::Float { 1e-5 } else { 2e-2 };
 
-            let want = host(
-                &conv
-                    .to_kind(Kind::Float)
-                    .mean_dim([2i64, 3].as_slice(), false, None::<Kind>),
-            );
+            let want = host(&conv.to_kind(Kind::Float).mean_dim([2i64, 3].as_slice(), false, None::<Kind>));
             let means = channel_means(&conv).expect("a channels-last CPU tensor");
             for (got, want) in means.iter().zip(&want) {
                 assert!((got - want).abs() <= tolerance, "{kind:?}: mean {got} against {want}");
@@ -393,10 +370,7 @@ mod tests {
             let (gamma, shift) = (host(&gamma), host(&shift));
             assert!(scale_shift_skip_relu(&mut out, &skip, &gamma, &shift));
             for (got, want) in host(&out).iter().zip(host(&want)) {
-                assert!(
-                    (got - want).abs() <= tolerance * want.abs().max(1.0),
-                    "{kind:?}: {got} against {want}"
-                );
+                assert!((got - want).abs() <= tolerance * want.abs().max(1.0), "{kind:?}: {got} against {want}");
             }
         }
     }
@@ -409,19 +383,10 @@ mod tests {
         let half = Tensor::ones([1, 8, 8, 4], (Kind::Half, Device::Cpu)).permute([0, 3, 1, 2]);
         assert_eq!(channel_means(&half), None);
         let mut out = Tensor::ones([1, 8, 8, 4], (Kind::Float, Device::Cpu)).permute([0, 3, 1, 2]);
-        assert!(
-            !scale_shift_skip_relu(&mut out, &nchw, &[1.0; 4], &[0.0; 4]),
-            "a skip in NCHW"
-        );
-        assert!(
-            !scale_shift_skip_relu(&mut out.shallow_clone(), &out, &[1.0; 4], &[0.0; 4]),
-            "the skip is the output"
-        );
+        assert!(!scale_shift_skip_relu(&mut out, &nchw, &[1.0; 4], &[0.0; 4]), "a skip in NCHW");
+        assert!(!scale_shift_skip_relu(&mut out.shallow_clone(), &out, &[1.0; 4], &[0.0; 4]), "the skip is the output");
         let skip = out.copy();
-        assert!(
-            !scale_shift_skip_relu(&mut out, &skip, &[1.0; 3], &[0.0; 4]),
-            "too few scales"
-        );
+        assert!(!scale_shift_skip_relu(&mut out, &skip, &[1.0; 3], &[0.0; 4]), "too few scales");
         tch::set_num_threads(2);
         assert_eq!(channel_means(&skip), None, "libtorch's loops on two threads");
         tch::set_num_threads(1);
@@ -432,19 +397,8 @@ mod tests {
     fn bf16_rounds_to_nearest_even_as_libtorch() {
         // 1 + 2⁻⁸ and 1 + 3·2⁻⁸ lie halfway between two bf16s: to the even one, 1 and 1 + 2⁻⁶.
         let (halfway_down, halfway_up) = (f32::from_bits(0x3F80_8000), f32::from_bits(0x3F81_8000));
-        for value in [
-            1.0f32,
-            halfway_down,
-            halfway_up,
-            -3.3,
-            1e-40,
-            f32::INFINITY,
-            65504.0,
-            3.0e38,
-        ] {
-            let libtorch = Tensor::from_slice(&[value])
-                .to_kind(Kind::BFloat16)
-                .view_dtype(Kind::Int16);
+        for value in [1.0f32, halfway_down, halfway_up, -3.3, 1e-40, f32::INFINITY, 65504.0, 3.0e38] {
+            let libtorch = Tensor::from_slice(&[value]).to_kind(Kind::BFloat16).view_dtype(Kind::Int16);
             let bits = i16::try_from(&libtorch.reshape([])).unwrap() as u16;
             assert_eq!(Bf16::narrow(value).0, bits, "{value}");
         }

@@ -38,17 +38,12 @@ pub struct Values {
 
 impl Values {
     pub fn new(storage: Storage, seed: u64) -> Self {
-        Self {
-            generator: ChaCha8Rng::seed_from_u64(seed),
-            storage,
-        }
+        Self { generator: ChaCha8Rng::seed_from_u64(seed), storage }
     }
 
     /// A layer of `n` values in `[low, high)`, returned with the values a decoder must produce.
     pub fn layer(&mut self, n: usize, low: f32, high: f32) -> (Layer, Vec<f64>) {
-        let raw: Vec<f32> = (0..n)
-            .map(|_| self.generator.random_range(low..high))
-            .collect();
+        let raw: Vec<f32> = (0..n).map(|_| self.generator.random_range(low..high)).collect();
         encode(&raw, self.storage)
     }
 }
@@ -57,32 +52,22 @@ impl Values {
 pub fn encode(raw: &[f32], storage: Storage) -> (Layer, Vec<f64>) {
     let mut layer = Layer::default();
     let (bytes, decoded): (Vec<u8>, Vec<f64>) = match storage {
-        Storage::Float32 => (
-            raw.iter().flat_map(|v| v.to_le_bytes()).collect(),
-            raw.iter().map(|&v| f64::from(v)).collect(),
-        ),
+        Storage::Float32 => {
+            (raw.iter().flat_map(|v| v.to_le_bytes()).collect(), raw.iter().map(|&v| f64::from(v)).collect())
+        }
         Storage::Float16 => {
             let h: Vec<half::f16> = raw.iter().map(|&v| half::f16::from_f32(v)).collect();
-            (
-                h.iter().flat_map(|v| v.to_le_bytes()).collect(),
-                h.iter().map(|v| v.to_f64()).collect(),
-            )
+            (h.iter().flat_map(|v| v.to_le_bytes()).collect(), h.iter().map(|v| v.to_f64()).collect())
         }
         Storage::Bfloat16 => {
             let h: Vec<half::bf16> = raw.iter().map(|&v| half::bf16::from_f32(v)).collect();
-            (
-                h.iter().flat_map(|v| v.to_le_bytes()).collect(),
-                h.iter().map(|v| v.to_f64()).collect(),
-            )
+            (h.iter().flat_map(|v| v.to_le_bytes()).collect(), h.iter().map(|v| v.to_f64()).collect())
         }
         Storage::Linear16 => {
             let (min, max) = (-2.0f32, 2.0f32);
             layer.min_val = Some(min);
             layer.max_val = Some(max);
-            let q: Vec<u16> = raw
-                .iter()
-                .map(|&v| (((v - min) / (max - min)) * 65535.0).round() as u16)
-                .collect();
+            let q: Vec<u16> = raw.iter().map(|&v| (((v - min) / (max - min)) * 65535.0).round() as u16).collect();
             let decoded = q
                 .iter()
                 .map(|&q| {
@@ -136,21 +121,10 @@ pub struct Reference {
     pub moves_left: Option<(RefConv, RefDense, RefDense)>,
 }
 
-fn conv_block(
-    v: &mut Values,
-    out: usize,
-    inp: usize,
-    k: usize,
-    bn: bool,
-    betas: bool,
-) -> (ConvBlock, RefConv) {
+fn conv_block(v: &mut Values, out: usize, inp: usize, k: usize, bn: bool, betas: bool) -> (ConvBlock, RefConv) {
     let (w, wv) = v.layer(out * inp * k * k, -0.5, 0.5);
     let (b, bv) = v.layer(out, -0.2, 0.2);
-    let mut block = ConvBlock {
-        weights: Some(w),
-        biases: Some(b),
-        ..Default::default()
-    };
+    let mut block = ConvBlock { weights: Some(w), biases: Some(b), ..Default::default() };
     let bn_values = bn.then(|| {
         let (m, mv) = v.layer(out, -0.3, 0.3);
         let (s, sv) = v.layer(out, 0.5, 1.5);
@@ -166,25 +140,10 @@ fn conv_block(
             (mv, sv, vec![1.0; out], vec![0.0; out])
         }
     });
-    (
-        block,
-        RefConv {
-            out,
-            inp,
-            k,
-            w: wv,
-            bias: bv,
-            bn: bn_values,
-        },
-    )
+    (block, RefConv { out, inp, k, w: wv, bias: bv, bn: bn_values })
 }
 
-fn dense(
-    v: &mut Values,
-    out: usize,
-    inp: usize,
-    bias: bool,
-) -> (Option<Layer>, Option<Layer>, RefDense) {
+fn dense(v: &mut Values, out: usize, inp: usize, bias: bool) -> (Option<Layer>, Option<Layer>, RefDense) {
     let (w, wv) = v.layer(out * inp, -0.5, 0.5);
     let (b, bv) = if bias {
         let (l, lv) = v.layer(out, -0.2, 0.2);
@@ -192,16 +151,7 @@ fn dense(
     } else {
         (None, vec![0.0; out])
     };
-    (
-        Some(w),
-        b,
-        RefDense {
-            out,
-            inp,
-            w: wv,
-            b: bv,
-        },
-    )
+    (Some(w), b, RefDense { out, inp, w: wv, b: bv })
 }
 
 /// Builds a network message and its reference.
@@ -222,11 +172,7 @@ pub fn build(spec: Spec, seed: u64) -> (Net, Reference) {
         } else {
             (None, None)
         };
-        weights.residual.push(Residual {
-            conv1: Some(c1),
-            conv2: Some(c2),
-            se,
-        });
+        weights.residual.push(Residual { conv1: Some(c1), conv2: Some(c2), se });
         blocks.push((r1, r2, se_ref));
     }
     let mut policy_convs = Vec::new();
@@ -291,25 +237,13 @@ pub fn build(spec: Spec, seed: u64) -> (Net, Reference) {
     };
     let net = Net {
         magic: Some(0x1c0),
-        min_version: Some(proto::EngineVersion {
-            major: Some(0),
-            minor: Some(30),
-            patch: Some(0),
-        }),
+        min_version: Some(proto::EngineVersion { major: Some(0), minor: Some(30), patch: Some(0) }),
         format: Some(format),
         weights: Some(weights),
         ..Default::default()
     };
-    let reference = Reference {
-        spec,
-        input,
-        blocks,
-        policy_convs,
-        policy_dense,
-        promotion,
-        value: (vr, v1, v2),
-        moves_left,
-    };
+    let reference =
+        Reference { spec, input, blocks, policy_convs, policy_dense, promotion, value: (vr, v1, v2), moves_left };
     (net, reference)
 }
 
@@ -349,18 +283,11 @@ fn conv(c: &RefConv, x: &[f64]) -> Vec<f64> {
 }
 
 fn linear(d: &RefDense, x: &[f64]) -> Vec<f64> {
-    (0..d.out)
-        .map(|o| d.b[o] + (0..d.inp).map(|i| d.w[o * d.inp + i] * x[i]).sum::<f64>())
-        .collect()
+    (0..d.out).map(|o| d.b[o] + (0..d.inp).map(|i| d.w[o * d.inp + i] * x[i]).sum::<f64>()).collect()
 }
 
 fn selu(x: f64) -> f64 {
-    1.0507009873554805
-        * if x > 0.0 {
-            x
-        } else {
-            1.6732632423543772 * (x.exp() - 1.0)
-        }
+    1.0507009873554805 * if x > 0.0 { x } else { 1.6732632423543772 * (x.exp() - 1.0) }
 }
 
 /// Outputs of the reference: 1858 policy logits, raw value outputs, moves left.
@@ -373,9 +300,7 @@ pub fn forward(r: &Reference, input: &[f32]) -> (Vec<f64>, Vec<f64>, Option<f64>
         let mut z = conv(c2, &y);
         if let Some((d1, d2)) = se {
             let f = s.filters;
-            let pooled: Vec<f64> = (0..f)
-                .map(|c| z[c * 64..(c + 1) * 64].iter().sum::<f64>() / 64.0)
-                .collect();
+            let pooled: Vec<f64> = (0..f).map(|c| z[c * 64..(c + 1) * 64].iter().sum::<f64>() / 64.0).collect();
             let hidden: Vec<f64> = linear(d1, &pooled).into_iter().map(|v| act(s, v)).collect();
             let gb = linear(d2, &hidden);
             for c in 0..f {
@@ -389,17 +314,11 @@ pub fn forward(r: &Reference, input: &[f32]) -> (Vec<f64>, Vec<f64>, Option<f64>
     }
     let policy = match s.policy {
         1 => {
-            let p: Vec<f64> = conv(&r.policy_convs[0], &x)
-                .into_iter()
-                .map(|v| act(s, v))
-                .collect();
+            let p: Vec<f64> = conv(&r.policy_convs[0], &x).into_iter().map(|v| act(s, v)).collect();
             linear(&r.policy_dense[0], &p)
         }
         2 => {
-            let p: Vec<f64> = conv(&r.policy_convs[0], &x)
-                .into_iter()
-                .map(|v| act(s, v))
-                .collect();
+            let p: Vec<f64> = conv(&r.policy_convs[0], &x).into_iter().map(|v| act(s, v)).collect();
             let p = conv(&r.policy_convs[1], &p);
             let map = nn::policy_map::conv_policy_map();
             let mut logits = vec![0.0; 1858];
@@ -435,23 +354,13 @@ fn attention_policy(r: &Reference, x: &[f64]) -> Vec<f64> {
     let keys: Vec<Vec<f64>> = squares.iter().map(|h| linear(k, h)).collect();
     let depth = q.out;
     let logit = |from: usize, to: usize| {
-        queries[from]
-            .iter()
-            .zip(&keys[to])
-            .map(|(a, b)| a * b)
-            .sum::<f64>()
-            / (depth as f64).sqrt()
+        queries[from].iter().zip(&keys[to]).map(|(a, b)| a * b).sum::<f64>() / (depth as f64).sqrt()
     };
     let mut flat: Vec<f64> = (0..4096).map(|i| logit(i / 64, i % 64)).collect();
     for from_file in 0..8 {
         for to_file in 0..8 {
-            let offsets: Vec<f64> = (0..4)
-                .map(|p| {
-                    (0..depth)
-                        .map(|d| r.promotion[p * depth + d] * keys[56 + to_file][d])
-                        .sum()
-                })
-                .collect();
+            let offsets: Vec<f64> =
+                (0..4).map(|p| (0..depth).map(|d| r.promotion[p * depth + d] * keys[56 + to_file][d]).sum()).collect();
             for piece in 0..3 {
                 flat.push(logit(48 + from_file, 56 + to_file) + offsets[piece] + offsets[3]);
             }

@@ -46,7 +46,13 @@ pub(crate) struct Conv {
 
 impl Conv {
     /// Reads `NAME.weight` [outputs, inputs, kernel, kernel] and `NAME.bias` [outputs].
-    pub(crate) fn read(file: &ModelFile, name: &str, inputs: usize, outputs: usize, kernel: usize) -> Result<Self, ModelError> {
+    pub(crate) fn read(
+        file: &ModelFile,
+        name: &str,
+        inputs: usize,
+        outputs: usize,
+        kernel: usize,
+    ) -> Result<Self, ModelError> {
         Ok(Self {
             weight: file.tensor(&format!("{name}.weight"), &[outputs, inputs, kernel, kernel])?.to_vec(),
             bias: file.tensor(&format!("{name}.bias"), &[outputs])?.to_vec(),
@@ -133,8 +139,13 @@ mod tests {
 
     #[test]
     fn two_channels_add_up_and_dense_is_w_x_plus_b() {
-        let out = conv(vec![0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0], vec![0.0], 2, 3)
-            .forward(&[[1.0; 64], [10.0; 64]].concat());
+        let out = conv(
+            vec![0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0, 0.0, 0.0],
+            vec![0.0],
+            2,
+            3,
+        )
+        .forward(&[[1.0; 64], [10.0; 64]].concat());
         assert!(out.iter().all(|&v| v == 32.0), "2 · 1 + 3 · 10 at every square");
         let dense = Dense { weight: vec![1.0, 2.0, 3.0, -1.0, 0.5, 0.0], bias: vec![0.25, -0.5], inputs: 3 };
         assert_eq!(dense.forward(&[1.0, 1.0, 2.0]), vec![0.25 + 1.0 + 2.0 + 6.0, -0.5 - 1.0 + 0.5]);

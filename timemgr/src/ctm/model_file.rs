@@ -83,9 +83,8 @@ impl TargetKind {
     pub fn from_header(header: Option<&str>) -> Result<Self, String> {
         match header {
             None => Ok(TargetKind::ShareOfClock),
-            Some(name) => Self::from_name(name).ok_or_else(|| {
-                format!("unknown {TARGET_KIND_KEY} '{name}' (this version knows rho and instability)")
-            }),
+            Some(name) => Self::from_name(name)
+                .ok_or_else(|| format!("unknown {TARGET_KIND_KEY} '{name}' (this version knows rho and instability)")),
         }
     }
 }
@@ -178,7 +177,12 @@ impl ModelFile {
             arch,
             kernel,
             target_kind,
-            norm: Normalisation { feature_mean: Vec::new(), feature_std: Vec::new(), target_mean: 0.0, target_std: 1.0 },
+            norm: Normalisation {
+                feature_mean: Vec::new(),
+                feature_std: Vec::new(),
+                target_mean: 0.0,
+                target_std: 1.0,
+            },
             tensors,
         };
         let target = model.tensor("norm.target", &[2])?;

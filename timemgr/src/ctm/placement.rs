@@ -31,8 +31,14 @@ pub enum Role {
 }
 
 /// FEN's letters of the roles, in [`Role`] order.
-const ROLE_LETTERS: [(char, Role); 6] =
-    [('p', Role::Pawn), ('n', Role::Knight), ('b', Role::Bishop), ('r', Role::Rook), ('q', Role::Queen), ('k', Role::King)];
+const ROLE_LETTERS: [(char, Role); 6] = [
+    ('p', Role::Pawn),
+    ('n', Role::Knight),
+    ('b', Role::Bishop),
+    ('r', Role::Rook),
+    ('q', Role::Queen),
+    ('k', Role::King),
+];
 
 impl Role {
     /// 0–5 for pawn … king.
@@ -85,7 +91,8 @@ impl PiecePlacement {
 
     /// The initial position.
     pub fn initial() -> Self {
-        let back_rank = [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
+        let back_rank =
+            [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
         Self::from_fn(|square| {
             let (rank, file) = (square / 8, square % 8);
             let colour = if rank < 4 { Colour::White } else { Colour::Black };
@@ -217,7 +224,9 @@ mod tests {
         let ending: PiecePlacement = "4k3/8/8/8/8/8/4P3/4K3".parse().unwrap();
         let pieces: Vec<(usize, char)> = ending.pieces().map(|(s, p)| (s, p.fen_char())).collect();
         assert_eq!(pieces, vec![(4, 'K'), (12, 'P'), (60, 'k')]);
-        for bad in ["", "8/8/8/8/8/8/8", "9/8/8/8/8/8/8/8", "7/8/8/8/8/8/8/8", "ppppppppp/8/8/8/8/8/8/8", "x7/8/8/8/8/8/8/8"] {
+        for bad in
+            ["", "8/8/8/8/8/8/8", "9/8/8/8/8/8/8/8", "7/8/8/8/8/8/8/8", "ppppppppp/8/8/8/8/8/8/8", "x7/8/8/8/8/8/8/8"]
+        {
             assert!(bad.parse::<PiecePlacement>().is_err(), "{bad}");
         }
     }

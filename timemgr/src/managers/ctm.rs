@@ -117,7 +117,12 @@ pub struct CtmManager {
 
 impl CtmManager {
     /// A fresh manager for one game; `name` is the canonical option string shown in traces.
-    pub fn boxed(params: CtmParams, fallback: Box<dyn TimeManager>, adjustments: Adjustments, name: String) -> Box<dyn TimeManager> {
+    pub fn boxed(
+        params: CtmParams,
+        fallback: Box<dyn TimeManager>,
+        adjustments: Adjustments,
+        name: String,
+    ) -> Box<dyn TimeManager> {
         Box::new(Self { params, fallback, adjustments, name, in_flight: None, traces: TraceBook::default() })
     }
 

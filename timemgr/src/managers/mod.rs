@@ -12,8 +12,8 @@ pub mod smooth;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext, Stopper, TimeUsageHint};
 pub use crate::options::registry::Adjustments;
+use crate::search_stats::{GoParams, Hints, IterationStats, MoveContext, Stopper, TimeUsageHint};
 use crate::trace::{MoveTrace, TraceBook, TraceValue};
 
 /// A per-game time manager: budgets each move from the clock and learns from how the move went.
@@ -253,7 +253,13 @@ pub(crate) fn new_trace(manager: String, clock: &ClockView, go: &GoParams, ctx: 
 }
 
 /// Applies the adjustments and the hard cap `[0, T − O]` to a budget, recording both in the trace.
-pub(crate) fn finish_budget(budget_ms: f64, adjustments: &Adjustments, clock: &ClockView, ctx: &MoveContext, trace: &mut MoveTrace) -> i64 {
+pub(crate) fn finish_budget(
+    budget_ms: f64,
+    adjustments: &Adjustments,
+    clock: &ClockView,
+    ctx: &MoveContext,
+    trace: &mut MoveTrace,
+) -> i64 {
     let (adjusted, why) = adjustments.apply(budget_ms, ctx);
     if let Some(why) = why {
         trace.step(&format!("adjusted_ms ({why})"), adjusted);

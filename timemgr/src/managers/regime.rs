@@ -15,8 +15,8 @@
 use super::smooth::engine_nps_or_fallback;
 use super::{ClockView, TimeManager};
 use crate::estimator::mle_legacy;
-use crate::options::registry::{ComponentKeys, LegacyParams};
 pub use crate::options::registry::RegimeKeys;
+use crate::options::registry::{ComponentKeys, LegacyParams};
 use crate::search_stats::{GoParams, IterationStats, MoveContext, Stopper};
 use crate::trace::{MoveTrace, TraceValue};
 

@@ -3,13 +3,12 @@
 use std::fmt;
 
 use super::dict::{parse_dict, Dict, Value};
-use super::value::ParamValue;
 use super::error::{Names, OptionError, Suggestion};
 use super::registry::{
     component, estimators, managers, Adjustments, ComponentKeys, ComponentKind, ComponentSpec, ParamKind, ParamSpec,
     PresetChoice, PresetValue,
 };
-
+use super::value::ParamValue;
 
 /// One component (manager or estimator) with a value for each of its keys.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,7 +87,8 @@ impl ComponentConfig {
 
     /// Sets a numeric key (the tuner's entry point), checking type and range.
     pub fn set_number(&mut self, name: &str, value: f64) -> Result<(), OptionError> {
-        let value = if value.fract() == 0.0 && value.abs() < 9e15 { Value::Int(value as i64) } else { Value::Float(value) };
+        let value =
+            if value.fract() == 0.0 && value.abs() < 9e15 { Value::Int(value as i64) } else { Value::Float(value) };
         self.set(name, &value)
     }
 
@@ -197,7 +197,9 @@ fn validate(component: &str, param: &ParamSpec, value: &Value) -> Result<ParamVa
         },
         (ParamKind::Choice { choices, .. }, _) => Err(wrong_type(&format!("one of {}", choices.join(", ")))),
         (ParamKind::Text { .. }, Value::Str(text)) => Ok(ParamValue::Text(text.clone())),
-        (ParamKind::Text { .. }, _) => Err(wrong_type("text (quote it if it starts with a digit, e.g. '2025/model.bin')")),
+        (ParamKind::Text { .. }, _) => {
+            Err(wrong_type("text (quote it if it starts with a digit, e.g. '2025/model.bin')"))
+        }
     }
 }
 
@@ -266,12 +268,13 @@ impl TimeManagerConfig {
             }
             (Some(_), []) => default_estimator.clone(),
             (Some(_), [(name, _)]) => {
-                let est = estimators().iter().find(|e| e.name == name).ok_or_else(|| OptionError::UnknownComponent {
-                    what: "moves-left estimator",
-                    name: name.clone(),
-                    suggestion: Suggestion::closest(name, estimators().iter().map(|e| e.name)),
-                    valid: Names(estimators().iter().map(|e| e.name.to_owned()).collect()),
-                })?;
+                let est =
+                    estimators().iter().find(|e| e.name == name).ok_or_else(|| OptionError::UnknownComponent {
+                        what: "moves-left estimator",
+                        name: name.clone(),
+                        suggestion: Suggestion::closest(name, estimators().iter().map(|e| e.name)),
+                        valid: Names(estimators().iter().map(|e| e.name.to_owned()).collect()),
+                    })?;
                 let same_as_default = Some(est.name) == spec.default_estimator;
                 let preset_values = if same_as_default { preset.map_or(&[][..], |p| p.estimator_values) } else { &[] };
                 Some(ComponentConfig::with_defaults(est, preset_values, &[]))
@@ -344,7 +347,8 @@ mod tests {
 
     #[test]
     fn canonical_string_lists_only_changes() {
-        let config = TimeManagerConfig::parse("smooth(max-move-budget=1, preset=lc0, mle-legacy(midpoint=50))").unwrap();
+        let config =
+            TimeManagerConfig::parse("smooth(max-move-budget=1, preset=lc0, mle-legacy(midpoint=50))").unwrap();
         assert_eq!(config.to_string(), "smooth(preset=lc0,max-move-budget=1.0,mle-legacy(midpoint=50.0))");
         assert_eq!(TimeManagerConfig::parse("legacy()").unwrap().to_string(), "legacy");
     }

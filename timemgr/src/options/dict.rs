@@ -65,11 +65,8 @@ pub fn parse_dict(input: &str) -> Result<Dict, OptionError> {
 }
 
 fn lex(input: &str) -> Result<Vec<(usize, Token)>, OptionError> {
-    let error = |offset: usize, reason: &str| OptionError::Parse {
-        offset,
-        input: input.to_owned(),
-        reason: reason.to_owned(),
-    };
+    let error =
+        |offset: usize, reason: &str| OptionError::Parse { offset, input: input.to_owned(), reason: reason.to_owned() };
     let chars: Vec<(usize, char)> = input.char_indices().collect();
     let mut tokens = Vec::new();
     let mut i = 0;

@@ -80,8 +80,10 @@ pub enum OptionError {
         reason: String,
     },
     /// A key option of a manager or estimator that the selected `TimeManager` does not use.
-    #[error("{option} is key {key} of {owner}, but TimeManager is {selected}; select it first (setoption name \
-             TimeManager value {select}, or --time-manager={select} before the flag), then set {option}")]
+    #[error(
+        "{option} is key {key} of {owner}, but TimeManager is {selected}; select it first (setoption name \
+             TimeManager value {select}, or --time-manager={select} before the flag), then set {option}"
+    )]
     ForeignKey {
         /// The option's UCI name.
         option: String,

@@ -1,8 +1,8 @@
 //! `kairos tm-help [NAME]`: every manager and estimator with each key's default, range and meaning.
 
-use super::value::ParamValue;
 use super::error::{Names, OptionError, Suggestion};
 use super::registry::{component, estimators, managers, ComponentKind, ComponentSpec, ParamKind};
+use super::value::ParamValue;
 
 /// Help for one manager or estimator, or for all of them when `name` is `None`.
 pub fn render_help(name: Option<&str>) -> Result<String, OptionError> {

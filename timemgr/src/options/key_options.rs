@@ -6,10 +6,10 @@
 use std::sync::LazyLock;
 
 use super::config::TimeManagerConfig;
-use super::value::ParamValue;
 use super::dict::Value;
 use super::error::OptionError;
 use super::registry::{estimators, managers, ComponentKind, ComponentSpec, ParamKind, ParamSpec};
+use super::value::ParamValue;
 
 /// One registry key offered as an engine option.
 #[derive(Clone, Debug, PartialEq)]

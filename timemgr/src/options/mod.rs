@@ -10,7 +10,6 @@ pub mod registry;
 pub mod value;
 
 pub use config::{ComponentConfig, TimeManagerConfig};
-pub use value::ParamValue;
 pub use dict::{parse_dict, Dict, Value};
 pub use error::OptionError;
 pub use help::render_help;
@@ -18,3 +17,4 @@ pub use key_options::{key_option, key_option_of, key_options, KeyOption};
 pub use registry::{
     component, estimators, managers, numeric_params, ComponentKind, ComponentSpec, ParamKind, ParamSpec, Preset,
 };
+pub use value::ParamValue;

@@ -2,8 +2,8 @@
 //! tuner and canonical printing all read these tables, so nothing is listed twice. Each table is declared
 //! together with the typed struct the code reads it as ([`ComponentKeys`]).
 
-use super::value::ParamValue;
 use super::error::OptionError;
+use super::value::ParamValue;
 
 /// What a key holds, with its default, range and (for numbers) the tuner's step.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -284,7 +284,12 @@ const fn text(name: &'static str, default: &'static str, help: &'static str) -> 
     ParamSpec { name, kind: ParamKind::Text { default }, help }
 }
 
-const fn choice(name: &'static str, default: &'static str, choices: &'static [&'static str], help: &'static str) -> ParamSpec {
+const fn choice(
+    name: &'static str,
+    default: &'static str,
+    choices: &'static [&'static str],
+    help: &'static str,
+) -> ParamSpec {
     ParamSpec { name, kind: ParamKind::Choice { default, choices }, help }
 }
 

@@ -19,7 +19,15 @@ pub fn go(time: i64, inc: i64) -> GoParams {
 
 /// White to move at `ply` with lc0's default overhead.
 pub fn ctx(ply: u32, reused: u64) -> MoveContext {
-    MoveContext { white_to_move: true, game_ply: ply, reused_visits: reused, move_overhead_ms: 200, legal_moves: 20, piece_count: 32, ..MoveContext::default() }
+    MoveContext {
+        white_to_move: true,
+        game_ply: ply,
+        reused_visits: reused,
+        move_overhead_ms: 200,
+        legal_moves: 20,
+        piece_count: 32,
+        ..MoveContext::default()
+    }
 }
 
 /// Budgets one move, ends it at once (1 ms, 1 node) and returns its trace.

@@ -17,8 +17,8 @@ use std::path::Path;
 use safetensors::tensor::{Dtype, TensorView};
 use tch::nn::{self, Module, ModuleT};
 use tch::{Device, Kind, Tensor};
-use timemgr::ctm::network::{CHANNELS, HIDDEN1, HIDDEN2, PLANES, RESIDUAL_BLOCKS};
 use timemgr::ctm::model_file::TARGET_KIND_KEY;
+use timemgr::ctm::network::{CHANNELS, HIDDEN1, HIDDEN2, PLANES, RESIDUAL_BLOCKS};
 use timemgr::ctm::{Architecture, ModelFile, Normalisation, TargetKind};
 
 use super::dataset::{bytes_of_f32, write_atomically, Dataset};
@@ -148,7 +148,12 @@ pub struct CtmModel {
 
 impl CtmModel {
     /// A freshly initialised model (from torch's global generator) of a target of kind `target_kind`.
-    pub fn new(arch: Architecture, kernel: i64, target_kind: TargetKind, norm: Normalisation) -> Result<Self, CtmError> {
+    pub fn new(
+        arch: Architecture,
+        kernel: i64,
+        target_kind: TargetKind,
+        norm: Normalisation,
+    ) -> Result<Self, CtmError> {
         if kernel != 3 && kernel != 5 {
             return Err(CtmError::Invalid(format!("kernel {kernel}: the thesis's convolutions are 3 or 5")));
         }

@@ -81,8 +81,9 @@ pub fn read_inputs(paths: &[PathBuf]) -> Result<Inputs, CtmError> {
 }
 
 fn push_line(lines: &mut Vec<Line>, start: Chess, moves: Vec<Move>) -> Result<(), CtmError> {
-    let game = u32::try_from(lines.len())
-        .map_err(|_| CtmError::Invalid(format!("{} games do not fit the u32 game ids; split the input", lines.len())))?;
+    let game = u32::try_from(lines.len()).map_err(|_| {
+        CtmError::Invalid(format!("{} games do not fit the u32 game ids; split the input", lines.len()))
+    })?;
     lines.push(Line { start, moves, game });
     Ok(())
 }

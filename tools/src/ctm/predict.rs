@@ -74,10 +74,8 @@ pub fn run_tm_predict(args: TmPredictArgs) -> anyhow::Result<()> {
     if positions.is_empty() {
         anyhow::bail!("no positions: give FEN strings or --epd FILE");
     }
-    let samples: Vec<Sample> = positions
-        .iter()
-        .map(|p| Sample { features: encode(&p.board, p.turn), rho: 0.0, game: 0 })
-        .collect();
+    let samples: Vec<Sample> =
+        positions.iter().map(|p| Sample { features: encode(&p.board, p.turn), rho: 0.0, game: 0 }).collect();
     let rows: Vec<usize> = (0..samples.len()).collect();
     let predictions = model.predict(&Dataset::from_samples(&samples, TargetKind::ShareOfClock), &rows);
     let predicted = match model.target_kind {

@@ -172,8 +172,12 @@ pub fn train(data: &Dataset, config: &TrainConfig, mut on_epoch: impl FnMut(&Epo
     let val_rho: Vec<f64> = val_rows.iter().map(|&i| f64::from(data.target[i])).collect();
     let mean_baseline_val_r2 = r_squared(&vec![f64::from(norm.target_mean); val_rho.len()], &val_rho);
     let mut model = CtmModel::new(config.arch, config.kernel, data.target_kind, norm)?;
-    let (train_x, train_y) = (network_inputs(&model.norm, data, &train_rows, config.arch), normalised_targets(&model.norm, data, &train_rows));
-    let (val_x, val_y) = (network_inputs(&model.norm, data, &val_rows, config.arch), normalised_targets(&model.norm, data, &val_rows));
+    let (train_x, train_y) = (
+        network_inputs(&model.norm, data, &train_rows, config.arch),
+        normalised_targets(&model.norm, data, &train_rows),
+    );
+    let (val_x, val_y) =
+        (network_inputs(&model.norm, data, &val_rows, config.arch), normalised_targets(&model.norm, data, &val_rows));
     let mut optimizer = tch::nn::Adam::default().build(&model.vs, config.learning_rate)?;
 
     let n = train_rows.len() as i64;

@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::Args;
 
-pub use plots::{write_chart, Chart, PlotError, Series};
 pub use node_budget::{parse_trace_argument, read_node_budget, NodeBudget, TraceError};
+pub use plots::{write_chart, Chart, PlotError, Series};
 pub use usage::{usage_by_engine, EngineUsage, GameEnd, Summary, EVENNESS_MOVES};
 
 use crate::runner::{binaries_by_engine, read_results, rfc3339_text, GameRecord};
@@ -74,9 +74,11 @@ pub fn run_match_report(args: MatchReportArgs) -> anyhow::Result<()> {
             series: &budget_series,
         };
         write_chart(out, "node-budget", &chart)?;
-        text.push_str("
+        text.push_str(
+            "
 ![node budget](node-budget.png)
-");
+",
+        );
     }
     let summary = out.join("summary.md");
     std::fs::write(&summary, text).with_context(|| format!("writing {}", summary.display()))?;

@@ -62,8 +62,11 @@ pub fn read_node_budget(path: &Path) -> Result<NodeBudget, TraceError> {
     let text = std::fs::read_to_string(path).map_err(|source| TraceError::Io { path: path.to_owned(), source })?;
     let mut budget = NodeBudget::default();
     for (index, line) in text.lines().enumerate().filter(|(_, line)| !line.trim().is_empty()) {
-        let trace: MoveTrace = serde_json::from_str(line)
-            .map_err(|source| TraceError::Parse { path: path.to_owned(), line: index + 1, source })?;
+        let trace: MoveTrace = serde_json::from_str(line).map_err(|source| TraceError::Parse {
+            path: path.to_owned(),
+            line: index + 1,
+            source,
+        })?;
         let (Some(target), Some(reached)) = (trace.node_target, trace.final_nodes) else { continue };
         let full_move = trace.game_ply / 2 + 1;
         budget.target_by_move.entry(full_move).or_default().push(target);
@@ -220,7 +223,8 @@ mod tests {
             };
             serde_json::to_string(&trace).unwrap()
         };
-        let legacy = serde_json::to_string(&MoveTrace { game_ply: 3, final_nodes: Some(9), ..MoveTrace::default() }).unwrap();
+        let legacy =
+            serde_json::to_string(&MoveTrace { game_ply: 3, final_nodes: Some(9), ..MoveTrace::default() }).unwrap();
         let text = [
             line(20, 1000.0, 1001, Some(StopCause::Target)),
             line(21, 800.0, 500, Some(StopCause::SmartPruning)),
@@ -240,7 +244,8 @@ mod tests {
         std::fs::write(&path, "{\"manager\": 5}\n").unwrap();
         let error = read_node_budget(&path).unwrap_err().to_string();
         assert!(error.contains("trace.jsonl:1: not a time-manager trace"), "{error}");
-        let time_limited = serde_json::to_string(&MoveTrace { game_ply: 4, final_nodes: Some(300), ..MoveTrace::default() });
+        let time_limited =
+            serde_json::to_string(&MoveTrace { game_ply: 4, final_nodes: Some(300), ..MoveTrace::default() });
         std::fs::write(&path, time_limited.unwrap()).unwrap();
         let budget = read_node_budget(&path).unwrap();
         assert!(budget.series("ctm").is_empty());

@@ -85,7 +85,8 @@ pub struct GameEnd {
 impl EngineUsage {
     /// Tree size at move time over the own moves of [`EVENNESS_MOVES`].
     pub fn evenness(&self) -> Option<Summary> {
-        let values: Vec<f64> = self.nodes_by_move.range(EVENNESS_MOVES).flat_map(|(_, nodes)| nodes.iter().copied()).collect();
+        let values: Vec<f64> =
+            self.nodes_by_move.range(EVENNESS_MOVES).flat_map(|(_, nodes)| nodes.iter().copied()).collect();
         Summary::of(&values)
     }
 

@@ -172,9 +172,10 @@ mod tests {
             Err(EngineConfigError::MissingTimeControl("x".into()))
         );
         assert_eq!(EngineConfig::from_words(&[], &words("tc=1+0")), Err(EngineConfigError::MissingCommand("?".into())));
-        let error = EngineConfig::from_words(&[], &words("name=c cmd=kairos tc=1+0 option.TimeManager=ctm(model=/no/m.st)"))
-            .unwrap_err()
-            .to_string();
+        let error =
+            EngineConfig::from_words(&[], &words("name=c cmd=kairos tc=1+0 option.TimeManager=ctm(model=/no/m.st)"))
+                .unwrap_err()
+                .to_string();
         assert!(error.starts_with("engine 'c': option.TimeManager: ") && error.contains("/no/m.st"), "{error}");
         assert!(error.contains("kairos tm-train"), "{error}");
     }

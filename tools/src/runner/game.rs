@@ -208,10 +208,11 @@ fn run_game(
             return Ending { termination: Termination::EngineStartFailed, ..ending };
         }
     }
-    let ReplayedOpening { mut position, mut history, moves: mut played } = match replay_opening(&job.opening, settings.variant) {
-        Ok(start) => start,
-        Err(invalid) => return Ending::draw(Termination::InvalidOpening, &invalid.to_string()),
-    };
+    let ReplayedOpening { mut position, mut history, moves: mut played } =
+        match replay_opening(&job.opening, settings.variant) {
+            Ok(start) => start,
+            Err(invalid) => return Ending::draw(Termination::InvalidOpening, &invalid.to_string()),
+        };
     let start_command = if job.opening.fen == Opening::startpos().fen {
         "position startpos".to_owned()
     } else {

@@ -2,13 +2,13 @@
 
 use std::path::Path;
 
+use engine::position::chess_from_fen;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use serde::{Deserialize, Serialize};
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
-use engine::position::chess_from_fen;
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 /// A start position and the book moves played from it.
@@ -55,8 +55,7 @@ impl Opening {
     /// The position before the book moves.
     pub fn start_position(&self) -> Result<Chess, InvalidOpening> {
         let fen: Fen = self.fen.parse().map_err(|e| InvalidOpening(format!("bad FEN '{}': {e}", self.fen)))?;
-        chess_from_fen(fen)
-            .map_err(|e| InvalidOpening(format!("illegal position '{}': {e}", self.fen)))
+        chess_from_fen(fen).map_err(|e| InvalidOpening(format!("illegal position '{}': {e}", self.fen)))
     }
 
     /// The positions from the start through every book move, checking each move's legality.

@@ -266,8 +266,8 @@ fn whole_game_at_start(text: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::runner::record::{GameResult, Termination};
     use crate::runner::provenance::EngineProvenance;
+    use crate::runner::record::{GameResult, Termination};
     use crate::runner::variant::Variant;
     use time::format_description::well_known::Rfc3339;
 
@@ -328,7 +328,12 @@ mod tests {
         );
         assert!(pgn.contains("Qh4# {[%clk 0:00:09.870]"), "{pgn}");
         assert!(!pgn.contains("[Variant"), "standard chess has no Variant tag: {pgn}");
-        assert!(pgn.contains("[WhiteEngine \"Kairos 0.1.0+git.0123456789ab\"] [WhiteOptions \"TimeManager=legacy Threads=1\"]"), "{pgn}");
+        assert!(
+            pgn.contains(
+                "[WhiteEngine \"Kairos 0.1.0+git.0123456789ab\"] [WhiteOptions \"TimeManager=legacy Threads=1\"]"
+            ),
+            "{pgn}"
+        );
         assert!(pgn.contains("[Machine \"Some CPU, 2 cores\"]") && !pgn.contains("BlackEngine"), "{pgn}");
         assert!(pgn.contains("[Date \"????.??.??\"]") && !pgn.contains("GameStartTime"), "no time recorded: {pgn}");
         // A Chess960 game: the tag, the set-up and castling (written as king takes rook) in SAN.
@@ -341,8 +346,16 @@ mod tests {
             ..game
         };
         let fischer_pgn = game_to_pgn(&fischer, 2).unwrap().replace('\n', " ");
-        assert!(fischer_pgn.contains("[Variant \"Chess960\"] [SetUp \"1\"] [FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]"), "{fischer_pgn}");
-        assert!(fischer_pgn.contains("1. O-O-O {[%clk 0:00:09.980]") && fischer_pgn.contains("O-O {[%clk 0:00:09.870]"), "{fischer_pgn}");
+        assert!(
+            fischer_pgn.contains(
+                "[Variant \"Chess960\"] [SetUp \"1\"] [FEN \"1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w GBgb - 0 1\"]"
+            ),
+            "{fischer_pgn}"
+        );
+        assert!(
+            fischer_pgn.contains("1. O-O-O {[%clk 0:00:09.980]") && fischer_pgn.contains("O-O {[%clk 0:00:09.870]"),
+            "{fischer_pgn}"
+        );
         assert!(pgn.trim_end().ends_with("{checkmate} 0-1"), "{pgn}");
 
         // A game from 23:58:50 to 00:01:05 the next day (UTC), written as cutechess and fastchess tag it.

@@ -99,7 +99,10 @@ impl MatchPlan {
             let positions = opening.positions().map_err(|e| bad(e.to_string()))?;
             let chess960_castling = positions[0].castles().mode() == CastlingMode::Chess960;
             if chess960_castling && self.settings.variant.is_standard() {
-                return Err(bad(format!("'{}' has Chess960 castling rights; play it with --variant chess960", opening.fen)));
+                return Err(bad(format!(
+                    "'{}' has Chess960 castling rights; play it with --variant chess960",
+                    opening.fen
+                )));
             }
         }
         Ok(())

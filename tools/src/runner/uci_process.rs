@@ -194,7 +194,12 @@ impl UciProcess {
     }
 
     /// Sends `position` and `go`, then collects `info` lines until `bestmove` or the deadline.
-    pub fn search(&mut self, position: &str, go: &str, deadline: SearchDeadline) -> Result<SearchReport, EngineFailure> {
+    pub fn search(
+        &mut self,
+        position: &str,
+        go: &str,
+        deadline: SearchDeadline,
+    ) -> Result<SearchReport, EngineFailure> {
         self.send(position)?;
         let start = Instant::now();
         self.send(go)?;

@@ -349,7 +349,9 @@ pub fn import_file(args: &TuneArgs) -> anyhow::Result<String> {
         .map_err(|_| anyhow::anyhow!("--import: unknown format '{format}'; use openbench"))?;
     let text = std::fs::read_to_string(file).with_context(|| format!("--import: reading {file}"))?;
     match format {
-        TuneFormat::Openbench => Ok(import_values(&args.time_manager, &text).with_context(|| format!("--import {file}"))?),
+        TuneFormat::Openbench => {
+            Ok(import_values(&args.time_manager, &text).with_context(|| format!("--import {file}"))?)
+        }
     }
 }
 

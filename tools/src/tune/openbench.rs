@@ -126,7 +126,8 @@ pub fn import_values(base: &str, text: &str) -> Result<String, OpenBenchError> {
             ParamKind::Bool { .. } => Value::Bool(number != 0.0),
             _ => Value::Float(number),
         };
-        config = option.set_in(&config, &value).map_err(|source| OpenBenchError::Key { line, source: Box::new(source) })?;
+        config =
+            option.set_in(&config, &value).map_err(|source| OpenBenchError::Key { line, source: Box::new(source) })?;
     }
     Ok(config.to_string())
 }
@@ -144,7 +145,10 @@ mod tests {
         // limit=time: the node limit has no trend watcher, and its key would be refused there.
         let space = space(
             "smooth",
-            &["max-move-budget=0.3:0.1:0.6", "trend-nps-update-period-ms=3000:0:6000", "mle-legacy.midpoint=51.5:30:80"],
+            &[
+                "max-move-budget=0.3:0.1:0.6", "trend-nps-update-period-ms=3000:0:6000",
+                "mle-legacy.midpoint=51.5:30:80",
+            ],
         );
         assert_eq!(
             spsa_block(&space).unwrap(),
@@ -158,7 +162,10 @@ mod tests {
     fn the_block_reads_back_as_the_start_and_tuned_values_override_it() {
         let space = space("smooth(limit=nodes)", &["max-move-budget=0.35:0.1:0.6", "mle-legacy.steepness=6:2:9"]);
         let block = spsa_block(&space).unwrap();
-        assert_eq!(import_values("smooth(limit=nodes)", &block).unwrap(), space.option_string(&space.starts()).unwrap());
+        assert_eq!(
+            import_values("smooth(limit=nodes)", &block).unwrap(),
+            space.option_string(&space.starts()).unwrap()
+        );
         let tuned = "SmoothMaxMoveBudget, 0.4523\n\nMleLegacySteepness, 7.25\n";
         assert_eq!(
             import_values("smooth(limit=nodes)", tuned).unwrap(),
@@ -180,7 +187,10 @@ mod tests {
              `kairos --help` lists them"
         );
         let error = import_values("smooth", "LegacySlowmover, 1.2").unwrap_err();
-        assert!(error.to_string().starts_with("line 1: LegacySlowmover is key slowmover of time manager legacy"), "{error}");
+        assert!(
+            error.to_string().starts_with("line 1: LegacySlowmover is key slowmover of time manager legacy"),
+            "{error}"
+        );
         assert!(matches!(import_values("smooth", "a, b, c"), Err(OpenBenchError::Syntax { line: 1, .. })));
         assert!(matches!(import_values("smooth", "SmoothMaxMoveBudget, x"), Err(OpenBenchError::BadValue { .. })));
         assert!(matches!(import_values("smooth", "SmoothMaxMoveBudget, 3"), Err(OpenBenchError::Key { line: 1, .. })));

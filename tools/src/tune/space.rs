@@ -224,7 +224,8 @@ mod tests {
         assert_eq!(space.params()[1].step, step);
         let text = space.option_string(&[0.45, mid]).unwrap();
         assert!(text.contains("max-move-budget=0.45"), "{text}");
-        let tuned: timemgr::options::registry::SmoothParams = TimeManagerConfig::parse(&text).unwrap().manager.keys().unwrap();
+        let tuned: timemgr::options::registry::SmoothParams =
+            TimeManagerConfig::parse(&text).unwrap().manager.keys().unwrap();
         assert_eq!(tuned.max_move_budget, 0.45);
     }
 
@@ -242,8 +243,13 @@ mod tests {
         assert!(matches!(err(&["max-move-budget=0.3:0.1"]), SpaceError::Syntax(_)));
         assert!(matches!(err(&["max-move-budgt=0.3:0.1:0.6"]), SpaceError::UnknownKey { .. }));
         let text = err(&["max-move-budgt=0.3:0.1:0.6"]).to_string();
-        assert!(text.starts_with("--param max-move-budgt: smooth has no numeric key of that name; did you mean \
-            'max-move-budget'?; tunable keys: "), "{text}");
+        assert!(
+            text.starts_with(
+                "--param max-move-budgt: smooth has no numeric key of that name; did you mean \
+            'max-move-budget'?; tunable keys: "
+            ),
+            "{text}"
+        );
         assert!(matches!(err(&["max-move-budget=0.3:0.6:0.1"]), SpaceError::Bounds { .. }));
         assert!(matches!(err(&["max-move-budget=0.3:-5:0.6"]), SpaceError::Bounds { .. }));
         assert!(matches!(err(&["max-move-budget=0.9:0.1:0.6"]), SpaceError::StartOutside { .. }));

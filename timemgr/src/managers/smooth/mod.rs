@@ -297,10 +297,7 @@ impl SmoothParams {
                     add(key, &[], NO_PIGGYBANK);
                 }
                 for key in [
-                    "trend-nps-update-period-ms",
-                    "bestmove-optimism",
-                    "overtaker-optimism",
-                    "force-piggybank-ms",
+                    "trend-nps-update-period-ms", "bestmove-optimism", "overtaker-optimism", "force-piggybank-ms",
                     "need-more-time",
                 ] {
                     add(key, &[], TIME_STOPPER);
@@ -374,10 +371,10 @@ impl SmoothManager {
             best_share: 1.0,
             carried_nodes: 0.0,
         };
-        let shared = Shared { params, estimator, adjustments, name, state, traces: TraceBook::default(), current: None };
+        let shared =
+            Shared { params, estimator, adjustments, name, state, traces: TraceBook::default(), current: None };
         Self { shared: Arc::new(Mutex::new(shared)) }
     }
-
 }
 
 /// The new nodes a move searches toward the tree-size target when it inherits `reused` (effective) nodes and
@@ -562,9 +559,9 @@ impl TimeManager for SmoothManager {
         sh.state.carried_nodes = sh.params.immediate_use * unsearched as f32;
         let mut reason = match (current.node_plan, current.stopped_by) {
             (Some(plan), cause) => plan.stop_reason(cause.unwrap_or(StopCause::Other), Some(final_stats.total_nodes)),
-            (None, _) => current
-                .stopped
-                .unwrap_or_else(|| "stopped before the deadline (another stopper or the GUI)".to_owned()),
+            (None, _) => {
+                current.stopped.unwrap_or_else(|| "stopped before the deadline (another stopper or the GUI)".to_owned())
+            }
         };
         if let Some(why) = current.piggybank_reason {
             reason.push_str(&format!("; entered piggybank: {why}"));
@@ -635,7 +632,8 @@ impl TrendWatcher {
             let before = prev.visits.get(i).copied().unwrap_or(0);
             (f64::from(last.visits[i]) - f64::from(before)) / span
         };
-        let Some(best) = (0..last.visits.len()).reduce(|b, i| if last.visits[i] > last.visits[b] { i } else { b }) else {
+        let Some(best) = (0..last.visits.len()).reduce(|b, i| if last.visits[i] > last.visits[b] { i } else { b })
+        else {
             return false;
         };
         let horizon = by_ms.saturating_sub(last.time_ms) as f64;
@@ -691,10 +689,8 @@ impl Stopper for SmoothStopper {
         }
         let stop = now >= limit;
         if stop {
-            self.stopped = Some(format!(
-                "ran out of time: elapsed={now} limit={limit} piggy={}",
-                u8::from(self.piggybank_used)
-            ));
+            self.stopped =
+                Some(format!("ran out of time: elapsed={now} limit={limit} piggy={}", u8::from(self.piggybank_used)));
             shared.record(|current| current.stopped = self.stopped.clone());
         }
         stop

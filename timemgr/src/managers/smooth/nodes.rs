@@ -69,7 +69,8 @@ impl NodePlan {
         let carried = f64::from(state.carried_nodes);
         let target = base + new_nodes / f64::from(node_use) + carried;
         let expected_ms = (target - base) / weight / f64::from(nps) * 1000.0;
-        let hard_deadline_ms = (clock.time_ms as f64 * f64::from(params.max_move_budget)).min(clock.hard_cap_ms() as f64);
+        let hard_deadline_ms =
+            (clock.time_ms as f64 * f64::from(params.max_move_budget)).min(clock.hard_cap_ms() as f64);
         let hard_deadline_ms = hard_deadline_ms.max(0.0) as i64;
         let soft_cap_ms = (expected_ms * f64::from(params.nodes_time_cap)).min(hard_deadline_ms as f64) as i64;
         for (name, value) in [
@@ -236,6 +237,9 @@ mod tests {
             prune_floor: 0.0,
         };
         assert_eq!(plan.stop_reason(StopCause::Target, None), "target (node target 1234)");
-        assert_eq!(plan.stop_reason(StopCause::SmartPruning, Some(1100)), "smart-pruning (node target 1234, reached 1100)");
+        assert_eq!(
+            plan.stop_reason(StopCause::SmartPruning, Some(1100)),
+            "smart-pruning (node target 1234, reached 1100)"
+        );
     }
 }

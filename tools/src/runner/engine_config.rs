@@ -102,9 +102,12 @@ impl EngineConfig {
         };
         let name = name.unwrap_or_else(|| command.clone());
         if is_kairos {
-            // Kairos lists its hidden options too, so that setting one (VirtualNps, a time-manager key) draws no
-            // warning that the engine does not announce it.
-            args.insert(0, "--show-hidden".to_owned());
+            // Kairos as a UCI engine lists its hidden options too, so that setting one (VirtualNps, a time-manager
+            // key) draws no warning that the engine does not announce it; a mode (`tm-proxy …`) takes no such flag.
+            let runs_a_mode = args.first().is_some_and(|first| !first.starts_with('-'));
+            if !runs_a_mode {
+                args.insert(0, "--show-hidden".to_owned());
+            }
             // The engine would answer a bad TimeManager with an info string and play on with its previous
             // manager; checking here stops the match before a game is played under the wrong manager.
             for (_, value) in options.iter().filter(|(option, _)| option.eq_ignore_ascii_case("TimeManager")) {
@@ -129,6 +132,18 @@ mod tests {
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn kairos_in_a_mode_gets_no_uci_flag_before_the_modes_name() {
+        let proxy = EngineConfig::from_words(
+            &words("tc=1+0"),
+            &words("name=proxied cmd=kairos arg=tm-proxy arg=--time-manager=legacy"),
+        )
+        .unwrap();
+        assert_eq!(proxy.args, ["tm-proxy", "--time-manager=legacy"]);
+        let uci = EngineConfig::from_words(&words("tc=1+0"), &words("name=plain cmd=kairos arg=--threads=1")).unwrap();
+        assert_eq!(uci.args, ["--show-hidden", "--threads=1"]);
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! (glibc) only: libtorch runs on libgomp there, and `/proc/self/exe` names the running binary.
 
 use std::ffi::{c_char, c_int, CStr};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 /// The settings of libgomp's wait a user may choose; with either one set, Kairos changes nothing.
 const USER_SETTINGS: [&str; 2] = ["OMP_WAIT_POLICY", "GOMP_SPINCOUNT"];
@@ -23,6 +23,10 @@ const RESTARTED_MARK: (&str, &CStr) = ("KAIROS_OPENMP_WAIT_SET", c"KAIROS_OPENMP
 /// The error of a restart that failed (0: none tried or none failed), for `main` to report.
 static RESTART_ERROR: AtomicI32 = AtomicI32::new(0);
 
+/// Whether the binary was started by running the dynamic loader itself (`ld.so kairos …`), where
+/// `/proc/self/exe` names the loader and no restart is tried, for `main` to report.
+static STARTED_BY_THE_LOADER: AtomicBool = AtomicBool::new(false);
+
 /// Run by glibc's dynamic loader before the constructor of any shared library (the ELF preinit array, which only
 /// an executable has), so that a restart costs one loading of libtorch's libraries, not their constructors too
 /// (about 0.4 s on a 2-core AMD EPYC).
@@ -32,8 +36,9 @@ static RESTART_BEFORE_CONSTRUCTORS: extern "C" fn(c_int, *const *const c_char, *
     restart_before_constructors;
 
 /// Replaces the process with the same binary, the same arguments and open files, and the environment with
-/// [`WAIT_SETTING`] and [`RESTARTED_MARK`] added, unless it holds the mark or one of [`USER_SETTINGS`]. Nothing is
-/// initialised yet (no allocator, no `std`): it only reads the vectors glibc passes and calls the kernel.
+/// [`WAIT_SETTING`] and [`RESTARTED_MARK`] added, unless it holds the mark or one of [`USER_SETTINGS`] or the
+/// binary was started through the loader. Nothing is initialised yet (no allocator, no `std`): it only reads the
+/// vectors glibc passes and calls the kernel.
 extern "C" fn restart_before_constructors(_argc: c_int, argv: *const *const c_char, envp: *const *const c_char) {
     if argv.is_null() || envp.is_null() {
         return;
@@ -49,6 +54,11 @@ extern "C" fn restart_before_constructors(_argc: c_int, argv: *const *const c_ch
                 return;
             }
             count += 1;
+        }
+        // The kernel loaded no interpreter for a program the loader was given as an argument.
+        if libc::getauxval(libc::AT_BASE) == 0 {
+            STARTED_BY_THE_LOADER.store(true, Ordering::Relaxed);
+            return;
         }
         let length = (count + 3) * size_of::<*const c_char>();
         let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;
@@ -82,13 +92,14 @@ pub fn hand_on_the_users_environment() {
         std::env::remove_var(WAIT_SETTING.0);
         return;
     }
-    let error = RESTART_ERROR.load(Ordering::Relaxed);
-    if error != 0 && USER_SETTINGS.iter().all(|name| std::env::var_os(name).is_none()) {
-        eprintln!(
-            "warning: could not restart with {} ({}): libtorch's OpenMP threads spin on a core after each pass; set \
-             it in the environment",
-            WAIT_SETTING.1.to_string_lossy(),
-            std::io::Error::from_raw_os_error(error)
-        );
-    }
+    let reason = match RESTART_ERROR.load(Ordering::Relaxed) {
+        0 if STARTED_BY_THE_LOADER.load(Ordering::Relaxed) => "started through the dynamic loader".to_string(),
+        0 => return,
+        error => std::io::Error::from_raw_os_error(error).to_string(),
+    };
+    eprintln!(
+        "warning: not restarted with {} ({reason}): libtorch's OpenMP threads spin on a core after each pass; set it \
+         in the environment",
+        WAIT_SETTING.1.to_string_lossy()
+    );
 }

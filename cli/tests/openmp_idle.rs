@@ -203,3 +203,18 @@ fn the_engines_kairos_starts_get_the_users_environment() {
     assert!(set.is_empty(), "the wrapped engine got {set:?}");
     assert!(environment.lines().any(|line| line.starts_with("PATH=")), "the rest of the environment is handed on");
 }
+
+/// Started by running the dynamic loader itself, where `/proc/self/exe` names the loader, the binary runs as given
+/// (a restart there would hand its arguments to the loader) and says that OpenMP's threads will spin.
+#[cfg(all(target_arch = "x86_64", target_env = "gnu"))]
+#[test]
+fn started_through_the_dynamic_loader_it_runs_as_given() {
+    let mut command = Command::new("/lib64/ld-linux-x86-64.so.2");
+    for variable in WAIT_VARIABLES {
+        command.env_remove(variable);
+    }
+    let output = command.arg(env!("CARGO_BIN_EXE_kairos")).arg("--version").output().expect("the loader runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(output.status.success() && stdout.starts_with("kairos "), "{stdout}{stderr}");
+    assert!(stderr.contains("not restarted with GOMP_SPINCOUNT=1000 (started through the dynamic loader)"), "{stderr}");
+}

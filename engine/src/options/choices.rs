@@ -64,35 +64,19 @@ impl Choice for RootFpuStrategy {
     const ALL: &'static [Self] = &[Self::Reduction, Self::Absolute, Self::Same];
 }
 
-impl Choice for BackendKind {
-    const NAMES: &'static [&'static str] = BackendKind::NAMES;
-    const ALL: &'static [Self] = &BackendKind::ALL;
+/// The choice enums declared beside their use, each with its own `NAMES` and `ALL` in the same order.
+macro_rules! choice_from_own_lists {
+    ($($choice:ty),* $(,)?) => {
+        $(
+            impl Choice for $choice {
+                const NAMES: &'static [&'static str] = <$choice>::NAMES;
+                const ALL: &'static [Self] = &<$choice>::ALL;
+            }
+        )*
+    };
 }
 
-impl Choice for Precision {
-    const NAMES: &'static [&'static str] = Precision::NAMES;
-    const ALL: &'static [Self] = &Precision::ALL;
-}
-
-impl Choice for HistoryFill {
-    const NAMES: &'static [&'static str] = HistoryFill::NAMES;
-    const ALL: &'static [Self] = &HistoryFill::ALL;
-}
-
-impl Choice for ScoreType {
-    const NAMES: &'static [&'static str] = ScoreType::NAMES;
-    const ALL: &'static [Self] = &ScoreType::ALL;
-}
-
-impl Choice for GatherBound {
-    const NAMES: &'static [&'static str] = GatherBound::NAMES;
-    const ALL: &'static [Self] = &GatherBound::ALL;
-}
-
-impl Choice for ContemptMode {
-    const NAMES: &'static [&'static str] = ContemptMode::NAMES;
-    const ALL: &'static [Self] = &ContemptMode::ALL;
-}
+choice_from_own_lists!(BackendKind, Precision, HistoryFill, ScoreType, GatherBound, ContemptMode);
 
 #[cfg(test)]
 mod tests {

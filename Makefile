@@ -24,8 +24,9 @@ bench: build
 test: setup
 	$(CARGO) test --workspace
 
-# A release that runs outside the checkout: dist/kairos-VERSION-linux-x86_64.tar.gz (README.md, "Play it").
-dist: setup
+# A release that runs outside the checkout: dist/kairos-VERSION-linux-x86_64.tar.gz (README.md, "Play it"); the
+# script runs scripts/setup itself.
+dist:
 	bash scripts/dist
 
 clean:

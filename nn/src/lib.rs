@@ -16,6 +16,7 @@ mod freed_blocks;
 pub mod layer;
 pub mod loader;
 pub mod network;
+pub mod onnx;
 pub mod options;
 pub mod policy_map;
 pub mod positional_encoding;

@@ -4,6 +4,7 @@
 mod backendbench;
 mod describenet;
 mod eval;
+mod leela2onnx;
 mod time_manager;
 mod tm_proxy;
 mod uci_options;
@@ -28,6 +29,11 @@ const MODES: &[Mode] = &[
         name: "describenet",
         summary: "a network file's format, body, heads, sizes and parameter count",
         run: describenet::run,
+    },
+    Mode {
+        name: "leela2onnx",
+        summary: "write a network as an ONNX model with lc0's interface (lc0 leela2onnx's flags)",
+        run: leela2onnx::run,
     },
     Mode { name: "backendbench", summary: "network evaluations per second by batch size", run: backendbench::run },
     Mode { name: "tm-help", summary: "list time managers, estimators and their parameters", run: time_manager::help },

@@ -153,8 +153,12 @@ pub fn network_to_onnx(network: &Network, data_type: DataType) -> Result<ModelPr
     })
 }
 
+/// The model as the bytes of an ONNX file.
+pub fn encode(model: &ModelProto) -> Vec<u8> {
+    prost::Message::encode_to_vec(model)
+}
+
 /// The network as the bytes of an ONNX file in `data_type`.
 pub fn network_to_onnx_bytes(network: &Network, data_type: DataType) -> Result<Vec<u8>, ExportError> {
-    use prost::Message;
-    Ok(network_to_onnx(network, data_type)?.encode_to_vec())
+    Ok(encode(&network_to_onnx(network, data_type)?))
 }

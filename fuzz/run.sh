@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one fuzz target for SECONDS with its seeds, bounded memory and a hang limit; prints libFuzzer's final
 # statistics (executions, coverage). Crashers land in fuzz/artifacts/TARGET/: copy each into
-# fuzz/regressions/TARGET/ once fixed, where tests/tests/fuzz_regressions.rs replays it.
+# fuzz/regressions/TARGET/ once fixed, where tests/tests/integration/fuzz_regressions.rs replays it.
 # usage: fuzz/run.sh TARGET SECONDS [MAX_LEN]    (needs the nightly toolchain and `cargo install cargo-fuzz`)
 set -euo pipefail
 cd "$(dirname "$0")"

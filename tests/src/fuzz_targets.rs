@@ -1,6 +1,6 @@
 //! The fuzz targets' bodies (#35 item 2), one function per parser that meets outside input, shared by the
 //! cargo-fuzz crate (`fuzz/`, coverage-guided on nightly) and its stable twin in the test suite
-//! (`tests/tests/fuzz_regressions.rs`: the seeds, every crasher found, and a short mutation run). Each returns
+//! (`tests/tests/integration/fuzz_regressions.rs`: the seeds, every crasher found, and a short mutation run). Each returns
 //! normally for any input; a panic is the bug.
 
 use std::path::Path;

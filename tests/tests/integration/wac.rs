@@ -16,7 +16,7 @@ use timemgr::GoParams;
 /// Nodes per position: small enough for CI on two cores, large enough for the search to matter.
 const NODES: u64 = 200;
 /// Positions where Kairos may play another move than lc0: float differences between libtorch and lc0's BLAS
-/// flip a 16-bit prior now and then (tests/tests/lc0_uci_output.rs), and two lc0 runs themselves differed in
+/// flip a 16-bit prior now and then (tests/tests/integration/lc0_uci_output.rs), and two lc0 runs themselves differed in
 /// one of the 300 moves.
 const MOVE_TOLERANCE: usize = 6;
 

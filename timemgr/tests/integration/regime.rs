@@ -1,7 +1,7 @@
 //! `regime`, the default: the planned nodes a move worked by hand, and each game played move for move by the
 //! manager chosen for it.
 
-mod common;
+use crate::common;
 
 use common::{budget_only, close, ctx, go};
 use timemgr::managers::regime::planned_nodes_per_move;

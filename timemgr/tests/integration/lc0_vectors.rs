@@ -1,6 +1,6 @@
 //! Every vector of tm-test-vectors.json that concerns the managers and estimators, against this crate.
 
-mod common;
+use crate::common;
 
 use common::{budget_only, close, ctx, go, state_value, vectors};
 use serde_json::Value;

@@ -13,7 +13,7 @@ use nn::policy_map::{move_policy_index, TransposedMoves};
 use serde_json::Value;
 use shakmaty::{CastlingMode, Position};
 
-const REFERENCE: &str = include_str!("../../reference/lc0-canonical-planes.json");
+const REFERENCE: &str = include_str!("../../../reference/lc0-canonical-planes.json");
 const SLOT_PLANES: usize = 13;
 
 struct Case {

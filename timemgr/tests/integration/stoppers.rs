@@ -1,6 +1,6 @@
 //! The generic stoppers (docs/lc0/stoppers.md §3.4–3.5) and the chain builder (§3.3), with hand-worked numbers.
 
-mod common;
+use crate::common;
 
 use common::{ctx, go, lc0_stopper_options};
 use timemgr::stoppers::{KldGainStopper, SmartPruningStopper};

@@ -2,7 +2,7 @@
 //! through the loader, the libtorch network and the network in plain Rust, and compared with an
 //! independent f64 forward pass.
 
-mod synthetic;
+use crate::synthetic;
 
 use nn::encoder::{encode_position, write_dense, HistoryFill};
 use nn::network::InputFormat;

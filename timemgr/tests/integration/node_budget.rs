@@ -1,7 +1,7 @@
 //! `smooth(limit=nodes)`: the per-move tree-size target is the stop, with exact smart pruning on the node
 //! budget and time as the safety net; every number below is worked out by hand from PR 1195's formulas.
 
-mod common;
+use crate::common;
 
 use common::{ctx, go, lc0_stopper_options};
 use timemgr::{build_stopper_chain, time_manager_from_str, CommonStopperOptions, Hints, IterationStats, StopCause};

@@ -1,5 +1,5 @@
 //! The stage counters behind the `stage-timing` feature: nested stages are charged exclusively and add up
-//! to the time the thread spent in them (`cargo test -p nn --features stage-timing --test stage_timing`).
+//! to the time the thread spent in them (`cargo test -p nn --features stage-timing --test integration stage_timing`).
 #![cfg(feature = "stage-timing")]
 
 use std::time::{Duration, Instant};

@@ -1,6 +1,6 @@
 //! No input makes the crate panic: arbitrary option strings, clocks, contexts and statistics.
 
-mod common;
+use crate::common;
 
 use common::lc0_stopper_options;
 use proptest::prelude::*;

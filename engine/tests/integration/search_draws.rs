@@ -2,7 +2,7 @@
 //! two-fold repetitions become terminal draws. The test network says white is clearly better everywhere
 //! (WL = ±0.9), so black, to move at every root here, prefers any proven draw to any evaluated position.
 
-mod common;
+use crate::common;
 
 use common::{lc0_defaults, request_for_visits, FnBackend};
 use engine::position::GameState;

@@ -8,7 +8,7 @@
 //! Smart pruning stays off: it waits 200 ms of wall time after the first evaluation, so its counts depend on the
 //! machine. Needs the weights installed by scripts/setup.
 
-mod common;
+use crate::common;
 
 use common::Visits;
 use engine::clock::VirtualClock;
@@ -25,7 +25,7 @@ use timemgr::{build_stopper_chain, GoParams, MoveContext, Stopper};
 /// Largest difference in any root move's visits we accept against lc0. Reached: 0 on all five positions,
 /// sequential and in batches of 32 (every root move's visits equal lc0's). The margin is for float
 /// differences between libtorch and lc0's BLAS backend on other machines: those flip a 16-bit prior now and
-/// then (see tests/tests/lc0_uci_output.rs) and can move a few visits between two nearly equal moves.
+/// then (see tests/tests/integration/lc0_uci_output.rs) and can move a few visits between two nearly equal moves.
 const VISIT_TOLERANCE: i64 = 3;
 
 #[test]

@@ -1,6 +1,6 @@
 //! Hand-worked numbers and edge cases for every manager.
 
-mod common;
+use crate::common;
 
 use common::{budget_only, close, ctx, go, state_value};
 use timemgr::estimator::{ahle_plies_left, mle_legacy};

@@ -1,6 +1,6 @@
 //! Every kind of bad weights file gives a typed error naming the problem, never a panic.
 
-mod synthetic;
+use crate::synthetic;
 
 use std::io::Write;
 

@@ -3,7 +3,7 @@
 //! runs once, and the next search of the same `Search` plays normally (on a fresh tree when the panic left
 //! visits in flight).
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};

@@ -1,7 +1,7 @@
 //! `kairos tune` end to end: input checks, a tiny run with real games against the fake UCI engine
 //! (examples/fake_uci.rs), the log, the result string, `--resume` after an interruption and `--verify`'s match.
 
-mod common;
+use crate::common;
 
 use common::{fake_engine_path, scratch};
 

@@ -4,7 +4,7 @@
 //! pentanomial counts are worked by hand from the games written here or, for committed runs, are the ones the
 //! runner printed when the games were played (EXPERIMENTS.md).
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! the DTZ ranking, positions right after a capture or pawn move inside the tables end the search with their
 //! table result, and `tbhits` counts both. The test network misjudges on purpose, so only the tables can be right.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};

@@ -1,6 +1,6 @@
 //! `kairos match` end to end through its clap arguments, with the fake engine.
 
-mod common;
+use crate::common;
 
 use common::{fake_engine_path, scratch};
 

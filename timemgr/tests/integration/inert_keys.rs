@@ -3,7 +3,7 @@
 //! and every stop decision, hint, deadline, node target and learned state must be the same; keys the managers do
 //! read, at their ends, must change something in the same game, so the script can tell.
 
-mod common;
+use crate::common;
 
 use common::{ctx, go, lc0_stopper_options};
 use timemgr::options::{ParamKind, TimeManagerConfig, Value};

@@ -1,6 +1,6 @@
 //! The match runner against the scripted fake engine (examples/fake_uci.rs) and, when installed, Stockfish.
 
-mod common;
+use crate::common;
 
 use common::fake_engine_path;
 

@@ -1,7 +1,7 @@
 //! The network's moves-left estimate for the root, published in the search's statistics for the time manager:
 //! a fresh root's own evaluation, a reused root's running mean.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use timemgr::search_stats::{Hints, IterationStats, Stopper};
 use timemgr::stoppers::{MemoryStopper, VisitsStopper};
 
-mod common;
+use crate::common;
 
 use common::{hashed, lc0_defaults, mix, request_until, uniform, FnBackend, Visits, VisitsOrWin};
 

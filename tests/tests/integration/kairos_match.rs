@@ -174,53 +174,73 @@ fn every_game_records_its_binaries_and_machine_and_resume_refuses_another_binary
 }
 
 #[test]
-fn a_missing_engine_and_mistaken_options_are_warned_of() {
-    let dir = std::env::temp_dir().join(format!("kairos-match-failure-test-{}", std::process::id()));
+fn mistaken_options_are_warned_of_and_the_match_is_played() {
+    let dir = std::env::temp_dir().join(format!("kairos-match-warnings-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let missing = dir.join("no-such-engine");
     let args = [
-        "match",
-        "--engine",
-        "name=missing",
-        &format!("cmd={}", missing.display()),
-        "--engine",
-        "name=uniform",
-        "cmd=kairos",
-        "option.Backend=uniform",
-        "option.Thread=1",
-        "option.Threads=999",
-        "--each",
-        "tc=1+0.01",
-        "--games",
-        "2",
-        "--results",
-        "failures.jsonl",
+        "match", "--engine", "name=plain", "cmd=kairos", "--engine", "name=mistaken", "cmd=kairos", "option.Thread=1",
+        "option.Threads=999", "--each", "option.Backend=uniform", "tc=1+0.01", "--games", "2", "--results",
+        "warnings.jsonl",
     ];
     let output = run_kairos(&args, &dir, Duration::from_secs(120));
     assert_eq!(output.code, Some(0), "the match ends normally: {}", output.stderr);
     let warnings: Vec<&str> = output.stderr.lines().filter(|line| line.starts_with("warning: ")).collect();
-    let cannot_start = format!("could not start '{}'", missing.display());
     let expected = [
-        format!("warning: engine missing cannot start ({cannot_start}"),
-        "warning: engine uniform: it announces no option 'Thread'; did you mean 'Threads'?; sent anyway".to_owned(),
-        "warning: engine uniform: it answered its options with 'info string error unknown option 'Thread'".to_owned(),
-        "warning: engine uniform: it answered its options with 'info string error invalid value '999' for option \
-         Threads"
-            .to_owned(),
-        format!("warning: game 1 (missing vs uniform) ended by EngineStartFailed: missing: {cannot_start}"),
-        format!("warning: game 2 (uniform vs missing) ended by EngineStartFailed: missing: {cannot_start}"),
+        "warning: engine mistaken: it announces no option 'Thread'; did you mean 'Threads'?; sent anyway",
+        "warning: engine mistaken: it answered its options with 'info string error unknown option 'Thread'",
+        "warning: engine mistaken: it answered its options with 'info string error invalid value '999' for option \
+         Threads",
     ];
     assert_eq!(warnings.len(), expected.len(), "{}", output.stderr);
     for (warning, expected) in warnings.iter().zip(&expected) {
-        assert!(warning.starts_with(expected.as_str()), "{warning}\nexpected {expected}");
+        assert!(warning.starts_with(expected), "{warning}\nexpected {expected}");
     }
-    assert!(output.stdout.contains("Games: 2, Wins: 0, Losses: 2"), "{}", output.stdout);
-    // stderr is a pipe here, so each finished game has its line, with the first engine's standing after it.
-    let finished: Vec<&str> = output.stderr.lines().filter(|line| line.starts_with("Finished game ")).collect();
-    assert_eq!(finished.len(), 2, "{}", output.stderr);
-    let first = format!("Finished game 1 of 2 (missing vs uniform): 0-1 {{missing: {cannot_start}");
-    assert!(finished[0].starts_with(&first) && finished[0].contains("}; missing score 0.0/1"), "{}", finished[0]);
-    let second = format!("Finished game 2 of 2 (uniform vs missing): 1-0 {{missing: {cannot_start}");
-    assert!(finished[1].starts_with(&second) && finished[1].contains("}; missing score 0.0/2"), "{}", finished[1]);
+    let games = std::fs::read_to_string(dir.join("warnings.jsonl")).unwrap();
+    assert_eq!(games.lines().filter(|line| line.contains("\"game_id\"")).count(), 2, "{games}");
+    assert!(!games.contains("EngineStartFailed") && !games.contains("NoBestMove"), "{games}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Runs a two-game match of `engine` (extra `--engine` words) against a uniform-policy Kairos and returns its
+/// output, the directory it ran in and whether it wrote a results file.
+fn match_against(engine: &[&str], dir_name: &str) -> (kairos_tests::Output, std::path::PathBuf, bool) {
+    let dir = std::env::temp_dir().join(format!("{dir_name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut args = vec!["match", "--engine"];
+    args.extend_from_slice(engine);
+    args.extend(["--engine", "name=uniform", "cmd=kairos", "option.Backend=uniform"]);
+    args.extend(["--each", "tc=1+0.01", "--games", "2", "--results", "refused.jsonl"]);
+    let output = run_kairos(&args, &dir, Duration::from_secs(120));
+    let games = std::fs::read_to_string(dir.join("refused.jsonl")).unwrap_or_default();
+    let wrote_games = games.lines().any(|line| line.contains("\"game_id\""));
+    (output, dir, wrote_games)
+}
+
+#[test]
+fn an_engine_that_cannot_start_stops_the_match_before_any_game() {
+    let missing = std::env::temp_dir().join("kairos-no-such-engine");
+    let cmd = format!("cmd={}", missing.display());
+    let (output, dir, wrote_games) = match_against(&["name=missing", &cmd], "kairos-match-missing-test");
+    assert_ne!(output.code, Some(0), "{}", output.stderr);
+    let error = format!("engine missing cannot start (could not start '{}'", missing.display());
+    assert!(output.stderr.contains(&error), "{}", output.stderr);
+    assert!(output.stderr.contains("no game was played"), "{}", output.stderr);
+    assert!(!output.stderr.contains("Finished game"), "{}", output.stderr);
+    assert!(!wrote_games, "no forfeit enters the results");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn an_engine_that_cannot_move_stops_the_match_before_any_game() {
+    // Kairos without its network keeps serving but answers every 'go' with 'bestmove 0000'.
+    let engine = ["name=netless", "cmd=kairos", "option.WeightsFile=/nonexistent/net.pb.gz"];
+    let (output, dir, wrote_games) = match_against(&engine, "kairos-match-netless-test");
+    assert_ne!(output.code, Some(0), "{}", output.stderr);
+    let error =
+        "engine netless cannot play a move: it answered 'bestmove 0000' to 'go nodes 1' from the start position";
+    assert!(output.stderr.contains(error), "{}", output.stderr);
+    assert!(output.stderr.contains("warning: engine netless: it answered its options with 'info string error"));
+    assert!(!output.stderr.contains("Finished game"), "{}", output.stderr);
+    assert!(!wrote_games, "no forfeit enters the results");
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -11,8 +11,8 @@ use super::progress::MatchProgress;
 use super::words::{key_values, number};
 use crate::runner::{
     binaries_by_engine, load_openings, play_games, DrawAdjudication, EngineConfig, Flow, GameRecord, GameSettings,
-    MatchPlan, Opening, OpeningOrder, PgnLog, ResignAdjudication, ResultsHeader, ResultsLog, Tournament, UciProcess,
-    Variant,
+    MatchPlan, Opening, OpeningOrder, PgnLog, ResignAdjudication, ResultsHeader, ResultsLog, SearchDeadline,
+    Tournament, UciProcess, Variant,
 };
 use crate::sprt_replay::SprtReplay;
 use crate::stats::{EloModel, SprtConfig, SprtDecision};
@@ -403,25 +403,27 @@ fn settle_sprt(
     Ok(Some(recorded.clone()))
 }
 
-/// Starts each engine once before the first game and warns of what its start-up suggests is wrong with its
-/// settings (options it does not announce, errors it printed), or that it cannot start and so loses its games.
-/// When resuming, it refuses (unless `allow_mixed`) an engine whose recorded games another binary played; with
-/// `allow_mixed` it says which ones differ.
+/// Starts each engine once before the first game, warns of what its start-up suggests is wrong with its
+/// settings (options it does not announce, errors it printed), and has it play one move (`go nodes 1` from the
+/// start position). An engine that cannot start or cannot move stops the match before any game: its games would
+/// be forfeits that say nothing of its play and would enter the results and the SPRT (as cutechess-cli and
+/// fastchess refuse such an engine). When resuming, it refuses (unless `allow_mixed`) an engine whose recorded
+/// games another binary played; with `allow_mixed` it says which ones differ.
 fn check_engines(plan: &MatchPlan, previous: &[GameRecord], allow_mixed: bool) -> anyhow::Result<()> {
     let recorded = binaries_by_engine(previous);
     let timeout = std::time::Duration::from_millis(plan.settings.startup_timeout_ms);
     for engine in &plan.engines {
-        let process = match (UciProcess::start(engine, &[], timeout), recorded.contains_key(&engine.name)) {
-            (Ok(process), _) => process,
-            (Err(failure), true) => bail!("starting {} to check its binary: {failure}", engine.name),
-            (Err(failure), false) => {
-                eprintln!("warning: engine {} cannot start ({failure}); it loses every game it plays", engine.name);
-                continue;
-            }
-        };
+        let mut process = UciProcess::start(engine, &[], timeout).map_err(|failure| {
+            anyhow::anyhow!(
+                "engine {} cannot start ({failure}): fix its cmd= or options and run the match again (with \
+                 --resume to continue a results file); no game was played",
+                engine.name
+            )
+        })?;
         for warning in process.setup_warnings() {
             eprintln!("warning: engine {}: {warning}", engine.name);
         }
+        check_plays_a_move(&engine.name, &mut process, timeout)?;
         let current = process.id_name().to_owned();
         process.quit();
         let Some(ids) = recorded.get(&engine.name) else { continue };
@@ -438,6 +440,24 @@ fn check_engines(plan: &MatchPlan, previous: &[GameRecord], allow_mixed: bool) -
             );
         }
         eprintln!("warning: engine {} is now '{current}'; earlier games were played by {recorded_ids}", engine.name);
+    }
+    Ok(())
+}
+
+/// Asks the engine for one move from the start position; a missing or null `bestmove` (Kairos without its
+/// network answers `bestmove 0000`) or no answer within `timeout` is an error naming the engine.
+fn check_plays_a_move(name: &str, process: &mut UciProcess, timeout: std::time::Duration) -> anyhow::Result<()> {
+    let way_out = "fix its settings (the warnings above say what it objected to) and run the match again (with \
+                   --resume to continue a results file); no game was played";
+    let report = process
+        .search("position startpos", "go nodes 1", SearchDeadline::FromGo(timeout))
+        .map_err(|failure| anyhow::anyhow!("engine {name} cannot play a move ({failure}): {way_out}"))?;
+    if matches!(report.best_move.as_str(), "" | "(none)" | "0000") {
+        bail!(
+            "engine {name} cannot play a move: it answered 'bestmove {}' to 'go nodes 1' from the start position: \
+             {way_out}",
+            report.best_move
+        );
     }
     Ok(())
 }

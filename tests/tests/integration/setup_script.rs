@@ -1,7 +1,7 @@
 //! `scripts/setup` on a machine without network that already has PyTorch 2.11 (as the GPU machines have, in a
-//! virtual environment): it must link that PyTorch instead of downloading, stay idempotent, and refuse
-//! another version with a message that names the way out. pip is held offline (`PIP_NO_INDEX`) throughout,
-//! so any download attempt fails the run.
+//! virtual environment) and ONNX Runtime 1.31.1: it must link them instead of downloading, stay idempotent, and
+//! refuse another PyTorch version with a message that names the way out. pip is held offline (`PIP_NO_INDEX`)
+//! throughout, so any download attempt fails the run.
 
 use std::fs;
 use std::os::unix::fs::symlink;
@@ -34,6 +34,13 @@ impl Sandbox {
         symlink(torch_dir, self.root.join("site/torch")).unwrap();
     }
 
+    /// Makes `onnxruntime` importable from the sandbox's Python path, as a virtual environment's site-packages.
+    fn install_python_onnxruntime(&self) {
+        let dir = workspace_root().join(".onnxruntime/onnxruntime");
+        let dir = fs::canonicalize(&dir).unwrap_or_else(|e| panic!("{}: {e}; run scripts/setup first", dir.display()));
+        symlink(dir, self.root.join("site/onnxruntime")).unwrap();
+    }
+
     fn run_setup(&self) -> Output {
         Command::new("bash")
             .arg(self.root.join("scripts/setup"))
@@ -62,12 +69,14 @@ fn checkout_torch() -> PathBuf {
 fn setup_links_an_installed_pytorch_2_11_without_downloading_and_is_idempotent() {
     let sandbox = Sandbox::new("link");
     sandbox.install_python_torch(&checkout_torch());
+    sandbox.install_python_onnxruntime();
 
     let first = sandbox.run_setup();
     let stderr = String::from_utf8_lossy(&first.stderr);
     assert!(first.status.success(), "setup failed offline with PyTorch 2.11 present:\n{stderr}");
     assert!(stderr.contains("using the PyTorch 2.11.0 installed at"), "{stderr}");
     assert!(stderr.contains("maia-1900.pb.gz present and verified"), "{stderr}");
+    assert!(stderr.contains("using the ONNX Runtime 1.31.1 installed at"), "{stderr}");
     let linked = sandbox.root.join(".libtorch/torch");
     assert!(fs::symlink_metadata(&linked).unwrap().file_type().is_symlink());
     assert_eq!(fs::canonicalize(&linked).unwrap(), checkout_torch());
@@ -77,6 +86,7 @@ fn setup_links_an_installed_pytorch_2_11_without_downloading_and_is_idempotent()
     let stderr = String::from_utf8_lossy(&second.stderr);
     assert!(second.status.success(), "second setup failed:\n{stderr}");
     assert!(stderr.contains("libtorch 2.11.0 present in .libtorch"), "{stderr}");
+    assert!(stderr.contains("ONNX Runtime 1.31.1 present in .onnxruntime"), "{stderr}");
     assert_eq!(fs::canonicalize(&linked).unwrap(), checkout_torch());
 }
 

@@ -4,6 +4,7 @@
 mod allocator;
 mod bench_cli;
 mod ctm_cli;
+mod leela2onnx_cli;
 mod openmp_idle;
 mod option_defaults;
 mod precision_at_load;

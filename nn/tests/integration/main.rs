@@ -13,6 +13,7 @@ mod gathered_outputs;
 mod lc0_test_nets;
 mod maia_reference;
 mod move_indices;
+mod onnx_export;
 mod policy_maps;
 mod stage_timing;
 mod synthetic_networks;

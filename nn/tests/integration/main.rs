@@ -2,7 +2,6 @@
 //! one process start instead of one per file (CONTRIBUTING.md, "The full gate").
 //! `network_thread.rs` beside this folder stays a binary of its own: it counts the threads of its process.
 
-mod synthetic;
 mod bad_files;
 mod cache_and_test_backends;
 mod canonical_encoding;
@@ -16,4 +15,5 @@ mod move_indices;
 mod onnx_export;
 mod policy_maps;
 mod stage_timing;
+mod synthetic;
 mod synthetic_networks;

@@ -3,8 +3,10 @@
 //! every input format and both head layouts. The weights are scaled by their fan-in so that no output
 //! saturates. `reference/capture-lc0-nets.py` then records lc0's outputs for them.
 //!
-//! `cargo run -p nn --example make_test_nets -- reference/nets`; with `--bench DIR`, the two networks of real
-//! shape BENCHMARKS.md measures.
+//! `cargo run -p nn --example make_test_nets -- reference/nets`; with `--bench DIR`, the networks of real shape
+//! BENCHMARKS.md and `scripts/gpu-compare` measure; `--only NAME[,NAME…]` writes just those (the BT4-shaped
+//! transformer alone is 160M parameters, 290 MB, so a GPU machine generates it, in about 5 s, rather than receiving
+//! it). `scripts/gpu-compare` checks on three positions that none of the bench nets' outputs is one-hot.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -224,8 +226,9 @@ const SPECS: &[Spec] = &[
     },
 ];
 
-/// Networks of real shape for BENCHMARKS.md (`--bench`; not committed): a transformer in the BT line's
-/// layout at a size two CPU cores run, and SE towers of 10×128 and 20×256.
+/// Networks of real shape for BENCHMARKS.md and `scripts/gpu-compare` (`--bench`; not committed): a transformer in
+/// the BT line's layout at a size two CPU cores run, one of BT4's shape and a small stand-in of the same structure
+/// (for a dry run on the CPU), and SE towers of 10×128 and 20×256.
 const BENCH_SPECS: &[Spec] = &[
     Spec {
         name: "bench-transformer-256x10",
@@ -254,6 +257,25 @@ const BENCH_SPECS: &[Spec] = &[
         value_channels: 32,
         ..BASE
     },
+    // lc0's BT4-1024x15x32h-swa-6147500: embedding 1024, 15 encoder layers of 32 heads, feed-forward 1536, smolgen
+    // with 32 channels a square, hidden 256 and 256 generated a head, mish throughout but swish in smolgen, a dense
+    // positional embedding, gating, an attention policy over the body's width, WDL and moves left. The width of
+    // the dense positional embedding (32 channels a square) is not in the net's published description: it costs one
+    // 768 × 2048 product a position, a rounding error beside the encoder layers. Format 4 as above.
+    Spec { name: "bench-transformer-bt4", seed: 103, policy_embedding: 1024, ..BT4_SPEC },
+    Spec {
+        name: "bench-transformer-bt4-standin",
+        body: Body::Transformer(Transformer {
+            embedding: 128,
+            dff: 192,
+            smolgen: Some(SmolgenSize { channels: 4, hidden: 32, generator: 32 }),
+            dense_positional: Some(4),
+            ..BT4
+        }),
+        seed: 104,
+        policy_embedding: 128,
+        ..BT4_SPEC
+    },
     Spec {
         name: "bench-se-10x128",
         network: 4,
@@ -280,34 +302,99 @@ const BENCH_SPECS: &[Spec] = &[
     },
 ];
 
+/// BT4's body (see `bench-transformer-bt4`).
+const BT4: Transformer = Transformer {
+    embedding: 1024,
+    layers: 15,
+    heads: 32,
+    dff: 1536,
+    smolgen: Some(SmolgenSize { channels: 32, hidden: 256, generator: 256 }),
+    gating: true,
+    dense_positional: Some(32),
+};
+/// BT4's formats and heads, shared by the network of its shape and its small stand-in.
+const BT4_SPEC: Spec = Spec {
+    name: "",
+    network: 7,
+    input: 4,
+    body: Body::Transformer(BT4),
+    policy: 3,
+    moves_left: true,
+    mish: true,
+    smolgen_activation: Some(proto::activation_function::SWISH),
+    ffn_activation: Some(proto::activation_function::MISH),
+    multi_head: true,
+    storage: Storage::Float16,
+    value_channels: 32,
+    ..BASE
+};
+
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (specs, dir) = match args.as_slice() {
-        [dir] => (SPECS, PathBuf::from(dir)),
-        [flag, dir] if flag == "--bench" => (BENCH_SPECS, PathBuf::from(dir)),
-        _ => {
-            eprintln!("usage: make_test_nets [--bench] OUT_DIR");
+    match run(std::env::args().skip(1).collect()) {
+        Ok(paths) => paths.iter().for_each(|path| println!("{}", path.display())),
+        Err(message) => {
+            eprintln!("make_test_nets: {message}");
             std::process::exit(2);
         }
-    };
-    if let Err(error) = std::fs::create_dir_all(&dir) {
-        eprintln!("cannot create {}: {error}", dir.display());
-        std::process::exit(1);
-    }
-    for spec in specs {
-        let path = dir.join(format!("{}.pb.gz", spec.name));
-        if let Err(error) = write_net(&path, &build(spec)) {
-            eprintln!("cannot write {}: {error}", path.display());
-            std::process::exit(1);
-        }
-        println!("{}", path.display());
     }
 }
 
-fn write_net(path: &Path, net: &Net) -> std::io::Result<()> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+const USAGE: &str = "usage: make_test_nets [--bench] [--only NAME[,NAME…]] OUT_DIR";
+
+/// Writes the networks the arguments name and returns their paths.
+fn run(args: Vec<String>) -> Result<Vec<PathBuf>, String> {
+    let mut bench = false;
+    let mut only: Option<Vec<String>> = None;
+    let mut dir = None;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--bench" => bench = true,
+            "--only" => {
+                let names = args.next().ok_or_else(|| format!("--only needs a list of names\n{USAGE}"))?;
+                only = Some(names.split(',').map(str::to_string).collect());
+            }
+            _ if dir.is_none() && !arg.starts_with("--") => dir = Some(PathBuf::from(arg)),
+            _ => return Err(format!("unexpected argument {arg:?}\n{USAGE}")),
+        }
+    }
+    let dir = dir.ok_or_else(|| USAGE.to_string())?;
+    let chosen = chosen_specs(if bench { BENCH_SPECS } else { SPECS }, only.as_deref())?;
+    std::fs::create_dir_all(&dir).map_err(|error| format!("cannot create {}: {error}", dir.display()))?;
+    // The committed reference nets are compressed as well as gzip can; the large bench nets, random fp16 that
+    // barely compresses, quickly.
+    let level = if bench { flate2::Compression::fast() } else { flate2::Compression::best() };
+    chosen
+        .into_iter()
+        .map(|spec| {
+            let path = dir.join(format!("{}.pb.gz", spec.name));
+            write_net(&path, &build(spec), level)
+                .map_err(|error| format!("cannot write {}: {error}", path.display()))?;
+            Ok(path)
+        })
+        .collect()
+}
+
+/// The specs `--only` names, in its order (all of them without it); an unknown name is an error that lists the
+/// known ones.
+fn chosen_specs<'a>(specs: &'a [Spec], only: Option<&[String]>) -> Result<Vec<&'a Spec>, String> {
+    let Some(names) = only else { return Ok(specs.iter().collect()) };
+    names
+        .iter()
+        .map(|name| {
+            specs.iter().find(|spec| spec.name == name).ok_or_else(|| {
+                let known: Vec<&str> = specs.iter().map(|spec| spec.name).collect();
+                format!("no network named {name:?} here (with --bench for the bench nets); known: {}", known.join(", "))
+            })
+        })
+        .collect()
+}
+
+fn write_net(path: &Path, net: &Net, level: flate2::Compression) -> std::io::Result<()> {
+    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let mut gz = flate2::write::GzEncoder::new(file, level);
     gz.write_all(&net.encode_to_vec())?;
-    std::fs::write(path, gz.finish()?)
+    gz.finish()?.flush()
 }
 
 /// Random layers, each scaled by its fan-in.

@@ -47,6 +47,9 @@ pub enum NnError {
     /// libtorch failed to build or run the network.
     #[error("libtorch error: {0}")]
     Torch(String),
+    /// ONNX Runtime is missing or failed to run the network (Backend=onnx).
+    #[error("{0}")]
+    Onnx(String),
     /// The FEN cannot be parsed or describes an impossible position.
     #[error("invalid FEN {fen:?}: {reason}")]
     InvalidFen {

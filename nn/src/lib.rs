@@ -17,12 +17,14 @@ pub mod layer;
 pub mod loader;
 pub mod network;
 pub mod onnx;
+pub mod onnx_backend;
 pub mod options;
 pub mod policy_map;
 pub mod positional_encoding;
 pub mod precision_timing;
 pub mod prior;
 pub mod proto;
+pub mod queued_batch;
 pub mod raw_outputs;
 pub mod record_file;
 pub mod recording;
@@ -46,8 +48,8 @@ pub use cuda::load_cuda_runtime;
 pub use error::{NetworkProblem, NnError};
 pub use loader::{load_network, parse_network};
 pub use options::{
-    open_backend, open_backend_described, parse_devices, BackendKind, BackendOptions, DeviceChoice, Placement,
-    Precision,
+    open_backend, open_backend_described, parse_devices, tensorrt_build_notice, BackendKind, BackendOptions,
+    DeviceChoice, Placement, Precision,
 };
 pub use report::{evaluate_position, game_history, EvalReport};
 pub use round_robin::RoundRobinBackend;

@@ -16,19 +16,27 @@ use crate::encoder::HistoryFill;
 use crate::error::NnError;
 use crate::loader::load_network;
 use crate::network::{Body, Network};
+use crate::onnx::DataType;
+use crate::onnx_backend::{
+    onnx_runtime, tensorrt_cache_folder, tensorrt_engine_cached, tensorrt_prefix, OnnxBackend, OnnxDevice, OnnxError,
+    OnnxSettings,
+};
 use crate::policy_map::TransposedMoves;
 use crate::precision_timing::time_precisions;
+use crate::queued_batch::PolicyOutput;
 use crate::recording::RecordingBackend;
 use crate::replay::ReplayBackend;
 use crate::round_robin::RoundRobinBackend;
 use crate::test_backend::{TestBackend, TestMode};
-use crate::torch_backend::{default_rust_batch_limit, CudaSettings, PolicyOutput, TorchBackend};
+use crate::torch_backend::{default_rust_batch_limit, CudaSettings, TorchBackend};
 
 /// Which backend evaluates positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BackendKind {
     /// The network through libtorch.
     Torch,
+    /// The network through ONNX Runtime: TensorRT and CUDA on NVIDIA GPUs, its CPU provider on the CPU.
+    Onnx,
     /// Uniform priors, value 0 (no network).
     Uniform,
     /// lc0's `random` backend: values and priors hashed from the input planes (no network).
@@ -39,9 +47,9 @@ pub enum BackendKind {
 
 impl BackendKind {
     /// Every backend's name, as options and flags write it, in the order of [`BackendKind::ALL`].
-    pub const NAMES: &'static [&'static str] = &["torch", "uniform", "random", "replay"];
+    pub const NAMES: &'static [&'static str] = &["torch", "onnx", "uniform", "random", "replay"];
     /// Every backend, in the order of [`BackendKind::NAMES`].
-    pub const ALL: [Self; 4] = [Self::Torch, Self::Uniform, Self::Random, Self::Replay];
+    pub const ALL: [Self; 5] = [Self::Torch, Self::Onnx, Self::Uniform, Self::Random, Self::Replay];
 
     /// What Kairos sets in place of one of lc0's backends (lc0 909a4082's `REGISTER_NETWORK` names), for a user who
     /// brings lc0's settings; None for a name lc0 does not have, or shares (`random`).
@@ -54,9 +62,13 @@ impl BackendKind {
                                  Backend=torch (the default) with BackendDevice=cpu runs this machine's CPU";
         Some(match lc0_name.to_ascii_lowercase().as_str() {
             "cuda" | "cudnn" => CUDA_FP32,
-            "cuda-auto" | "cuda-fp16" | "cudnn-auto" | "cudnn-fp16" | "onnx-cuda" | "onnx-trt" | "xla"
-            | "tensorflow-cc" => CUDA,
-            "blas" | "eigen" | "onednn" | "onnx-cpu" | "tensorflow-cc-cpu" => CPU,
+            "cuda-auto" | "cuda-fp16" | "cudnn-auto" | "cudnn-fp16" | "xla" | "tensorflow-cc" => CUDA,
+            "onnx-cuda" | "onnx-trt" => {
+                "Backend=onnx with BackendDevice=cuda (or cuda:N): ONNX Runtime's TensorRT provider, then its CUDA \
+                 provider, fp16 by default"
+            }
+            "blas" | "eigen" | "onednn" | "tensorflow-cc-cpu" => CPU,
+            "onnx-cpu" => "Backend=onnx with BackendDevice=cpu: ONNX Runtime's CPU provider",
             "metal" | "opencl" | "dx12" | "onnx-dml" | "onnx-rocm" | "onnx-migraphx" | "onnx-coreml" | "sycl"
             | "sycl-auto" | "sycl-fp16" => OTHER_GPU,
             "roundrobin" | "multiplexing" | "demux" => {
@@ -77,7 +89,7 @@ impl FromStr for BackendKind {
         named(Self::NAMES, &Self::ALL, s).ok_or(NnError::InvalidOption {
             option: "backend",
             value: s.into(),
-            expected: "torch, uniform, random or replay",
+            expected: "torch, onnx, uniform, random or replay",
         })
     }
 }
@@ -219,6 +231,9 @@ pub struct BackendOptions {
     /// What each batch of a test backend or a replay waits, as a GPU's would (zero: none; the torch backend
     /// ignores it).
     pub test_backend_delay: Duration,
+    /// The largest batch the search sends (MinibatchSize, or MaxPrefetch where larger; 0: the backend's recommended
+    /// batch size): the onnx backend's TensorRT profile covers batches 1 to it.
+    pub largest_batch: usize,
     /// With [`BackendKind::Replay`] the recording replayed; with another backend, where its evaluations are
     /// recorded (`None`: nowhere).
     pub record_file: Option<PathBuf>,
@@ -245,12 +260,20 @@ pub fn open_backend_described(options: &BackendOptions) -> Result<(Arc<dyn Backe
     let mut children: Vec<Arc<dyn Backend>> = Vec::new();
     let mut layout = CpuLayout::given(options);
     let mut placements = Vec::new();
+    let mut onnx_providers = Vec::new();
     if options.kind == BackendKind::Torch {
         let network = load_network(&options.weights)?;
         layout = CpuLayout::for_body(options, &network.body);
         let backends;
         (backends, placements) = torch_backends(options, &network, layout)?;
         children.extend(backends.into_iter().map(|backend| backend as Arc<dyn Backend>));
+    } else if options.kind == BackendKind::Onnx {
+        let network = load_network(&options.weights)?;
+        layout = CpuLayout::for_body(options, &network.body);
+        for backend in onnx_backends(options, &network, layout)? {
+            onnx_providers.push(backend.providers().to_owned());
+            children.push(backend);
+        }
     } else if options.kind == BackendKind::Replay {
         let path = options.record_file.as_deref().ok_or(NnError::InvalidOption {
             option: "RecordFile",
@@ -273,7 +296,128 @@ pub fn open_backend_described(options: &BackendOptions) -> Result<(Arc<dyn Backe
     }
     let backend =
         if options.cache_size > 0 { Arc::new(CachingBackend::new(backend, options.cache_size)) } else { backend };
-    Ok((backend, describe(options, layout, &placements)))
+    let described = match options.kind {
+        BackendKind::Onnx => describe_onnx(options, &onnx_providers),
+        _ => describe(options, layout, &placements),
+    };
+    Ok((backend, described))
+}
+
+/// An ONNX Runtime backend for each device of the options; a lone `cpu` (or `auto` without a usable GPU) opens
+/// `layout`'s backends, each a session of its own with `layout`'s intra-op threads, as the torch backend's CPU layout.
+fn onnx_backends(
+    options: &BackendOptions,
+    network: &Network,
+    layout: CpuLayout,
+) -> Result<Vec<Arc<OnnxBackend>>, NnError> {
+    let data_type = |on_gpu: bool| match (options.precision, on_gpu) {
+        (Precision::Auto | Precision::Fp16, true) => Ok(DataType::F16),
+        (Precision::Auto | Precision::Fp32, false) | (Precision::Fp32, true) => Ok(DataType::F32),
+        (precision @ (Precision::Fp16 | Precision::Bf16), _) => Err(NnError::InvalidOption {
+            option: "precision",
+            value: format!("{precision:?}").to_ascii_lowercase(),
+            expected: "with Backend=onnx, auto, fp32, or fp16 on a GPU (the CPU provider runs fp32)",
+        }),
+    };
+    let weights =
+        std::fs::read(&options.weights).map_err(|source| NnError::Io { path: options.weights.clone(), source })?;
+    let lone = options.devices.len() == 1;
+    let mut backends = Vec::new();
+    for &choice in &options.devices {
+        let device = match choice {
+            DeviceChoice::Cpu => OnnxDevice::Cpu,
+            DeviceChoice::Cuda(ordinal) => OnnxDevice::Cuda(ordinal),
+            DeviceChoice::Auto if gpu_providers_compiled_in() => OnnxDevice::Cuda(0),
+            DeviceChoice::Auto => OnnxDevice::Cpu,
+        };
+        let on_gpu = device != OnnxDevice::Cpu;
+        let data_type = data_type(on_gpu)?;
+        let settings = OnnxSettings {
+            device,
+            data_type,
+            cpu_threads: layout.threads,
+            largest_batch: match options.largest_batch {
+                0 => 256,
+                given => given,
+            },
+            tensorrt_cache: tensorrt_cache_folder(),
+            tensorrt_prefix: tensorrt_prefix(&weights, data_type),
+            policy: PolicyOutput {
+                temperature: options.policy_temperature,
+                exact_softmax: options.exact_softmax,
+                transposed_moves: options.transposed_moves,
+            },
+            history_fill: options.history_fill,
+        };
+        let first = Arc::new(OnnxBackend::new(network, &settings).map_err(onnx_error)?);
+        let copies = if lone && first.runs_on_cpu() && matches!(choice, DeviceChoice::Cpu | DeviceChoice::Auto) {
+            layout.backends
+        } else {
+            1
+        };
+        let more: Vec<_> = (1..copies)
+            .map(|_| OnnxBackend::new(network, &settings).map(Arc::new).map_err(onnx_error))
+            .collect::<Result<_, _>>()?;
+        backends.push(first);
+        backends.extend(more);
+    }
+    Ok(backends)
+}
+
+/// With `Backend=onnx` on a GPU whose TensorRT engine for this network and precision is not cached yet, the line to
+/// show while it builds (minutes the first time); None otherwise.
+pub fn tensorrt_build_notice(options: &BackendOptions) -> Option<String> {
+    let on_gpu = options.kind == BackendKind::Onnx
+        && options.devices.iter().any(|device| match device {
+            DeviceChoice::Cuda(_) => true,
+            DeviceChoice::Auto => gpu_providers_compiled_in(),
+            DeviceChoice::Cpu => false,
+        });
+    let data_type = match options.precision {
+        Precision::Auto | Precision::Fp16 => DataType::F16,
+        Precision::Fp32 | Precision::Bf16 => DataType::F32,
+    };
+    if !on_gpu {
+        return None;
+    }
+    let weights = std::fs::read(&options.weights).ok()?;
+    let folder = tensorrt_cache_folder();
+    let prefix = tensorrt_prefix(&weights, data_type);
+    (!tensorrt_engine_cached(&folder, &prefix)).then(|| {
+        format!(
+            "TensorRT builds its engine for {} (first load of this network and precision: minutes); it is cached in {}",
+            options.weights.display(),
+            folder.display()
+        )
+    })
+}
+
+/// Whether the ONNX Runtime library has the TensorRT or CUDA provider compiled in (onnxruntime-gpu's), for
+/// `BackendDevice=auto`.
+fn gpu_providers_compiled_in() -> bool {
+    use ort::ep::ExecutionProvider;
+    onnx_runtime().is_ok()
+        && (ort::ep::TensorRT::is_available().unwrap_or(false) || ort::ep::CUDA::is_available().unwrap_or(false))
+}
+
+/// ONNX Runtime's error as the backend factory's.
+fn onnx_error(error: OnnxError) -> NnError {
+    NnError::Onnx(error.to_string())
+}
+
+/// The start-up report of the onnx backends, whose `providers` say what each runs on.
+fn describe_onnx(options: &BackendOptions, providers: &[String]) -> String {
+    let described = match providers {
+        [one] => format!("onnx, {one}"),
+        [first, ..] if providers.iter().all(|p| p == first) => {
+            format!("round robin of {} onnx backends, each {first}", providers.len())
+        }
+        many => format!("round robin of {} onnx backends: {}", many.len(), many.join("; ")),
+    };
+    match &options.record_file {
+        Some(path) => format!("{described}, recorded into {}", path.display()),
+        None => described,
+    }
 }
 
 /// How the CPU's backends of a lone `cpu` (or `auto` without a GPU) run a network: how many there are, taking
@@ -482,7 +626,7 @@ fn describe(options: &BackendOptions, layout: CpuLayout, placements: &[Placement
                 _ => described,
             }
         }
-        BackendKind::Uniform | BackendKind::Random => {
+        BackendKind::Onnx | BackendKind::Uniform | BackendKind::Random => {
             let name = if options.kind == BackendKind::Uniform { "uniform" } else { "random" };
             match options.devices.len() {
                 1 => format!("{name} (test backend, no network)"),
@@ -525,6 +669,7 @@ mod tests {
             transposed_moves: TransposedMoves::AsPlanes,
             history_fill: HistoryFill::FenOnly,
             test_backend_delay: Duration::ZERO,
+            largest_batch: 0,
             record_file: None,
         };
         let layout = |options: &BackendOptions| CpuLayout::for_body(options, &network.body);

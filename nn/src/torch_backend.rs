@@ -7,29 +7,23 @@
 //! forward pass, every search started a cold pool, and several callers oversubscribed the cores, which made
 //! the forward pass inside a search about 1.6 times slower than in `backendbench`.
 
-use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{channel, sync_channel, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use shakmaty::{Move, Position};
 use tch::{Device, Kind};
 
-use crate::backend::{
-    Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation, HistoryEntry,
-};
+use crate::backend::{Added, Backend, BackendAttributes, BackendError, Computation, EvalRequest, Evaluation};
 use crate::cpu_features::{native_bf16, AVX512_BF16};
 use crate::cuda::{disable_tf32_convolutions, set_cudnn_benchmark};
-use crate::encoder::{
-    copy_read_history, encode_position_into, BoardTransform, HistoryFill, InputPlanes, Plane, PLANES,
-};
+use crate::encoder::{encode_position_into, HistoryFill, InputPlanes, Plane, PLANES};
 use crate::freed_blocks::keep_freed_blocks;
 use crate::network::{Body, InputFormat, Network, ValueKind};
-use crate::policy_map::{PolicyFrame, TransposedMoves};
+pub use crate::queued_batch::PolicyOutput;
+use crate::queued_batch::{Encoding, QueuedBatch};
 use crate::raw_outputs::{GatheredOutputs, PolicyGather};
 use crate::rust_net::RustNetwork;
-use crate::softmax::move_priors;
 use crate::stage_timing::{enter, Stage};
 use crate::torch_net::{
     clear_rows_from, padded_batch_size, write_row, BatchInputs, GraphedForward, InputRows, TorchNetwork,
@@ -76,17 +70,6 @@ impl Networks {
             Networks::Split { rust, torch, .. } => (Some(rust), Some(torch)),
         }
     }
-}
-
-/// How the policy head's logits become a position's move priors.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PolicyOutput {
-    /// The softmax temperature.
-    pub temperature: f32,
-    /// The exact exponential instead of lc0's FastExp (for network checks, not for play).
-    pub exact_softmax: bool,
-    /// Where a transposed position's moves are looked up (canonical input formats).
-    pub transposed_moves: TransposedMoves,
 }
 
 /// How the network runs on CUDA (ignored on the CPU).
@@ -358,6 +341,15 @@ impl TorchBackend {
         Self { history_fill: fill, ..self }
     }
 
+    /// How the backend encodes its inputs.
+    fn encoding(&self) -> Encoding {
+        Encoding {
+            input_format: self.input_format,
+            history_fill: self.history_fill,
+            transposed_moves: self.policy.transposed_moves,
+        }
+    }
+
     /// Another backend on the same device with the same weights, held once by both (a process's CPU backends, one
     /// a core by default), and a network thread of its own where this one has one.
     pub fn share(&self) -> Result<Self, tch::TchError> {
@@ -433,45 +425,28 @@ impl Backend for TorchBackend {
     }
 
     fn new_computation(&self) -> Box<dyn Computation + '_> {
-        Box::new(TorchComputation { backend: self, histories: Vec::new(), moves: Vec::new(), queued: Vec::new() })
+        Box::new(TorchComputation { backend: self, batch: QueuedBatch::default() })
     }
 }
 
-/// A batch under construction. `add` runs while the search holds its tree, so it only copies what the encoder
-/// reads; `compute` encodes, after the search has let go (lc0 encodes outside its lock too).
+/// A batch under construction for a [`TorchBackend`].
 struct TorchComputation<'a> {
     backend: &'a TorchBackend,
-    /// The queued positions' histories as the encoder reads them (`copy_read_history`), one after another.
-    histories: Vec<HistoryEntry>,
-    /// Their moves whose priors are wanted, one position's after another.
-    moves: Vec<Move>,
-    /// Where each queued position's history and moves lie in the two vectors above.
-    queued: Vec<(Range<usize>, Range<usize>)>,
+    batch: QueuedBatch,
 }
 
 impl Computation for TorchComputation<'_> {
     fn add(&mut self, request: &EvalRequest<'_>) -> Result<Added, BackendError> {
-        if self.queued.len() >= MAX_BATCH {
-            return Err(BackendError::BatchFull(MAX_BATCH));
-        }
-        if request.history.is_empty() {
-            return Err(BackendError::Encoding("the request has an empty history".into()));
-        }
-        let history_start = self.histories.len();
-        copy_read_history(request.history, self.backend.input_format, &mut self.histories);
-        let moves_start = self.moves.len();
-        self.moves.extend_from_slice(request.moves);
-        self.queued.push((history_start..self.histories.len(), moves_start..self.moves.len()));
-        Ok(Added::Queued(self.queued.len() - 1))
+        self.batch.add(request, self.backend.input_format, MAX_BATCH)
     }
 
     fn queued(&self) -> usize {
-        self.queued.len()
+        self.batch.len()
     }
 
     fn compute(self: Box<Self>) -> Result<Vec<Evaluation>, BackendError> {
         let backend = self.backend;
-        let batch = self.queued.len();
+        let batch = self.batch.len();
         if batch == 0 {
             return Ok(Vec::new());
         }
@@ -496,29 +471,14 @@ impl Computation for TorchComputation<'_> {
                 torch.run(inputs, gather)?
             }
         };
-        let value_width = raw.value.len() / batch;
-        Ok(self
-            .queued
-            .iter()
-            .enumerate()
-            .map(|(i, (_, moves))| {
-                let value = &raw.value[i * value_width..(i + 1) * value_width];
-                let (wl, d) = match backend.value_kind {
-                    ValueKind::Wdl => {
-                        let [w, d, l] = wdl_softmax([value[0], value[1], value[2]]);
-                        (w - l, d)
-                    }
-                    ValueKind::Classical => (value[0].tanh(), 0.0),
-                };
-                let policy = &backend.policy;
-                Evaluation {
-                    wl,
-                    d,
-                    m: raw.moves_left.as_ref().map_or(0.0, |m| m[i]),
-                    policy: move_priors(&raw.logits[moves.clone()], policy.temperature, policy.exact_softmax),
-                }
-            })
-            .collect())
+        let value = |value: &[f32]| match backend.value_kind {
+            ValueKind::Wdl => {
+                let [w, d, l] = wdl_softmax([value[0], value[1], value[2]]);
+                (w - l, d)
+            }
+            ValueKind::Classical => (value[0].tanh(), 0.0),
+        };
+        Ok(self.batch.evaluations(&raw, value, &backend.policy))
     }
 }
 
@@ -533,55 +493,24 @@ impl TorchComputation<'_> {
         Ok(rust.forward(&positions).gathered(&gather))
     }
 
-    /// Every queued position's input planes, and the policy index of every queued move in the order of `moves`:
-    /// one vector for the batch, where one for each position was a large share of the batch's allocations.
+    /// Every queued position's input planes, and the policy index of every queued move.
     fn encode(&self) -> Result<(Vec<InputPlanes>, PolicyGather), BackendError> {
-        let mut positions = vec![[Plane::default(); PLANES]; self.queued.len()];
-        let fill = self.backend.history_fill;
-        let gather = self
-            .encode_each(|index, history, format| encode_position_into(history, format, fill, &mut positions[index]))?;
-        Ok((positions, gather))
+        self.batch.encode(self.backend.encoding())
     }
 
     /// Writes the queued positions into `rows` as the network reads them on CUDA, padded with empty positions to
     /// the padded batch size; the policy gather of [`TorchComputation::encode`].
     fn encode_into(&self, rows: &mut InputRows) -> Result<PolicyGather, BackendError> {
-        let batch = self.queued.len();
+        let batch = self.batch.len();
         let (masks, values) = rows.first_mut(padded_batch_size(batch));
         let mut planes = [Plane::default(); PLANES];
         let fill = self.backend.history_fill;
-        let gather = self.encode_each(|index, history, format| {
+        let gather = self.batch.encode_each(self.backend.encoding(), |index, history, format| {
             let transform = encode_position_into(history, format, fill, &mut planes)?;
             write_row(&planes, index, masks, values);
             Some(transform)
         })?;
         clear_rows_from(batch, masks, values);
-        Ok(gather)
-    }
-
-    /// Encodes each queued position with `encode` (its index, its history and the input format), and gathers the
-    /// policy index of every queued move in the order of `moves` in the frame of the transform `encode` returns.
-    fn encode_each(
-        &self,
-        mut encode: impl FnMut(usize, &[HistoryEntry], InputFormat) -> Option<BoardTransform>,
-    ) -> Result<PolicyGather, BackendError> {
-        let mut gather = PolicyGather {
-            indices: Vec::with_capacity(self.moves.len()),
-            moves: Vec::with_capacity(self.queued.len()),
-        };
-        for (index, (history, moves)) in self.queued.iter().enumerate() {
-            let history = &self.histories[history.clone()];
-            let transform = encode(index, history, self.backend.input_format)
-                .ok_or_else(|| BackendError::Encoding("the request has an empty history".into()))?;
-            let turn = history[history.len() - 1].position.turn();
-            let frame = PolicyFrame::new(turn, transform, self.backend.policy.transposed_moves);
-            for m in &self.moves[moves.clone()] {
-                let index =
-                    frame.index(m).ok_or_else(|| BackendError::Encoding(format!("move {m:?} has no policy index")))?;
-                gather.indices.push(index);
-            }
-            gather.moves.push(moves.len());
-        }
         Ok(gather)
     }
 }
@@ -600,7 +529,8 @@ pub(crate) mod tests {
     use crate::backend::{evaluate_one, HistoryEntry};
     use crate::loader::load_network;
     use crate::network::{Conv, ResidualTower};
-    use shakmaty::{Chess, Move};
+    use crate::policy_map::TransposedMoves;
+    use shakmaty::{Chess, Move, Position};
 
     const WEIGHTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../weights/maia-1900.pb.gz");
     const CPU_ONLY: CudaSettings = CudaSettings { graphs: false, cudnn_benchmark: false, fusion: false };

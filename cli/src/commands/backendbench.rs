@@ -12,6 +12,9 @@ struct BackendBenchArgs {
     /// Lc0 network file (default: the installed Maia-1900).
     #[arg(long)]
     weights: Option<String>,
+    /// torch or onnx (ONNX Runtime: TensorRT and CUDA on a GPU, its CPU provider on the CPU).
+    #[arg(long, default_value = "torch")]
+    backend: String,
     /// cpu, cuda, cuda:N or auto.
     #[arg(long, default_value_t = EngineOptions::default().backend_device)]
     device: String,
@@ -72,8 +75,13 @@ pub fn run(args: &[String]) -> Result<()> {
         cuda_graphs: args.cuda_graphs,
         cudnn_benchmark: args.cudnn_benchmark,
         fused_convolutions: args.fused_convolutions,
-        ..backend_options(args.weights.as_deref(), "torch", &args.device, &args.precision)?
+        // The onnx backend's TensorRT profile covers every size timed.
+        largest_batch: if args.backend == "onnx" { args.max_batch_size } else { 0 },
+        ..backend_options(args.weights.as_deref(), &args.backend, &args.device, &args.precision)?
     };
+    if !matches!(options.kind, nn::BackendKind::Torch | nn::BackendKind::Onnx) {
+        bail!("--backend {}: backendbench times a network, torch or onnx", args.backend);
+    }
     let sizes = batch_sizes(args.start_batch_size, args.max_batch_size, args.batch_step);
     let (backend, description) = nn::open_backend_described(&nn::BackendOptions { cache_size: 0, ..options })?;
     println!("Backend: {description}");

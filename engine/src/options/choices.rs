@@ -105,7 +105,7 @@ mod tests {
             "centipawn", "centipawn_with_drawscore", "centipawn_2019", "centipawn_2018", "win_percentage", "Q", "W-L",
             "WDL_mu",
         ]);
-        round_trips::<BackendKind>(&["torch", "uniform", "random", "replay"]);
+        round_trips::<BackendKind>(&["torch", "onnx", "uniform", "random", "replay"]);
         round_trips::<Precision>(&["auto", "fp32", "bf16", "fp16"]);
         round_trips::<GatherBound>(&["off", "small-moves", "time-trouble", "all"]);
     }

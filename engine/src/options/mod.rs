@@ -439,15 +439,18 @@ declare_options! {
         "Path of the Lc0 network (.pb.gz); a relative path is looked up from the working directory, then under \
          the binary's folder and its parents, then by file name beside the binary (where a release keeps it).";
     visible backend: BackendKind = BackendKind::Torch, combo::<BackendKind>(), "Backend", "backend",
-        "Evaluator: the network through libtorch, uniform priors or lc0's random backend (values and priors hashed \
-         from the input planes) for tests, or a replay of a RecordFile.";
+        "Evaluator: the network through libtorch (torch) or through ONNX Runtime (onnx: TensorRT, then CUDA, on \
+         NVIDIA GPUs, its CPU provider on the CPU; the library is found through ORT_DYLIB_PATH, beside the binary \
+         or in a checkout's .onnxruntime/), uniform priors or lc0's random backend (values and priors hashed from \
+         the input planes) for tests, or a replay of a RecordFile.";
     visible backend_device: String = "auto", OptionKind::Text, "BackendDevice", "backend-device",
-        "Device for the torch backend: auto (CUDA when present, else as cpu), cpu (one CPU backend a search \
-         thread), cuda or cuda:N; several separated by commas (cuda:0,cuda:1) take batches in turn, as lc0's \
-         roundrobin.";
+        "Device for the network (Backend=torch or onnx): auto (CUDA when present, else as cpu), cpu (one CPU \
+         backend a search thread), cuda or cuda:N; several separated by commas (cuda:0,cuda:1) take batches in \
+         turn, as lc0's roundrobin.";
     visible precision: Precision = Precision::Auto, combo::<Precision>(), "Precision", "precision",
-        "Floating-point precision of the torch backend; auto = fp16 on CUDA, on a CPU with native bf16 (AMX-BF16 \
-         or AVX512-BF16) bf16 or fp32, whichever times faster when the network loads (bf16 unless fp32 is more \
+        "Floating-point precision of the network (Backend=onnx: auto, fp32, or fp16 on a GPU; its CPU provider \
+         runs fp32); for the torch backend auto = fp16 on CUDA, on a CPU with native bf16 (AMX-BF16 or \
+         AVX512-BF16) bf16 or fp32, whichever times faster when the network loads (bf16 unless fp32 is more \
          than 3 % faster; the info string at load gives both timings), fp32 on other CPUs.";
     hidden backend_threads: i64 = -1, OptionKind::Spin { min: -1, max: 256 }, "BackendThreads", "backend-threads",
         "CPU threads of each network evaluation; 1 = each backend on one core (Threads=0 opens one a core, \
@@ -890,7 +893,7 @@ impl EngineOptions {
     /// fails when the torch backend's weights file is found nowhere.
     pub fn backend_options(&self) -> Result<BackendOptions, OptionsError> {
         let weights = match self.backend {
-            BackendKind::Torch => self.resolve_weights_path()?,
+            BackendKind::Torch | BackendKind::Onnx => self.resolve_weights_path()?,
             BackendKind::Uniform | BackendKind::Random | BackendKind::Replay => PathBuf::from(&self.weights_file),
         };
         Ok(BackendOptions {
@@ -914,8 +917,20 @@ impl EngineOptions {
             },
             history_fill: self.history_fill,
             test_backend_delay: Duration::from_secs_f64(self.test_backend_delay_ms / 1000.0),
+            largest_batch: self.largest_batch(),
             record_file: (!self.record_file.is_empty()).then(|| PathBuf::from(&self.record_file)),
         })
+    }
+
+    /// The largest batch the search sends, for the onnx backend's TensorRT profile: MinibatchSize, or MaxPrefetch
+    /// where larger (0: the backend's recommended batch size). 0 for the other backends, so that changing the batch
+    /// size does not reload their network.
+    fn largest_batch(&self) -> usize {
+        if self.backend != BackendKind::Onnx {
+            return 0;
+        }
+        let minibatch = usize::try_from(self.minibatch_size).unwrap_or(0);
+        minibatch.max(usize::try_from(self.max_prefetch).unwrap_or(0))
     }
 
     /// How many CPU backends `BackendDevice=auto` opens without a GPU: one a search thread, and with `Threads=0`

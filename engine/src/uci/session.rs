@@ -244,6 +244,9 @@ impl Session {
         if self.evaluator.is_some() {
             return Ok(true);
         }
+        if let Some(notice) = self.options.backend_options().ok().as_ref().and_then(nn::tensorrt_build_notice) {
+            self.out.send(&format!("info string {notice}"))?;
+        }
         let loaded = catch_unwind(AssertUnwindSafe(|| -> anyhow::Result<(Arc<dyn Backend>, String)> {
             let options = self.options.backend_options()?;
             Ok(nn::open_backend_described(&options)?)

@@ -25,6 +25,7 @@ fn options(kind: BackendKind) -> BackendOptions {
         transposed_moves: TransposedMoves::AsPlanes,
         history_fill: HistoryFill::FenOnly,
         test_backend_delay: std::time::Duration::ZERO,
+        largest_batch: 0,
         record_file: None,
     }
 }

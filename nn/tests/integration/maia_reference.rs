@@ -190,6 +190,7 @@ fn backend_priors_match_lc0(rust_batch_limit: Option<usize>) {
         transposed_moves: TransposedMoves::AsPlanes,
         history_fill: HistoryFill::FenOnly,
         test_backend_delay: std::time::Duration::ZERO,
+        largest_batch: 0,
         record_file: None,
     };
     let backend = nn::open_backend(&options).unwrap_or_else(|e| panic!("{e}"));

@@ -12,6 +12,7 @@ mod gathered_outputs;
 mod lc0_test_nets;
 mod maia_reference;
 mod move_indices;
+mod onnx_backend;
 mod onnx_export;
 mod policy_maps;
 mod stage_timing;

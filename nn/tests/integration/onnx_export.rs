@@ -7,7 +7,6 @@
 //! project holds its CUDA fp16 path to, and moves left within it relative to their size.
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use nn::encoder::{encode_position, HistoryFill, InputPlanes, PLANES};
 use nn::network::{Network, ValueKind};
@@ -22,26 +21,10 @@ const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 /// lc0's fp32 outputs against ours in fp32, as for Kairos's own networks (lc0_test_nets.rs, maia_reference.rs).
 const FP32_TOLERANCE: f64 = 1e-4;
 
-/// The ONNX Runtime environment, kept for the whole test process (ort allows one a process).
+/// The process's ONNX Runtime environment (ort allows one a process), shared with the onnx backend's tests: the
+/// library scripts/setup installs into .onnxruntime/ unless ORT_DYLIB_PATH names another.
 fn onnx_runtime() -> &'static ort::environment::Environment {
-    static ENVIRONMENT: OnceLock<ort::environment::Environment> = OnceLock::new();
-    ENVIRONMENT.get_or_init(|| {
-        let directory = Path::new(ROOT).join(".onnxruntime/onnxruntime/capi");
-        let library = std::fs::read_dir(&directory)
-            .ok()
-            .and_then(|entries| {
-                entries.flatten().map(|e| e.path()).find(|p| {
-                    p.file_name().and_then(|n| n.to_str()).is_some_and(|n| n.starts_with("libonnxruntime.so."))
-                })
-            })
-            .unwrap_or_else(|| {
-                panic!("no ONNX Runtime library in {}: run scripts/setup, which installs it", directory.display())
-            });
-        ort::init_from(&library)
-            .unwrap_or_else(|e| panic!("cannot load {}: {e}; run scripts/setup again", library.display()))
-            .build()
-            .expect("an ONNX Runtime environment")
-    })
+    nn::onnx_backend::onnx_runtime().unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The outputs of a batch as f32, one row a position.

@@ -11,6 +11,7 @@ mod kairos_tune;
 mod lc0_uci_output;
 mod moves_left_follows_games;
 mod moves_left_head;
+mod onnx_backend_search;
 mod openbench;
 mod panic_safety;
 mod setup_script;

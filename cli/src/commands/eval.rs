@@ -25,7 +25,7 @@ struct EvalArgs {
     /// one (which differs by up to about 2e-4).
     #[arg(long = "lc0-softmax")]
     lc0_softmax: bool,
-    /// torch, uniform, random or replay.
+    /// torch, onnx, uniform, random or replay.
     #[arg(long, default_value = EngineOptions::default().backend.name())]
     backend: String,
     /// cpu, cuda, cuda:N or auto.

@@ -1361,8 +1361,8 @@ mod tests {
         let error = options.set("Backend", "cudnn").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "invalid value 'cudnn' for option Backend: expected one of torch, uniform, random, replay; lc0's cudnn \
-             backend is Backend=torch (the default) with BackendDevice=cuda (or cuda:N) and Precision=fp32"
+            "invalid value 'cudnn' for option Backend: expected one of torch, onnx, uniform, random, replay; lc0's \
+             cudnn backend is Backend=torch (the default) with BackendDevice=cuda (or cuda:N) and Precision=fp32"
         );
         assert!(matches!(options.set("Ponder", "maybe"), Err(OptionsError::BadValue { option: "Ponder", .. })));
         assert!(matches!(options.set("Hash", "16"), Err(OptionsError::UnknownOption { .. })));

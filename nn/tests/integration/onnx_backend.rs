@@ -7,7 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use nn::encoder::{encode_position, BoardTransform, HistoryFill};
-use nn::onnx_backend::{find_library, OnnxError};
+use nn::onnx::DataType;
+use nn::onnx_backend::{find_library, tensorrt_engine_cached, tensorrt_prefix, OnnxError};
 use nn::policy_map::{move_policy_index, TransposedMoves};
 use nn::softmax::policy_softmax;
 use nn::{game_history, BackendKind, BackendOptions, DeviceChoice, EvalRequest, Evaluation, Precision};
@@ -208,4 +209,19 @@ fn a_missing_library_is_an_error_naming_every_place_tried_and_the_way_out() {
     let message = error.to_string();
     assert!(message.contains(&format!("ORT_DYLIB_PATH={} (no such file)", missing.display())), "{message}");
     assert!(message.contains("pip install onnxruntime"), "{message}");
+}
+
+/// TensorRT's cached engines are named by FNV-1a of the network file (the published 64-bit value of "a") and the
+/// precision, and an engine counts as cached once a file of that prefix is in the folder.
+#[test]
+fn a_cached_engine_is_found_by_the_networks_hash_and_precision() {
+    assert_eq!(tensorrt_prefix(b"a", DataType::F16), "kairos_af63dc4c8601ec8c_fp16");
+    assert_eq!(tensorrt_prefix(b"", DataType::F32), "kairos_cbf29ce484222325_fp32");
+    let folder = empty_folder("engine-cache");
+    let prefix = tensorrt_prefix(b"a", DataType::F16);
+    assert!(!tensorrt_engine_cached(&folder, &prefix));
+    std::fs::write(folder.join(format!("{}_fp32.engine", tensorrt_prefix(b"a", DataType::F32))), b"").unwrap();
+    assert!(!tensorrt_engine_cached(&folder, &prefix), "another precision's engine");
+    std::fs::write(folder.join(format!("{prefix}_trt_sm90.engine")), b"").unwrap();
+    assert!(tensorrt_engine_cached(&folder, &prefix));
 }

@@ -368,11 +368,8 @@ fn onnx_backends(
 /// show while it builds (minutes the first time); None otherwise.
 pub fn tensorrt_build_notice(options: &BackendOptions) -> Option<String> {
     let on_gpu = options.kind == BackendKind::Onnx
-        && options.devices.iter().any(|device| match device {
-            DeviceChoice::Cuda(_) => true,
-            DeviceChoice::Auto => gpu_providers_compiled_in(),
-            DeviceChoice::Cpu => false,
-        });
+        && options.devices.iter().any(|device| matches!(device, DeviceChoice::Cuda(_) | DeviceChoice::Auto))
+        && tensorrt_compiled_in();
     let data_type = match options.precision {
         Precision::Auto | Precision::Fp16 => DataType::F16,
         Precision::Fp32 | Precision::Bf16 => DataType::F32,
@@ -390,6 +387,12 @@ pub fn tensorrt_build_notice(options: &BackendOptions) -> Option<String> {
             folder.display()
         )
     })
+}
+
+/// Whether the ONNX Runtime library has the TensorRT provider compiled in (onnxruntime-gpu's).
+fn tensorrt_compiled_in() -> bool {
+    use ort::ep::ExecutionProvider;
+    onnx_runtime().is_ok() && ort::ep::TensorRT::is_available().unwrap_or(false)
 }
 
 /// Whether the ONNX Runtime library has the TensorRT or CUDA provider compiled in (onnxruntime-gpu's), for

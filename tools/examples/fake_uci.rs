@@ -4,7 +4,8 @@
 //! default 1) and `--time MS` (the `time` reported in `info`, which a virtual-clock runner charges; default 7).
 //! `slow` searches for 2 s of wall time, reporting more nodes every 100 ms, then answers; `stuck` reports the same
 //! nodes every 100 ms and never answers.
-//! `--expect-option NAME` makes it exit at the first `go` unless `setoption name NAME ...` came before.
+//! `--expect-option NAME` makes it exit at the first `go` unless `setoption name NAME ...` came before. A `--fail`
+//! comes in games only: a search before the first `ucinewgame` (`kairos match`'s check before its first game) plays.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -55,6 +56,7 @@ fn main() {
     let mut out = stdout.lock();
     let mut position = Chess::default();
     let mut searches = 0u32;
+    let mut in_game = false;
     let mut options_set: Vec<String> = Vec::new();
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
@@ -64,6 +66,7 @@ fn main() {
             Some("isready") => "readyok".to_owned(),
             Some("ucinewgame") => {
                 searches = 0;
+                in_game = true;
                 continue;
             }
             Some("setoption") => {
@@ -79,7 +82,7 @@ fn main() {
                     std::process::exit(4);
                 }
                 searches += 1;
-                let failing = (searches == script.at_go).then_some(script.failure.as_deref()).flatten();
+                let failing = (in_game && searches == script.at_go).then_some(script.failure.as_deref()).flatten();
                 let legal = position.legal_moves();
                 let ply = position.fullmoves().get() * 2 + u32::from(position.turn() == Color::Black);
                 let chosen = legal.get((ply as usize * 7 + searches as usize) % legal.len().max(1));

@@ -131,7 +131,8 @@ fn a_headed_match_is_judged_at_its_first_crossing_and_declared_tests_are_read() 
     assert_close(headed.final_llr().unwrap(), -0.5606372106, "LLR at the end");
     assert_eq!(headed.engines, ["new".to_owned(), "old".to_owned()]);
 
-    let declared = row(&rows, "b/results.jsonl.gz");
+    // Named without `.gz`, as it is declared and as it reads once gunzipped to resume.
+    let declared = row(&rows, "b/results.jsonl");
     assert_eq!((declared.test.games, declared.test.skip_games), (6, 2));
     assert_eq!(declared.test.pairs.counts_by_score(), [0, 1, 1, 1, 0], "WD, DD and LD; the skipped LL not counted");
     assert_close(declared.test.final_llr().unwrap(), -0.0024853911, "declared test's LLR");
@@ -147,10 +148,27 @@ fn a_headed_match_is_judged_at_its_first_crossing_and_declared_tests_are_read() 
     let headed_line = text.lines().find(|line| line.contains("`a/results.jsonl`")).unwrap();
     assert!(headed_line.contains("| H1 at game 15 (LLR +2.48) | **none (LLR -0.56)** |"), "{headed_line}");
     assert!(headed_line.contains("[0, 200], 0.1, 0.1 (-2.20, 2.20)"), "{headed_line}");
-    let declared_line = text.lines().find(|line| line.contains("`b/results.jsonl.gz`")).unwrap();
+    let declared_line = text.lines().find(|line| line.contains("`b/results.jsonl`")).unwrap();
     assert!(declared_line.contains("; games after the first 2 |"), "{declared_line}");
-    assert!(text.contains("`b/results.jsonl.gz`: x `legacy`, y `legacy` (from the declaration"), "{text}");
+    assert!(text.contains("`b/results.jsonl`: x `legacy`, y `legacy` (from the declaration"), "{text}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_results_file_reads_the_same_gzipped_or_gunzipped_and_its_twins_count_once() {
+    let dir = scratch("verdicts-twins");
+    write_headed_match(&dir.join("a"));
+    let plain = dir.join("a/results.jsonl");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&std::fs::read(&plain).unwrap()).unwrap();
+    std::fs::write(dir.join("a/results.jsonl.gz"), gz.finish().unwrap()).unwrap();
+    let twins = collect_verdicts(&dir).unwrap();
+    assert_eq!(twins.len(), 1, "a gunzipped file and its gzipped twin are one run: {twins:#?}");
+    let both = verdicts_markdown(&dir, &twins);
+    std::fs::remove_file(&plain).unwrap();
+    let gzipped_only = verdicts_markdown(&dir, &collect_verdicts(&dir).unwrap());
+    assert_eq!(both, gzipped_only, "the document does not change when the run is gunzipped to resume");
+    assert!(gzipped_only.contains("`a/results.jsonl`") && !gzipped_only.contains("results.jsonl.gz"));
 }
 
 #[test]
@@ -194,14 +212,14 @@ fn the_committed_runs_read_as_the_runner_printed_them() {
     let rows = committed_rows();
     // The default against legacy at 60+0.6: the runner stopped itself at H0 with [23, 102, 154, 57, 14] and
     // LLR -2.99 (EXPERIMENTS.md, 2026-11-27); the pair that crossed completed at its 700th game.
-    let default = &row(rows, "2026-11-27-default-vs-legacy-60+0.6/results.jsonl.gz").test;
+    let default = &row(rows, "2026-11-27-default-vs-legacy-60+0.6/results.jsonl").test;
     let FirstCrossing::Replayed(Some(crossing)) = default.first_crossing else { panic!("{default:?}") };
     assert_eq!((crossing.games, crossing.decision), (700, SprtDecision::AcceptH0));
     assert_eq!(crossing.pairs.counts_by_score(), [23, 102, 154, 57, 14]);
     assert_close(crossing.llr, -2.9874799567, "the default's LLR at H0");
     // The non-regression test of `legacy(preset=kairos)`'s string over games 273-4652: [87, 471, 1081, 480, 71]
     // as EXPERIMENTS.md printed it; in normalised Elo -10 against 0 its LLR is 0.7138712682, no verdict.
-    let slowmover = "2026-11-28-where-the-elo-goes/60+0.6-legacy-spread-0.15-after-5-slowmover-1.5/results.jsonl.gz";
+    let slowmover = "2026-11-28-where-the-elo-goes/60+0.6-legacy-spread-0.15-after-5-slowmover-1.5/results.jsonl";
     let non_regression = rows
         .iter()
         .find(|row| row.source == slowmover && row.test.skip_games == 272)

@@ -64,13 +64,15 @@ fn walk(dir: &Path, folders: &mut Vec<PathBuf>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The results files in `folder` that start with an SPRT header.
+/// The results files in `folder` that start with an SPRT header; of a gzipped file and its gunzipped twin (a run
+/// being resumed) only the gunzipped one, which holds every game.
 fn headed_results(folder: &Path) -> anyhow::Result<Vec<PathBuf>> {
     let mut headed = Vec::new();
     for entry in std::fs::read_dir(folder).with_context(|| format!("reading {}", folder.display()))? {
         let path = entry?.path();
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-        if (name.ends_with(".jsonl") || name.ends_with(".jsonl.gz")) && starts_with_header(&path) {
+        let gunzipped_twin = name.strip_suffix(".gz").is_some_and(|plain| folder.join(plain).is_file());
+        if (name.ends_with(".jsonl") || name.ends_with(".jsonl.gz")) && !gunzipped_twin && starts_with_header(&path) {
             headed.push(path);
         }
     }
@@ -129,8 +131,11 @@ fn existing_results(path: &Path) -> anyhow::Result<PathBuf> {
         .with_context(|| format!("{} is declared in {DECLARATIONS_FILE} but missing (nor gzipped)", path.display()))
 }
 
+/// The results file's name under `dir`, without `.gz`: the same whether the file is read as committed (gzipped) or
+/// gunzipped to resume, so that the document does not change with it.
 fn relative(dir: &Path, path: &Path) -> String {
-    path.strip_prefix(dir).unwrap_or(path).to_string_lossy().into_owned()
+    let name = path.strip_prefix(dir).unwrap_or(path).to_string_lossy().into_owned();
+    name.strip_suffix(".gz").map(str::to_owned).unwrap_or(name)
 }
 
 /// The verdicts document: how it was made, the table, and the managers behind each row.

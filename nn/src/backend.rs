@@ -61,6 +61,29 @@ pub struct BackendAttributes {
     pub concurrent_batches: usize,
 }
 
+impl BackendAttributes {
+    /// A network backend's attributes on the CPU or on a GPU, the choices measured with libtorch and shared by
+    /// every backend that runs a real network.
+    pub fn of_network(has_wdl: bool, has_moves_left: bool, maximum_batch_size: usize, runs_on_cpu: bool) -> Self {
+        BackendAttributes {
+            has_wdl,
+            has_moves_left,
+            recommended_batch_size: if runs_on_cpu { 32 } else { 256 },
+            maximum_batch_size,
+            // lc0's 32 on CUDA; none on a CPU, where a prefetched position costs what a searched one does: without
+            // it Maia-1900 searched 5–16 % faster on a Zen 4 EPYC and won 280 games at 10+0.1 by +25 ± 26 Elo, a
+            // transformer searched 4 times as fast (BENCHMARKS.md, "Prefetching on a CPU").
+            recommended_prefetch: if runs_on_cpu { 0 } else { 32 },
+            // Two on CUDA, as lc0: since the gather ends early for an idle backend, a second search thread
+            // searches 1.35–1.57 times as fast on an H100 (means of five runs on each of Maia-1900, a 20×256 SE
+            // net and a transformer), and a fourth adds nothing (BENCHMARKS.md, "Two search threads on CUDA").
+            suggested_threads: if runs_on_cpu { 1 } else { 2 },
+            runs_on_cpu,
+            concurrent_batches: 1,
+        }
+    }
+}
+
 /// Whether an added position is waiting for the batch or was answered at once (a cache hit).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Added {

@@ -354,17 +354,17 @@ pub fn tensorrt_engine_cached(folder: &Path, prefix: &str) -> bool {
 
 impl Backend for OnnxBackend {
     fn attributes(&self) -> BackendAttributes {
-        // As the torch backend on each device (its measured choices, torch_backend.rs).
-        BackendAttributes {
-            has_wdl: self.value_kind == ValueKind::Wdl,
-            has_moves_left: self.has_moves_left,
-            recommended_batch_size: if self.runs_on_cpu { 32 } else { 256.min(self.largest_batch) },
-            maximum_batch_size: MAX_BATCH,
-            recommended_prefetch: if self.runs_on_cpu { 0 } else { 32 },
-            suggested_threads: if self.runs_on_cpu { 1 } else { 2 },
-            runs_on_cpu: self.runs_on_cpu,
-            concurrent_batches: 1,
+        let mut attributes = BackendAttributes::of_network(
+            self.value_kind == ValueKind::Wdl,
+            self.has_moves_left,
+            MAX_BATCH,
+            self.runs_on_cpu,
+        );
+        // TensorRT's optimisation profile ends at the largest batch the search asks for.
+        if !self.runs_on_cpu {
+            attributes.recommended_batch_size = attributes.recommended_batch_size.min(self.largest_batch);
         }
+        attributes
     }
 
     fn new_computation(&self) -> Box<dyn Computation + '_> {

@@ -406,22 +406,12 @@ pub fn default_rust_batch_limit(kind: Kind, body: &Body) -> usize {
 
 impl Backend for TorchBackend {
     fn attributes(&self) -> BackendAttributes {
-        BackendAttributes {
-            has_wdl: self.value_kind == ValueKind::Wdl,
-            has_moves_left: self.has_moves_left,
-            recommended_batch_size: if self.runs_on_cpu { 32 } else { 256 },
-            maximum_batch_size: MAX_BATCH,
-            // lc0's 32 on CUDA; none on a CPU, where a prefetched position costs what a searched one does: without
-            // it Maia-1900 searched 5–16 % faster on a Zen 4 EPYC and won 280 games at 10+0.1 by +25 ± 26 Elo, a
-            // transformer searched 4 times as fast (BENCHMARKS.md, "Prefetching on a CPU").
-            recommended_prefetch: if self.runs_on_cpu { 0 } else { 32 },
-            // Two on CUDA, as lc0: since the gather ends early for an idle backend, a second search thread
-            // searches 1.35–1.57 times as fast on an H100 (means of five runs on each of Maia-1900, a 20×256 SE
-            // net and a transformer), and a fourth adds nothing (BENCHMARKS.md, "Two search threads on CUDA").
-            suggested_threads: if self.runs_on_cpu { 1 } else { 2 },
-            runs_on_cpu: self.runs_on_cpu,
-            concurrent_batches: 1,
-        }
+        BackendAttributes::of_network(
+            self.value_kind == ValueKind::Wdl,
+            self.has_moves_left,
+            MAX_BATCH,
+            self.runs_on_cpu,
+        )
     }
 
     fn new_computation(&self) -> Box<dyn Computation + '_> {

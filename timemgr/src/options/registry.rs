@@ -687,7 +687,8 @@ const REGIME: ComponentSpec = ComponentSpec {
            smooth(preset=kairos) passed its SPRT against legacy with about 450 nodes a move (10+0.1 at 1,400 \
            nps) and beat it on the wall clock with 600-900, but legacy was the stronger with about 2,700 (60+0.6 \
            at 1,400 nps: H0 accepted, -31 Elo), as lc0 found when it went back to legacy; so large trees go to \
-           legacy(preset=kairos), as even as the node limit and not weaker than legacy there; EXPERIMENTS.md. \
+           legacy(preset=kairos), as even as the node limit and within a few Elo of legacy there (-1.8 +/- 6.2 at \
+           60+0.6 over 4,380 games; its SPRT undecided); EXPERIMENTS.md. \
            The choice is made at the game's first move with a clock and kept for the game.",
     params: RegimeKeys::KEYS,
     presets: &[],

@@ -226,6 +226,8 @@ pub fn plan(config: &PlanConfig) -> Result<PlanReport, PlanError> {
             placement: Some(PiecePlacement::initial()),
             engine_nps: Some(config.nps as f32),
             played_games: PlayedGames::default(),
+            // The model's moves cost their nodes and nothing else, as on the virtual clock.
+            move_floor_ms: None,
         };
         let nps = config.nps * (1.0 + config.nps_noise * rng.random_range(-1.0..=1.0));
         let mut chain = build_stopper_chain(Some(manager.as_mut()), &go, &ctx, &no_pruning);

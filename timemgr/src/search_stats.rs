@@ -188,6 +188,11 @@ pub struct MoveContext {
     /// The lengths of the games this engine has finished since it started, for estimators that follow them.
     #[serde(default)]
     pub played_games: PlayedGames,
+    /// What a move costs on this engine and machine before its first playouts, in wall-clock ms (the engine's
+    /// running measure; `None` on the virtual clock and before its first move): the least any move takes, even
+    /// one told to stop at once, so the clock must keep it for every move still to come.
+    #[serde(default)]
+    pub move_floor_ms: Option<f32>,
 }
 
 /// The games of an engine process as its session sees them: the ply of its last own move in the game being

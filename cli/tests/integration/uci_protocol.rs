@@ -575,6 +575,41 @@ fn the_time_managers_start_from_the_engines_measured_speed() {
     assert!(wall_plan > 0.0 && (wall_plan - 20_000.0 * 59.8 / 51.5).abs() > 1.0, "{wall_plan}");
 }
 
+/// The overhead each of two moves' traces records with `flags` and `go` (the first move from the start
+/// position, the second after 1. e4 e5).
+fn overheads_of_two_moves(flags: &[&str], go: &str) -> Vec<i64> {
+    let path = std::env::temp_dir().join(format!("kairos-floor-{}-{}.jsonl", std::process::id(), flags.len()));
+    let _ = std::fs::remove_file(&path);
+    let flag = format!("--tm-trace-file={}", path.display());
+    let mut engine = Engine::start(&[flags, &[flag.as_str()]].concat());
+    for position in ["position startpos", "position startpos moves e2e4 e7e5"] {
+        engine.send(position);
+        engine.send(go);
+        engine.bestmove();
+        engine.read_until(|line| line.starts_with("info string tm"));
+    }
+    engine.quit();
+    let traces = read_traces(&path);
+    let _ = std::fs::remove_file(&path);
+    traces.iter().map(|trace| trace["move_overhead_ms"].as_i64().unwrap()).collect()
+}
+
+/// What a move costs before its first playouts is kept for the moves still to come where no increment pays for
+/// it: with a test backend whose batches wait 20 ms, the second move keeps at least 60 × 20 ms beyond
+/// `MoveOverheadMs` (200); nothing is measured before the first move, an increment of 1 s pays for every move,
+/// and on the virtual clock a move costs only its nodes.
+#[test]
+fn a_clock_without_increment_keeps_each_moves_floor_for_the_moves_to_come() {
+    let base = ["--backend=uniform", "--threads=1", "--test-backend-delay-ms=20"];
+    let sudden_death = overheads_of_two_moves(&base, "go wtime 3000 btime 3000");
+    assert_eq!(sudden_death[0], 200, "nothing measured before the first move");
+    assert!(sudden_death[1] >= 200 + 60 * 20, "the second move keeps 60 floors: {sudden_death:?}");
+    let increment = overheads_of_two_moves(&base[..], "go wtime 3000 btime 3000 winc 1000 binc 1000");
+    assert_eq!(increment, [200, 200]);
+    let virtual_clock = [&base[..], &["--virtual-clock"]].concat();
+    assert_eq!(overheads_of_two_moves(&virtual_clock, "go wtime 3000 btime 3000"), [200, 200]);
+}
+
 #[test]
 fn time_manager_trace_is_appended_per_move_and_summarised() {
     let path = std::env::temp_dir().join(format!("kairos-uci-trace-{}.jsonl", std::process::id()));

@@ -397,6 +397,8 @@ impl ProxySession {
             placement: Some(self.game.piece_placement()),
             engine_nps: self.engine_nps,
             played_games: self.game_lengths.finished(),
+            // The wrapped engine's floor is not measured here; MoveOverheadMs covers it.
+            move_floor_ms: None,
         }
     }
 

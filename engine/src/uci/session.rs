@@ -78,6 +78,10 @@ pub struct Session {
     /// The engine's measure of its own speed in nodes per second, kept across games: a short search when the
     /// network loads at `isready`, then every search's; the time managers start from it (`init-nps=0`).
     measured_nps: Arc<Mutex<Option<f32>>>,
+    /// The engine's running measure of what a move costs before its first playouts, in wall-clock ms, kept
+    /// across games: the time managers keep it in reserve for every move still to come in a game without
+    /// increment (`MoveContext::move_floor_ms`); never measured on the virtual clock.
+    measured_move_floor: Arc<Mutex<Option<f32>>>,
     clock: SharedClock,
     /// When the move's clock started, on `clock`: at `go` (or `ponderhit`), or with `StrictTiming` off at
     /// `position` or `ucinewgame` as lc0 by default, where a `go` without wtime or btime still starts it.
@@ -106,6 +110,7 @@ impl Session {
             search_game: GameState::default(),
             time_manager: None,
             measured_nps: Arc::new(Mutex::new(None)),
+            measured_move_floor: Arc::new(Mutex::new(None)),
             clock,
             move_start_ms: 0.0,
             clear_tree_pending: false,
@@ -486,6 +491,7 @@ impl Session {
                 *lock(&self.measured_nps)
             },
             played_games: self.game_lengths.finished(),
+            move_floor_ms: if self.options.virtual_clock { None } else { *lock(&self.measured_move_floor) },
         };
         // The move's life: the manager hands out the stopper, the search runs and sends its best move, and
         // then the manager learns from the outcome and the trace is written, outside the search's locks.
@@ -501,6 +507,7 @@ impl Session {
             time_manager,
             trace_file: self.options.tm_trace_file.clone(),
             measured_nps: self.measured_nps.clone(),
+            measured_move_floor: (!self.options.virtual_clock).then(|| self.measured_move_floor.clone()),
         };
         let holds_bestmove = go.params.infinite || go.params.ponder;
         let request = SearchRequest {
@@ -631,19 +638,25 @@ impl Stopper for ManagedStopper {
 }
 
 /// The end of a move, after the best move is sent: the time manager learns from the search's outcome, the
-/// engine's measure of its speed is renewed, then the move's trace is appended to `TmTraceFile` and summarised
-/// as `info string`.
+/// engine's measures of its speed and of a move's floor are renewed, then the move's trace is appended to
+/// `TmTraceFile` and summarised as `info string`.
 struct EndOfMove {
     out: UciOutput,
     time_manager: SharedTimeManager,
     trace_file: String,
     measured_nps: Arc<Mutex<Option<f32>>>,
+    /// The measure of a move's floor, on the wall clock only.
+    measured_move_floor: Option<Arc<Mutex<Option<f32>>>>,
 }
 
 impl EndOfMove {
     fn run(&self, outcome: &SearchOutcome) {
         if let Some(nps) = measured_nps(&outcome.stats) {
             *lock(&self.measured_nps) = Some(nps);
+        }
+        if let (Some(floor), Some(sample)) = (&self.measured_move_floor, move_floor_sample(&outcome.stats)) {
+            let mut floor = lock(floor);
+            *floor = Some(floor.map_or(sample, |old| old + MOVE_FLOOR_WEIGHT * (sample - old)));
         }
         let traces = {
             let mut manager = lock(&self.time_manager);
@@ -663,6 +676,17 @@ impl EndOfMove {
 
 /// Milliseconds of the speed calibration when the network loads.
 const CALIBRATION_MS: i64 = 200;
+
+/// The weight of each move's sample in the running measure of a move's floor: about the last four moves count,
+/// so a machine that gets busier (another engine's search, other work) raises it within a few moves.
+const MOVE_FLOOR_WEIGHT: f32 = 0.25;
+
+/// What a move cost before its first playouts, in ms (the start of its search and its first network batch);
+/// None for a search without playouts.
+fn move_floor_sample(stats: &IterationStats) -> Option<f32> {
+    (stats.nodes_since_movestart > 0)
+        .then(|| stats.time_since_movestart_ms.saturating_sub(stats.time_since_first_batch_ms).max(0) as f32)
+}
 
 /// A search's nodes per second since its first batch, as the time managers measure it; None for a search too
 /// short to say (under 50 ms or 10 nodes).

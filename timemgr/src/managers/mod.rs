@@ -49,8 +49,26 @@ pub struct ClockView {
     pub increment_ms: i64,
     /// `movestogo` when it is positive; lc0 ignores values ≤ 0.
     pub movestogo: Option<i32>,
-    /// Move overhead in ms.
+    /// Move overhead in ms: UCI `MoveOverheadMs` and the reserve for the moves still to come
+    /// ([`floor_reserve_ms`]).
     pub overhead_ms: i64,
+}
+
+/// Moves of a game without increment whose least cost the clock keeps in reserve: games between engines run
+/// past move 100 (an attention-body net's sudden-death games at 1+0 ran to 120 own moves, 2026-12-07), and a
+/// move costs its floor however short its budget, so without the reserve the last moves flag one by one.
+pub const FLOOR_RESERVE_MOVES: i64 = 60;
+
+/// The clock kept for the least cost of the moves still to come, in ms: what a move's floor exceeds the increment
+/// by, times the moves to the next time control, at most [`FLOOR_RESERVE_MOVES`]; 0 where the increment pays for
+/// each move's floor or the floor is not known (the virtual clock, the game's first move).
+pub fn floor_reserve_ms(move_floor_ms: Option<f32>, increment_ms: i64, movestogo: Option<i32>) -> i64 {
+    let Some(floor) = move_floor_ms else {
+        return 0;
+    };
+    let shortfall = (f64::from(floor) - increment_ms as f64).max(0.0);
+    let moves = movestogo.map_or(FLOOR_RESERVE_MOVES, |mtg| i64::from(mtg).min(FLOOR_RESERVE_MOVES));
+    (shortfall * moves as f64).ceil() as i64
 }
 
 impl ClockView {
@@ -62,11 +80,15 @@ impl ClockView {
             return None;
         }
         let (time, increment) = if ctx.white_to_move { (go.wtime, go.winc) } else { (go.btime, go.binc) };
+        let increment_ms = increment.unwrap_or(0).clamp(0, LIMIT);
+        let movestogo = go.movestogo.filter(|&mtg| mtg > 0);
+        let reserve_ms =
+            floor_reserve_ms(ctx.move_floor_ms.map(|floor| floor.clamp(0.0, 1e6)), increment_ms, movestogo);
         Some(Self {
             time_ms: time?.clamp(-LIMIT, LIMIT),
-            increment_ms: increment.unwrap_or(0).clamp(0, LIMIT),
-            movestogo: go.movestogo.filter(|&mtg| mtg > 0),
-            overhead_ms: ctx.move_overhead_ms.clamp(0, LIMIT),
+            increment_ms,
+            movestogo,
+            overhead_ms: ctx.move_overhead_ms.clamp(0, LIMIT).saturating_add(reserve_ms).min(LIMIT),
         })
     }
 

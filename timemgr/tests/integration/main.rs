@@ -3,6 +3,7 @@
 
 mod common;
 mod ctm;
+mod floor_reserve;
 mod inert_keys;
 mod lc0_vectors;
 mod managers;

@@ -78,12 +78,13 @@ proptest! {
         reused in any::<u64>(),
         engine_nps in proptest::option::of(any::<f32>()),
         played in (any::<u32>(), any::<f64>()),
+        move_floor_ms in proptest::option::of(any::<f32>()),
         polls in proptest::collection::vec((any::<i64>(), any::<i64>(), any::<u64>(), proptest::collection::vec(any::<u32>(), 0..4), 0u8..3), 1..6),
     ) {
         let spec = ["legacy", "alphazero", "simple", "smooth", "smooth(preset=lc0)", "geometric", "expected-length(lognormal)", "legacy(mlh)", "smooth(limit=nodes)", "smooth(limit=nodes,theta=0.3,preset=lc0)", "ctm(fallback=geometric)", "smooth(mle-legacy(follow-games=3))"][manager];
         let mut tm = time_manager_from_str(spec).unwrap();
         let go = GoParams { wtime: Some(time), winc: Some(inc), movestogo, ..GoParams::default() };
-        let ctx = MoveContext { white_to_move: true, game_ply: ply, reused_visits: reused, move_overhead_ms: overhead, legal_moves: 2, piece_count: ply % 40, network_moves_left_plies: Some(ply as f32 - 1000.0), moves_out_of_book: Some(ply % 13), smart_pruning: false, placement: None, engine_nps, played_games: PlayedGames { games: played.0, log_length_sum: played.1 } };
+        let ctx = MoveContext { white_to_move: true, game_ply: ply, reused_visits: reused, move_overhead_ms: overhead, legal_moves: 2, piece_count: ply % 40, network_moves_left_plies: Some(ply as f32 - 1000.0), moves_out_of_book: Some(ply % 13), smart_pruning: false, placement: None, engine_nps, played_games: PlayedGames { games: played.0, log_length_sum: played.1 }, move_floor_ms };
         for _ in 0..2 {
             let mut chain = build_stopper_chain(Some(tm.as_mut()), &go, &ctx, &CommonStopperOptions { minimum_kld_gain_per_node: 0.01, ..lc0_stopper_options() });
             let mut last = IterationStats::default();

@@ -597,7 +597,7 @@ fn overheads_of_two_moves(flags: &[&str], go: &str) -> Vec<i64> {
 /// What a move costs before its first playouts is kept for the moves still to come where no increment pays for
 /// it: with a test backend whose batches wait 20 ms, the second move keeps at least 60 × 20 ms beyond
 /// `MoveOverheadMs` (200); nothing is measured before the first move, an increment of 1 s pays for every move,
-/// and on the virtual clock a move costs only its nodes.
+/// on the virtual clock a move costs only its nodes, and `MoveFloorReserve` off keeps the overhead alone (lc0).
 #[test]
 fn a_clock_without_increment_keeps_each_moves_floor_for_the_moves_to_come() {
     let base = ["--backend=uniform", "--threads=1", "--test-backend-delay-ms=20"];
@@ -608,6 +608,8 @@ fn a_clock_without_increment_keeps_each_moves_floor_for_the_moves_to_come() {
     assert_eq!(increment, [200, 200]);
     let virtual_clock = [&base[..], &["--virtual-clock"]].concat();
     assert_eq!(overheads_of_two_moves(&virtual_clock, "go wtime 3000 btime 3000"), [200, 200]);
+    let as_lc0 = [&base[..], &["--move-floor-reserve=false", "--move-overhead=150"]].concat();
+    assert_eq!(overheads_of_two_moves(&as_lc0, "go wtime 3000 btime 3000"), [150, 150], "MoveOverheadMs alone");
 }
 
 #[test]

@@ -429,7 +429,11 @@ declare_options! {
     visible move_overhead_ms: i64 = 200, OptionKind::Spin { min: 0, max: 100_000_000 }, "MoveOverheadMs",
         "move-overhead", "Milliseconds reserved per move for communication lag; where no increment pays for it, the \
          clock also keeps the engine's measured cost of starting a move (its first network batch) for each of up to \
-         60 moves to come.";
+         60 moves to come (MoveFloorReserve).";
+    hidden move_floor_reserve: bool = true, OptionKind::Check, "MoveFloorReserve", "move-floor-reserve",
+        "On the wall clock without an increment that pays for it, keep the engine's measured cost of starting a \
+         move for each of up to 60 moves to come, so that a long sudden-death game does not flag; off, the clock \
+         keeps MoveOverheadMs alone, as lc0 (docs/time-managers.md).";
     hidden strict_timing: bool = true, OptionKind::Check, "StrictTiming", "strict-uci-timing",
         "The move's clock starts when go arrives, as Stockfish's and as the GUI's clock does; off, it starts at \
          position as lc0's default (a go without wtime or btime still starts it), which loses the time a GUI \

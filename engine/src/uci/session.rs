@@ -491,7 +491,11 @@ impl Session {
                 *lock(&self.measured_nps)
             },
             played_games: self.game_lengths.finished(),
-            move_floor_ms: if self.options.virtual_clock { None } else { *lock(&self.measured_move_floor) },
+            move_floor_ms: if self.options.virtual_clock || !self.options.move_floor_reserve {
+                None
+            } else {
+                *lock(&self.measured_move_floor)
+            },
         };
         // The move's life: the manager hands out the stopper, the search runs and sends its best move, and
         // then the manager learns from the outcome and the trace is written, outside the search's locks.

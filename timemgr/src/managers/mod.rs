@@ -55,7 +55,7 @@ pub struct ClockView {
 }
 
 /// Moves of a game without increment whose least cost the clock keeps in reserve: games between engines run
-/// past move 100 (an attention-body net's sudden-death games at 1+0 ran to 120 own moves, 2026-12-07), and a
+/// past move 80 (a random-weight attention-body net's games at 1+0 had a median of 165 plies, 2026-12-07), and a
 /// move costs its floor however short its budget, so without the reserve the last moves flag one by one.
 pub const FLOOR_RESERVE_MOVES: i64 = 60;
 
